@@ -1,0 +1,98 @@
+# The two commands a fresh clone needs: `make run` and `make test`.
+# Everything else here is a step of theirs, or a convenience for developers.
+
+PYTHON ?= python3
+UV_VERSION := 0.13.8
+VENV := .venv
+BIN := $(VENV)/bin
+UV := .tools/bin/uv
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Parallel test processes (pytest-xdist); one per core by default.
+TEST_WORKERS ?= auto
+
+# uv installs exactly what uv.lock pins, into .venv, with the machine's own Python.
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_PYTHON_DOWNLOADS := never
+export UV_PYTHON := $(PYTHON)
+
+.DEFAULT_GOAL := help
+.PHONY: help install env db migrate demo run worker beat test test-fast test-slow lint typecheck bench clean
+
+help:
+	@echo "make run        install, migrate, load the demo floor, serve on http://$(HOST):$(PORT)"
+	@echo "make test       install, then run every test (slow ones included)"
+	@echo "make test-fast  every test but the slow exhaustive/load ones"
+	@echo "make test-slow  only the slow tests"
+	@echo "make worker     a Celery worker (needs CELERY_BROKER_URL)"
+	@echo "make lint       ruff and mypy"
+	@echo "make bench      the benchmarks under bench/"
+
+$(UV):
+	@echo "==> installing uv $(UV_VERSION) into .tools"
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(VENV)/.installed: uv.lock pyproject.toml | $(UV)
+	@echo "==> installing the locked dependencies into $(VENV)"
+	$(UV) sync --frozen
+	@touch $@
+
+install: $(VENV)/.installed env
+
+# A development .env with a fresh secret, made once; real environment variables win over it.
+env: .env
+.env:
+	@echo "==> creating .env for development (DJANGO_DEBUG=true, fresh secret key)"
+	@sed "s/^DJANGO_SECRET_KEY=.*/DJANGO_SECRET_KEY=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')/" .env.example > .env
+
+# Starts the embedded PostgreSQL server when DATABASE_URL is unset (no-op otherwise).
+db: install
+	@$(BIN)/python -c "import os; os.environ.get('DATABASE_URL') or __import__('casino.embedded_db').embedded_db.database_settings(__import__('pathlib').Path('.data/pg').resolve())"
+
+migrate: db
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py seed_demo
+
+run: demo
+	@echo ""
+	@echo "  Service:   http://$(HOST):$(PORT)/"
+	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
+	@echo "  API:       http://$(HOST):$(PORT)/api/v1/"
+	@echo "  Health:    http://$(HOST):$(PORT)/api/v1/health"
+	@echo "  Schema:    http://$(HOST):$(PORT)/api/schema/"
+	@echo "  API docs:  http://$(HOST):$(PORT)/api/docs/"
+	@echo "  Log in with a demo user above; get a token with"
+	@echo "    curl -s -X POST http://$(HOST):$(PORT)/api/v1/auth/token -H 'Content-Type: application/json' -d '{\"username\": \"dealer\", \"password\": \"dealer-demo-2026\"}'"
+	@echo ""
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+worker: migrate
+	$(BIN)/celery -A casino worker --loglevel=INFO
+
+beat: migrate
+	$(BIN)/celery -A casino beat --loglevel=INFO
+
+test: db
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=15
+
+test-fast: db
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow"
+
+test-slow: db
+	$(BIN)/python -m pytest -m slow -s
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy .
+
+typecheck: install
+	$(BIN)/mypy .
+
+bench: db
+	@for b in bench/*_bench.py; do echo "==> $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .tools .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,114 @@
+"""One error shape for every API failure.
+
+    {"error": {"code": "not_found", "message": "A sentence for people.", "detail": {...}}}
+
+DRF's exceptions, Django's Http404/PermissionDenied and the domain's DomainError all pass
+through exception_handler(); routes that match no view at all (404), and crashes (500),
+are answered in the same shape by the handler404/handler500 views wired in casino.urls.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from casino.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+
+def error_body(code: str, message: str, detail: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "detail": detail or {}}}
+
+
+def _message_of(detail: Any) -> str:
+    """The first human sentence inside DRF's nested error detail."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            inner = _message_of(value)
+            return inner if key in ("non_field_errors", "detail") else f"{key}: {inner}"
+    if isinstance(detail, list) and detail:
+        return _message_of(detail[0])
+    return str(detail)
+
+
+def _plain(detail: Any) -> Any:
+    if isinstance(detail, dict):
+        return {str(k): _plain(v) for k, v in detail.items()}
+    if isinstance(detail, list):
+        return [_plain(v) for v in detail]
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a real crash: Django's handler500 answers it (and it gets logged)
+    assert isinstance(exc, exceptions.APIException)
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _plain(exc.detail)
+        if not isinstance(fields, dict):
+            fields = {"non_field_errors": fields}
+        body = error_body("invalid", _message_of(exc.detail), {"fields": fields})
+    else:
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "error"
+        detail: dict[str, Any] = {}
+        if isinstance(exc, exceptions.MethodNotAllowed):
+            view = context.get("view")
+            detail["allowed"] = sorted(getattr(view, "allowed_methods", []))
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            detail["retry_after_seconds"] = exc.wait
+        body = error_body(code, _message_of(exc.detail), detail)
+    response.data = body
+    return response
+
+
+def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(error_body(code, message), status=status_code)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if not request.path.startswith("/api/"):
+        # The admin and other pages keep Django's HTML page.
+        return defaults.page_not_found(request, exception or Http404())
+    return _json_error(
+        status.HTTP_404_NOT_FOUND, "not_found", f"No such resource: {request.path}"
+    )
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return _json_error(
+        status.HTTP_500_INTERNAL_SERVER_ERROR,
+        "server_error",
+        "The server failed to answer this request; the failure has been logged.",
+    )
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return _json_error(status.HTTP_400_BAD_REQUEST, "bad_request", "The request is malformed.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return _json_error(
+        status.HTTP_403_FORBIDDEN, "permission_denied", "You may not perform this action."
+    )

@@ -1,0 +1,26 @@
+"""API permissions by Django permission codename, so roles stay defined in one place.
+
+Each staff role is a Django group (casino.roles); a view names the permission an operation
+needs, never a role, so granting a role a new power is a change to casino.roles alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+
+def requires(*perms: str) -> type[BasePermission]:
+    """A permission class that lets through authenticated users holding every perm."""
+
+    class Requires(BasePermission):
+        message = f"This action needs the permission(s): {', '.join(perms)}."
+
+        def has_permission(self, request: Request, view: Any) -> bool:
+            user = request.user
+            return bool(user and user.is_authenticated and user.has_perms(perms))
+
+    Requires.__name__ = "Requires_" + "_".join(p.replace(".", "_") for p in perms)
+    return Requires

@@ -1,0 +1,116 @@
+"""Health and authentication endpoints: the only ones open without a token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.db import DatabaseError, connections
+from drf_spectacular.utils import extend_schema, inline_serializer
+from knox.models import AuthToken
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.errors import DomainError
+from casino.version import VERSION
+
+
+def database_status(alias: str) -> str:
+    """'ok', or the reason the database cannot answer a trivial query."""
+    try:
+        with connections[alias].cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+class HealthView(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="Service health",
+        responses={
+            200: inline_serializer(
+                "Health",
+                {
+                    "status": serializers.CharField(),
+                    "database": serializers.CharField(),
+                    "version": serializers.CharField(),
+                },
+            ),
+            503: inline_serializer(
+                "HealthDown",
+                {
+                    "status": serializers.CharField(),
+                    "database": serializers.CharField(),
+                    "version": serializers.CharField(),
+                },
+            ),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        database = database_status(getattr(settings, "HEALTH_DATABASE_ALIAS", "default"))
+        healthy = database == "ok"
+        return Response(
+            {"status": "ok" if healthy else "unavailable", "database": database,
+             "version": VERSION},
+            status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+
+
+class LoginInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
+
+
+class InvalidCredentials(DomainError):
+    code = "invalid_credentials"
+    status = 401
+
+
+class TokenView(APIView):
+    """Exchange a username and password for an API token (stored hashed)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Obtain an API token", request=LoginInput,
+                   responses={200: TokenOutput})
+    def post(self, request: Request) -> Response:
+        data = LoginInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        if user is None or not user.is_active:
+            raise InvalidCredentials("Wrong username or password.")
+        instance, token = AuthToken.objects.create(user)
+        return Response(TokenOutput({"token": token, "expiry": instance.expiry}).data)
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return "Token"
+
+
+class RevokeTokenView(APIView):
+    """Revoke the token this request is authenticated with."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Revoke the current API token", request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        request.auth.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

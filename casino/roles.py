@@ -1,0 +1,96 @@
+"""Staff roles: each is a Django group holding exactly the permissions listed here.
+
+The groups are created by a data migration (casino/migrations/0002_staff_roles.py); their
+permissions are (re)synchronised after every migrate, because Django creates permissions
+only once migrations have run. The API and admin check permissions, never role names, so
+this module is the one place that says what a role may do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps as global_apps
+from django.core.exceptions import ImproperlyConfigured
+from django.db import DEFAULT_DB_ALIAS
+
+DEALER = "dealer"
+PIT_BOSS = "pit_boss"
+CAGE = "cage"
+AUDITOR = "auditor"
+ROLES = (DEALER, PIT_BOSS, CAGE, AUDITOR)
+
+# Runs rounds at tables.
+_DEALER = {
+    "casino.view_table",
+    "casino.view_player",
+    "casino.run_rounds",
+}
+# Everything a dealer can, plus table settings, voids and reversals.
+_PIT_BOSS = _DEALER | {
+    "casino.add_table",
+    "casino.change_table",
+}
+# Player deposits and withdrawals.
+_CAGE = {
+    "casino.view_player",
+    "casino.add_player",
+    "casino.change_player",
+    "casino.deposit_funds",
+    "casino.withdraw_funds",
+}
+# Reads everything and runs reports; changes nothing. Every view_* permission of these
+# apps is granted automatically, so a new model is readable by auditors from day one.
+AUDITED_APPS = ("casino", "ledger", "rounds")
+_AUDITOR_EXTRA = {"auth.view_user", "auth.view_group"}
+
+EXPLICIT: dict[str, set[str]] = {
+    DEALER: _DEALER,
+    PIT_BOSS: _PIT_BOSS,
+    CAGE: _CAGE,
+    AUDITOR: _AUDITOR_EXTRA,
+}
+
+
+def intended_permissions(role: str, permission_model: Any = None) -> set[str]:
+    """The 'app_label.codename' permissions the role's group must hold."""
+    if role not in EXPLICIT:
+        raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+    perms = set(EXPLICIT[role])
+    if role == AUDITOR:
+        Permission = permission_model or global_apps.get_model("auth", "Permission")
+        for app_label, codename in Permission.objects.filter(
+            content_type__app_label__in=AUDITED_APPS, codename__startswith="view_"
+        ).values_list("content_type__app_label", "codename"):
+            perms.add(f"{app_label}.{codename}")
+    return perms
+
+
+def sync_roles(using: str = DEFAULT_DB_ALIAS) -> None:
+    """Create the four groups if needed and give each exactly its intended permissions."""
+    Group = global_apps.get_model("auth", "Group")
+    Permission = global_apps.get_model("auth", "Permission")
+    for role in ROLES:
+        wanted = intended_permissions(role)
+        found = {}
+        for perm in Permission.objects.using(using).filter(
+            content_type__app_label__in={p.split(".")[0] for p in wanted}
+        ).select_related("content_type"):
+            key = f"{perm.content_type.app_label}.{perm.codename}"
+            if key in wanted:
+                found[key] = perm
+        missing = wanted - found.keys()
+        if missing:
+            raise ImproperlyConfigured(
+                f"role {role!r} names permissions that do not exist: {sorted(missing)}"
+            )
+        group, _ = Group.objects.using(using).get_or_create(name=role)
+        group.permissions.set(found.values())
+
+
+def sync_on_migrate(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
+    # post_migrate is sent once per app; wait for the last one, when every app's
+    # permissions exist.
+    if sender.label != list(global_apps.get_app_configs())[-1].label:
+        return
+    sync_roles(using=using)

@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("casino.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+]
+
+handler400 = "casino.api.errors.bad_request"
+handler403 = "casino.api.errors.permission_denied"
+handler404 = "casino.api.errors.not_found"
+handler500 = "casino.api.errors.server_error"
+
+admin.site.site_header = "Pai Gow Poker — casino accounting"
+admin.site.site_title = "Pai Gow accounting"
+admin.site.index_title = "Pit, cage and audit"

@@ -1,0 +1,1 @@
+"""Money: accounts, entries, holds, balances and audit reports (knows nothing of the game)."""

@@ -1,0 +1,1 @@
+"""The ledger's models (see docs/ledger.md)."""

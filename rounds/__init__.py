@@ -1,0 +1,1 @@
+"""Play: rounds, seats, wagers, hands and banking; rounds.paigow is the game itself."""

@@ -1,0 +1,52 @@
+"""Fixtures shared by every test: API clients authenticated as each staff role."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from rest_framework.test import APIClient
+
+from casino import roles
+from casino.services import staff_create
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def staff_client(db: None) -> Callable[[str], APIClient]:
+    """A factory: staff_client("cage") -> an APIClient with a token of a new cage user."""
+    made: dict[str, int] = {}
+
+    def make(role: str) -> APIClient:
+        made[role] = made.get(role, 0) + 1
+        user, token = staff_create(username=f"{role}{made[role]}", role=role)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        client.user = user  # type: ignore[attr-defined]
+        return client
+
+    return make
+
+
+@pytest.fixture
+def dealer_client(staff_client: Callable[[str], APIClient]) -> APIClient:
+    return staff_client(roles.DEALER)
+
+
+@pytest.fixture
+def pit_boss_client(staff_client: Callable[[str], APIClient]) -> APIClient:
+    return staff_client(roles.PIT_BOSS)
+
+
+@pytest.fixture
+def cage_client(staff_client: Callable[[str], APIClient]) -> APIClient:
+    return staff_client(roles.CAGE)
+
+
+@pytest.fixture
+def auditor_client(staff_client: Callable[[str], APIClient]) -> APIClient:
+    return staff_client(roles.AUDITOR)
