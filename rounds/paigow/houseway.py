@@ -222,7 +222,7 @@ def set_cards(cards: Hand, way: HouseWay, plain: dict[int, int], suited: dict[in
                 return found[0], found[1], "straight or flush with three of a kind"
         if top[0].rank == ACE:
             # Three aces: a pair of aces in back; one ace and the next-highest card in front.
-            return (top[2], singles[0]), tuple(top[:2] + singles[1:]), "three aces"
+            return (top[0], singles[0]), tuple(top[1:] + singles[1:]), "three aces"
         # Three of a kind, kings or lower: in back; the two highest other cards in front.
         return tuple(singles[:2]), tuple(top + singles[2:]), "three of a kind"
 
