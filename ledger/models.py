@@ -1,1 +1,163 @@
-"""The ledger's models (see docs/ledger.md)."""
+"""The ledger: double-entry accounts, entries and two-phase holds (see docs/ledger.md).
+
+Design overview
+- An ``Account`` holds money of one currency. It says whose it is with a plain ``ref``
+  string ("player:12", "table:3"), so the ledger knows nothing of players, tables or the game.
+  Its ``kind`` decides ``allow_negative``: a player's account may never go below zero counting
+  what is held; the house's accounts (a table's bankroll, commission, the cage) may.
+- An ``Entry`` is one movement of money: two or more ``Line`` rows whose amounts (signed
+  changes to each account's balance, in integer minor units) sum to zero per currency. It
+  records who, when, why (``kind`` and ``memo``) and what it belongs to (``ref``:
+  "round:42", "player:12"). Entries are never edited or deleted; a correction is a new entry
+  that ``reverses`` the original, with a reason.
+- A ``Hold`` reserves part of an account's funds (TigerBeetle's pending transfer). It resolves
+  exactly once: captured (all or part, into an entry) or released.
+- Each account caches ``posted`` (sum of its lines) and ``held`` (sum of its open holds), so
+  the balance rule is a plain CHECK constraint: ``allow_negative OR posted - held >= 0``.
+  Triggers keep the cache (ledger/migrations/0002_database_guards.py): inserting lines adds
+  to ``posted``, placing or resolving a hold moves ``held``.
+- PostgreSQL is the last guard, below the services' readable checks: a deferred constraint
+  trigger refuses at commit an entry that is unbalanced or has fewer than two lines; triggers
+  refuse UPDATE and DELETE of entries and lines, any change to a resolved hold, and any
+  change to an account's identity (kind, currency, ref, allow_negative).
+- Tamper evidence: each entry stores the SHA-256 of its canonical content (ledger.chain) and
+  of the previous entry's hash; ``manage.py ledger_verify`` recomputes the chain and every
+  cached balance.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        PLAYER = "player", "Player's funds"
+        TABLE_BANKROLL = "table_bankroll", "Table's house bankroll"
+        COMMISSION = "commission", "House commission income"
+        CAGE = "cage", "Cash at the cage"
+
+    # Only players' money is bounded below: the house's accounts are counter-sides whose
+    # balance is the house's position, which can be negative (the cage pays out more than it
+    # took in; a bankroll loses a round).
+    NON_NEGATIVE_KINDS = frozenset({Kind.PLAYER})
+
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    currency = models.CharField(max_length=3)
+    ref = models.CharField(max_length=100, blank=True, default="",
+                           help_text='Whose account this is, e.g. "player:12" or "table:3".')
+    name = models.CharField(max_length=200, blank=True, default="")
+    allow_negative = models.BooleanField()
+    # Caches kept by triggers; ledger_verify compares them with the lines and holds.
+    posted = models.BigIntegerField(default=0)
+    held = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "currency", "ref"],
+                                    name="ledger_account_one_per_kind_currency_ref"),
+            models.CheckConstraint(condition=Q(held__gte=0),
+                                   name="ledger_account_held_not_negative"),
+            models.CheckConstraint(condition=Q(allow_negative=True) | Q(posted__gte=F("held")),
+                                   name="ledger_account_available_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.kind} {self.ref or '-'} {self.currency}"
+
+    @property
+    def available(self) -> int:
+        return self.posted - self.held
+
+
+class Entry(models.Model):
+    kind = models.CharField(max_length=40, help_text='Why: "deposit", "wager", "reversal"...')
+    memo = models.TextField(blank=True, default="")
+    ref = models.CharField(max_length=100, blank=True, default="", db_index=True,
+                           help_text='What it belongs to, e.g. "round:42".')
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="+")
+    # One-to-one: an entry is reversed at most once (also a unique index in PostgreSQL).
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="reversed_by")
+    reason = models.TextField(blank=True, default="")
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "entries"
+        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["kind"])]
+        permissions = [("reverse_entry", "Can reverse a ledger entry")]
+        constraints = [
+            models.CheckConstraint(condition=Q(reverses__isnull=True) | ~Q(reason=""),
+                                   name="ledger_entry_reversal_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry #{self.pk} {self.kind} {self.ref}".rstrip()
+
+
+class Line(models.Model):
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="lines")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="lines")
+    # The signed change to the account's balance, in minor units.
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["account", "entry"])]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_line_amount_not_zero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} on account #{self.account_id}"
+
+
+class Hold(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CAPTURED = "captured", "Captured"
+        RELEASED = "released", "Released"
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="holds")
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    ref = models.CharField(max_length=100, blank=True, default="", db_index=True)
+    memo = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="+")
+    captured_amount = models.BigIntegerField(null=True, blank=True)
+    # The entry that settled it (captured, or released by an entry that did not debit it).
+    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="settled_holds")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["account", "status"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="ledger_hold_amount_positive"),
+            models.CheckConstraint(
+                condition=(Q(status="open") & Q(resolved_at__isnull=True)
+                           & Q(captured_amount__isnull=True))
+                | (Q(status="released") & Q(resolved_at__isnull=False)
+                   & Q(captured_amount__isnull=True))
+                | (Q(status="captured") & Q(resolved_at__isnull=False)
+                   & Q(captured_amount__gt=0) & Q(captured_amount__lte=F("amount"))
+                   & Q(entry__isnull=False)),
+                name="ledger_hold_resolution_consistent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"hold #{self.pk} {self.amount} on account #{self.account_id} ({self.status})"

@@ -1,0 +1,109 @@
+"""Reads of the ledger that matter: balances (now and as of a past time), lists for the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+
+from casino.errors import NotFound
+from ledger.models import Account, Entry, Hold, Line
+
+
+@dataclass(frozen=True)
+class Balance:
+    """An account's money in minor units: posted (sum of lines), held (open holds)."""
+
+    posted: int
+    held: int
+    currency: str
+
+    @property
+    def available(self) -> int:
+        return self.posted - self.held
+
+
+def account_get(*, account_id: int) -> Account:
+    try:
+        return Account.objects.get(pk=account_id)
+    except Account.DoesNotExist:
+        raise NotFound(f"There is no ledger account #{account_id}.",
+                       detail={"account_id": account_id}) from None
+
+
+def account_find(*, kind: str, currency: str, ref: str = "") -> Account | None:
+    return Account.objects.filter(kind=kind, currency=currency, ref=ref).first()
+
+
+def account_balance(*, account_id: int, as_of: datetime | None = None) -> Balance:
+    """The balance now (the cached columns), or as it stood at ``as_of``.
+
+    As of a time: the lines of entries made at or before it, and the holds placed at or
+    before it that were not yet resolved then (a hold resolved by an entry carries that
+    entry's time, so a capture moves money from held to posted at one instant).
+    """
+    account = account_get(account_id=account_id)
+    if as_of is None:
+        return Balance(posted=account.posted, held=account.held, currency=account.currency)
+    posted = Line.objects.filter(account_id=account_id, entry__created_at__lte=as_of).aggregate(
+        total=Coalesce(Sum("amount"), 0))["total"]
+    held = Hold.objects.filter(
+        Q(resolved_at__isnull=True) | Q(resolved_at__gt=as_of),
+        account_id=account_id, created_at__lte=as_of,
+    ).aggregate(total=Coalesce(Sum("amount"), 0))["total"]
+    return Balance(posted=posted, held=held, currency=account.currency)
+
+
+def account_list(*, kind: str | None = None, currency: str | None = None,
+                 ref: str | None = None) -> QuerySet[Account]:
+    accounts = Account.objects.all()
+    if kind:
+        accounts = accounts.filter(kind=kind)
+    if currency:
+        accounts = accounts.filter(currency=currency)
+    if ref:
+        accounts = accounts.filter(ref=ref)
+    return accounts.order_by("id")
+
+
+def entry_list(*, account_id: int | None = None, ref: str | None = None,
+               kind: str | None = None, created_after: datetime | None = None,
+               created_before: datetime | None = None) -> QuerySet[Entry]:
+    """Entries, newest first, with their lines and those lines' accounts fetched alongside."""
+    entries = Entry.objects.all()
+    if account_id is not None:
+        entries = entries.filter(
+            Exists(Line.objects.filter(entry_id=OuterRef("pk"), account_id=account_id)))
+    if ref:
+        entries = entries.filter(ref=ref)
+    if kind:
+        entries = entries.filter(kind=kind)
+    if created_after is not None:
+        entries = entries.filter(created_at__gte=created_after)
+    if created_before is not None:
+        entries = entries.filter(created_at__lt=created_before)
+    return (entries.select_related("created_by", "reversed_by")
+            .prefetch_related("lines__account").order_by("-id"))
+
+
+def entry_get(*, entry_id: int) -> Entry:
+    try:
+        return (Entry.objects.select_related("created_by", "reversed_by")
+                .prefetch_related("lines__account").get(pk=entry_id))
+    except Entry.DoesNotExist:
+        raise NotFound(f"There is no ledger entry #{entry_id}.",
+                       detail={"entry_id": entry_id}) from None
+
+
+def hold_list(*, account_id: int | None = None, status: str | None = None,
+              ref: str | None = None) -> QuerySet[Hold]:
+    holds = Hold.objects.select_related("account")
+    if account_id is not None:
+        holds = holds.filter(account_id=account_id)
+    if status:
+        holds = holds.filter(status=status)
+    if ref:
+        holds = holds.filter(ref=ref)
+    return holds.order_by("-id")

@@ -1,0 +1,346 @@
+"""Every write to the ledger: accounts, entries, holds, reversals.
+
+Each money movement is one ``transaction.atomic()`` (a savepoint when the caller already runs
+a transaction, e.g. a round's settlement posting its entries together with its own rows).
+
+Locking, always in this order, so two movements can never wait on each other in a cycle:
+  1. the entry being reversed (reversals only);
+  2. every account the movement touches, in primary-key order (``account_lock``);
+  3. the holds it settles, in primary-key order;
+  4. the chain head (a transaction-level advisory lock), taken last and held to commit,
+     because each entry's hash includes the previous entry's.
+A caller that posts several entries in one transaction should first lock the union of their
+accounts with ``account_lock``; otherwise its second entry would take account locks while
+already holding the chain lock, out of the order above.
+
+The ledger needs READ COMMITTED (Django's default): the chain head is read after the advisory
+lock is granted, and must see the entry committed by the lock's previous holder.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models.functions import Now
+
+from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
+from ledger import chain
+from ledger.models import Account, Entry, Hold, Line
+from ledger.money import MAX_MINOR, format_minor, minor_digits
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+# Key of the advisory lock that serialises appends to the hash chain ("LEDGER" in ASCII).
+CHAIN_LOCK_KEY = 0x4C4544474552
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+def account_get_or_create(*, kind: str, currency: str, ref: str = "", name: str = "") -> Account:
+    """The one account of this kind, currency and reference, made on first use."""
+    if kind not in Account.Kind.values:
+        raise ValidationFailed(f"Unknown account kind {kind!r}.", code="invalid_kind",
+                               detail={"kind": kind, "known": list(Account.Kind.values)})
+    minor_digits(currency)  # refuses an unknown currency
+    found = Account.objects.filter(kind=kind, currency=currency, ref=ref).first()
+    if found is not None:
+        return found
+    # get_or_create retries the read when a concurrent caller inserted the same account
+    # first (the unique constraint), so two first deposits cannot make two accounts.
+    account, _ = Account.objects.get_or_create(
+        kind=kind, currency=currency, ref=ref,
+        defaults={"name": name, "allow_negative": kind not in Account.NON_NEGATIVE_KINDS},
+    )
+    return account
+
+
+def account_lock(*, account_ids: Iterable[int]) -> dict[int, Account]:
+    """Lock accounts FOR UPDATE in primary-key order; returns them by id (fresh values).
+
+    Must run inside a transaction. Raises NotFound when any id names no account.
+    """
+    ids = sorted(set(account_ids))
+    locked = {a.pk: a for a in Account.objects.select_for_update().filter(pk__in=ids)
+              .order_by("pk")}
+    missing = [i for i in ids if i not in locked]
+    if missing:
+        raise NotFound(f"No such ledger account: {', '.join(f'#{i}' for i in missing)}.",
+                       detail={"account_ids": missing})
+    return locked
+
+
+# --- entries --------------------------------------------------------------------------------
+
+def _check_amount(amount: object, what: str = "amount") -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise ValidationFailed(f"The {what} must be an integer number of minor units.",
+                               code="invalid_amount", detail={what: repr(amount)})
+    if amount == 0 or abs(amount) > MAX_MINOR:
+        raise ValidationFailed(f"The {what} must be non-zero and at most {MAX_MINOR} "
+                               "minor units.", code="invalid_amount", detail={what: amount})
+    return amount
+
+
+def insufficient_funds(account: Account, *, required: int, available: int) -> Conflict:
+    """The refusal for a debit beyond an account's available funds, with its figures."""
+    cur = account.currency
+    shortfall = required - available
+    return Conflict(
+        f"Account #{account.pk} ({account.ref or account.kind}) has {format_minor(available, cur)}"
+        f" {cur} available; this needs {format_minor(required, cur)} {cur}.",
+        code="insufficient_funds",
+        detail={
+            "account_id": account.pk, "currency": cur,
+            "required": format_minor(required, cur),
+            "available": format_minor(available, cur),
+            "shortfall": format_minor(shortfall, cur),
+            "required_minor": required, "available_minor": available,
+            "shortfall_minor": shortfall,
+        },
+    )
+
+
+def _check_lines(lines: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    checked = []
+    for line in lines:
+        try:
+            account_id, amount = line
+        except (TypeError, ValueError):
+            raise ValidationFailed("Each line is an (account_id, amount) pair.",
+                                   code="invalid_lines") from None
+        checked.append((int(account_id), _check_amount(amount)))
+    if len(checked) < 2:
+        raise ValidationFailed("An entry needs at least two lines.", code="unbalanced_entry",
+                               detail={"lines": len(checked)})
+    return checked
+
+
+def _check_balanced(lines: list[tuple[int, int]], accounts: dict[int, Account]) -> None:
+    totals: dict[str, int] = defaultdict(int)
+    for account_id, amount in lines:
+        totals[accounts[account_id].currency] += amount
+    unbalanced = {cur: total for cur, total in totals.items() if total}
+    if unbalanced:
+        raise ValidationFailed(
+            "An entry's lines must sum to zero in each currency.", code="unbalanced_entry",
+            detail={"sums": {cur: format_minor(t, cur) for cur, t in unbalanced.items()}},
+        )
+
+
+def _settlement(holds: list[Hold], net: dict[int, int]) -> list[tuple[Hold, int]]:
+    """How much of each hold the entry captures (0 = released).
+
+    The entry's debit on a hold's account is shared out over that account's settled holds in
+    primary-key order: each captures up to its amount, so funds held for a wager pay it.
+    """
+    debit_left = {account_id: -change for account_id, change in net.items() if change < 0}
+    result = []
+    for hold in holds:
+        captured = min(hold.amount, debit_left.get(hold.account_id, 0))
+        if captured:
+            debit_left[hold.account_id] -= captured
+        result.append((hold, captured))
+    return result
+
+
+def _check_funds(accounts: dict[int, Account], net: dict[int, int],
+                 settled: list[tuple[Hold, int]]) -> None:
+    freed: dict[int, int] = defaultdict(int)
+    for hold, _ in settled:
+        freed[hold.account_id] += hold.amount
+    for account_id, change in net.items():
+        account = accounts[account_id]
+        if account.allow_negative or change >= 0:
+            continue
+        available = account.posted - account.held + freed[account_id]
+        if available + change < 0:
+            raise insufficient_funds(account, required=-change, available=available)
+
+
+def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: User | None,
+               ref: str = "", settle_holds: Sequence[int] = (), reverses: Entry | None = None,
+               reason: str = "") -> Entry:
+    """Post one balanced entry; optionally resolve open holds with it.
+
+    A line's amount is the signed change to its account's balance, in minor units. The lines
+    sum to zero per currency. ``settle_holds`` are closed first (captured up to what the entry
+    debits on their account, otherwise released), then the non-negative rule is checked, so
+    funds held for a wager can pay that wager.
+    """
+    if not kind:
+        raise ValidationFailed("An entry needs a kind.", code="invalid_kind")
+    checked = _check_lines(lines)
+    if reverses is not None and not reason.strip():
+        raise ValidationFailed("A reversal needs a reason.", code="reason_required")
+    hold_ids = sorted(set(settle_holds))
+    with transaction.atomic():
+        if reverses is not None:
+            _lock_unreversed(reverses.pk)
+        # A hold's account never changes, so it can be read before anything is locked.
+        hold_accounts = dict(Hold.objects.filter(pk__in=hold_ids).values_list("pk", "account_id"))
+        missing = [h for h in hold_ids if h not in hold_accounts]
+        if missing:
+            raise NotFound(f"No such hold: {', '.join(f'#{h}' for h in missing)}.",
+                           detail={"hold_ids": missing})
+        accounts = account_lock(account_ids=[a for a, _ in checked] + list(hold_accounts.values()))
+        _check_balanced(checked, accounts)
+        holds = _lock_open_holds(hold_ids)
+        net: dict[int, int] = defaultdict(int)
+        for account_id, amount in checked:
+            net[account_id] += amount
+        settled = _settlement(holds, net)
+        _check_funds(accounts, net, settled)
+        return _entry_write(kind=kind, memo=memo, lines=checked, by=by, ref=ref,
+                            settled=settled, reverses=reverses, reason=reason.strip())
+
+
+def _lock_unreversed(entry_id: int) -> None:
+    Entry.objects.select_for_update().filter(pk=entry_id).first()
+    reversal = Entry.objects.filter(reverses_id=entry_id).values_list("pk", flat=True).first()
+    if reversal is not None:
+        raise Conflict(f"Entry #{entry_id} was already reversed by entry #{reversal}.",
+                       code="already_reversed",
+                       detail={"entry_id": entry_id, "reversed_by": reversal})
+
+
+def _lock_open_holds(hold_ids: list[int]) -> list[Hold]:
+    holds = list(Hold.objects.select_for_update().filter(pk__in=hold_ids).order_by("pk"))
+    for hold in holds:
+        if hold.status != Hold.Status.OPEN:
+            raise Conflict(f"Hold #{hold.pk} is already {hold.status}.", code="hold_resolved",
+                           detail={"hold_id": hold.pk, "status": hold.status})
+    return holds
+
+
+def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User | None,
+                 ref: str, settled: list[tuple[Hold, int]], reverses: Entry | None,
+                 reason: str) -> Entry:
+    """Append the entry to the chain, resolve its holds, insert its lines.
+
+    The caller holds locked every account of ``lines`` and of ``settled``, and the settled
+    holds. The holds are resolved before the lines are inserted: the lines' trigger raises
+    ``posted`` and the holds' trigger lowers ``held``, and the CHECK on a player's available
+    balance must see the held funds released before the debit that they pay for.
+    """
+    with connection.cursor() as cursor:
+        # Serialises appends: the next entry's hash needs this one's, and entry ids are taken
+        # under the lock, so id order is chain order.
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence('ledger_entry', 'id')), clock_timestamp(),"
+            " (SELECT hash FROM ledger_entry ORDER BY id DESC LIMIT 1)"
+        )
+        entry_id, now, prev_hash = cursor.fetchone()
+    prev_hash = prev_hash or chain.GENESIS
+    by_id = by.pk if by is not None else None
+    content = chain.canonical(
+        entry_id=entry_id, created_at=now, kind=kind, memo=memo, ref=ref, created_by_id=by_id,
+        reverses_id=reverses.pk if reverses is not None else None, reason=reason, lines=lines,
+    )
+    entry = Entry(pk=entry_id, kind=kind, memo=memo, ref=ref, created_at=now,
+                  created_by_id=by_id, reverses=reverses, reason=reason, prev_hash=prev_hash,
+                  hash=chain.entry_hash(prev_hash, content))
+    try:
+        entry.save(force_insert=True)
+    except IntegrityError:
+        # Two reversals of one entry racing past _lock_unreversed is impossible (the row
+        # lock), but the unique index is the guard of last resort.
+        if reverses is not None:
+            raise Conflict(f"Entry #{reverses.pk} was already reversed.",
+                           code="already_reversed", detail={"entry_id": reverses.pk}) from None
+        raise
+    for hold, captured in settled:
+        hold.status = Hold.Status.CAPTURED if captured else Hold.Status.RELEASED
+        hold.captured_amount = captured or None
+        hold.entry = entry
+        hold.resolved_at = now
+        hold.resolved_by_id = by_id
+    if settled:
+        Hold.objects.bulk_update(
+            [h for h, _ in settled],
+            ["status", "captured_amount", "entry", "resolved_at", "resolved_by"],
+        )
+    Line.objects.bulk_create([Line(entry=entry, account_id=a, amount=m) for a, m in lines])
+    return entry
+
+
+def entry_reverse(*, entry_id: int, reason: str, by: User) -> Entry:
+    """A new entry with the original's lines negated, pointing at it; once per entry.
+
+    Holds the original settled stay resolved: a reversal moves money back, it does not
+    reopen a wager.
+    """
+    if by is None or not by.has_perm("ledger.reverse_entry"):
+        raise PermissionRefused("Reversing an entry needs the ledger.reverse_entry permission.")
+    if not reason or not reason.strip():
+        raise ValidationFailed("A reversal needs a reason.", code="reason_required")
+    original = Entry.objects.filter(pk=entry_id).first()
+    if original is None:
+        raise NotFound(f"There is no ledger entry #{entry_id}.", detail={"entry_id": entry_id})
+    # Lines never change, so they can be read before the locks entry_post takes.
+    lines = [(account_id, -amount) for account_id, amount in
+             original.lines.order_by("pk").values_list("account_id", "amount")]
+    return entry_post(kind="reversal", memo=f"Reversal of entry #{original.pk}", lines=lines,
+                      by=by, ref=original.ref, reverses=original, reason=reason)
+
+
+# --- holds ----------------------------------------------------------------------------------
+
+def hold_place(*, account_id: int, amount: int, by: User | None, ref: str = "",
+               memo: str = "") -> Hold:
+    """Reserve ``amount`` of an account's available funds until captured or released."""
+    _check_amount(amount)
+    if amount < 0:
+        raise ValidationFailed("A hold's amount must be positive.", code="invalid_amount",
+                               detail={"amount": amount})
+    with transaction.atomic():
+        account = account_lock(account_ids=[account_id])[account_id]
+        if not account.allow_negative and account.available < amount:
+            raise insufficient_funds(account, required=amount, available=account.available)
+        return _hold_write(account=account, amount=amount, by=by, ref=ref, memo=memo)
+
+
+def _hold_write(*, account: Account, amount: int, by: User | None, ref: str,
+                memo: str) -> Hold:
+    """Insert the hold; the caller holds the account locked (its trigger raises ``held``)."""
+    hold = Hold(account=account, amount=amount, ref=ref, memo=memo, created_at=Now(),
+                created_by=by)
+    hold.save(force_insert=True)
+    hold.refresh_from_db(fields=["created_at"])
+    return hold
+
+
+def hold_release(*, hold_id: int, by: User | None) -> Hold:
+    """Release an open hold; a hold resolves exactly once, so a second call is a Conflict."""
+    with transaction.atomic():
+        account_id = Hold.objects.filter(pk=hold_id).values_list("account_id", flat=True).first()
+        if account_id is None:
+            raise NotFound(f"There is no hold #{hold_id}.", detail={"hold_id": hold_id})
+        account_lock(account_ids=[account_id])
+        (hold,) = _lock_open_holds([hold_id])
+        hold.status = Hold.Status.RELEASED
+        hold.resolved_at = Now()
+        hold.resolved_by = by
+        hold.save(update_fields=["status", "resolved_at", "resolved_by"])
+        hold.refresh_from_db(fields=["resolved_at"])
+        return hold
+
+
+def hold_capture(*, hold_id: int, amount: int, to_account_id: int, by: User | None,
+                 memo: str = "", kind: str = "capture") -> Entry:
+    """Move all or part of a held amount to another account; the rest is released."""
+    _check_amount(amount)
+    hold = Hold.objects.filter(pk=hold_id).first()
+    if hold is None:
+        raise NotFound(f"There is no hold #{hold_id}.", detail={"hold_id": hold_id})
+    if not 0 < amount <= hold.amount:
+        raise ValidationFailed(
+            f"A capture takes between 1 and the hold's {hold.amount} minor units.",
+            code="invalid_amount", detail={"amount": amount, "held": hold.amount})
+    return entry_post(kind=kind, memo=memo, lines=[(hold.account_id, -amount),
+                                                   (to_account_id, amount)],
+                      by=by, ref=hold.ref, settle_holds=[hold_id])
