@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from casino import roles
 from casino.models import Player, Table
+from casino.services import player_account_open, player_create, player_deposit
+from ledger.models import Entry
+from ledger.money import format_minor
+from ledger.selectors import account_balance
 
 # username -> (role, password). Public on purpose: development only.
 DEMO_PASSWORDS: dict[str, tuple[str, str]] = {
@@ -26,6 +30,13 @@ def seed_floor() -> list[str]:
     for name in DEMO_PLAYERS:
         player = Player.objects.filter(name=name).order_by("id").first()
         if player is None:
-            player = Player.objects.create(name=name, currency=table.currency)
-        lines.append(f"player #{player.pk} {player.name}")
+            player = player_create(name=name, currency=table.currency, by=None)
+        account = player_account_open(player=player)
+        # Only the first run deposits: a player with any deposit keeps what they have.
+        if not Entry.objects.filter(kind="deposit", lines__account=account).exists():
+            player_deposit(player_id=player.pk, amount=DEMO_PLAYERS[name],
+                           reference="Demo opening deposit", by=None)
+        balance = account_balance(account_id=account.pk)
+        lines.append(f"player #{player.pk} {player.name}: "
+                     f"{format_minor(balance.available, balance.currency)} {balance.currency}")
     return lines

@@ -125,3 +125,7 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# Answers to POSTs retried with an Idempotency-Key; the model lives beside its middleware.
+from casino.idempotency import IdempotencyKey  # noqa: E402, F401

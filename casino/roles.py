@@ -30,6 +30,11 @@ _DEALER = {
 _PIT_BOSS = _DEALER | {
     "casino.add_table",
     "casino.change_table",
+    # The ledger: read it, and correct it with a reversing entry.
+    "ledger.view_account",
+    "ledger.view_entry",
+    "ledger.view_hold",
+    "ledger.reverse_entry",
 }
 # Player deposits and withdrawals.
 _CAGE = {
@@ -38,6 +43,9 @@ _CAGE = {
     "casino.change_player",
     "casino.deposit_funds",
     "casino.withdraw_funds",
+    # A player's history at the cage.
+    "ledger.view_account",
+    "ledger.view_entry",
 }
 # Reads everything and runs reports; changes nothing. Every view_* permission of these
 # apps is granted automatically, so a new model is readable by auditors from day one.

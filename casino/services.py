@@ -1,8 +1,9 @@
-"""Write services of the floor: staff users (players and tables arrive with their apps)."""
+"""Write services of the floor: staff users, players and their cage deposits and withdrawals."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AbstractUser, Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -10,6 +11,11 @@ from django.db import transaction
 from knox.models import AuthToken
 
 from casino import roles
+from casino.errors import ValidationFailed
+from casino.models import Currency, Player
+from casino.selectors import player_account_ref, player_get
+from ledger.models import Account, Entry
+from ledger.services import account_get_or_create, entry_post
 
 
 @transaction.atomic
@@ -34,3 +40,62 @@ def staff_create(*, username: str, role: str, password: str | None = None,
     user.groups.add(Group.objects.get(name=role))
     _, token = AuthToken.objects.create(user)
     return user, token
+
+
+# --- players and the cage -------------------------------------------------------------------
+# A player's money is a ledger account (kind "player", ref "player:<id>"); the cage's cash is
+# the counter-side of every deposit and withdrawal (one "cage" account per currency).
+
+def player_create(*, name: str, currency: str, by: AbstractBaseUser | None) -> Player:
+    """Register a player and open their account in their currency."""
+    name = name.strip()
+    if not name:
+        raise ValidationFailed("A player needs a name.", code="invalid_name")
+    if currency not in Currency.values:
+        raise ValidationFailed(f"The floor does not take {currency!r}.", code="invalid_currency",
+                               detail={"currency": currency, "known": list(Currency.values)})
+    with transaction.atomic():
+        player = Player.objects.create(name=name, currency=currency, created_by=by)
+        player_account_open(player=player)
+    return player
+
+
+def player_account_open(*, player: Player) -> Account:
+    """The player's ledger account, opened on first use (players created before the ledger)."""
+    return account_get_or_create(kind=Account.Kind.PLAYER, currency=player.currency,
+                                 ref=player_account_ref(player.pk), name=player.name)
+
+
+def _cage_account(currency: str) -> Account:
+    return account_get_or_create(kind=Account.Kind.CAGE, currency=currency,
+                                 name=f"Cage ({currency})")
+
+
+def player_deposit(*, player_id: int, amount: int, reference: str = "",
+                   by: AbstractBaseUser | None) -> Entry:
+    """Cash bought in at the cage: the cage's account pays the player's."""
+    if amount <= 0:
+        raise ValidationFailed("A deposit must be positive.", code="invalid_amount",
+                               detail={"amount": amount})
+    player = player_get(player_id=player_id)
+    with transaction.atomic():
+        account = player_account_open(player=player)
+        cage = _cage_account(player.currency)
+        return entry_post(kind="deposit", memo=reference or "Deposit at the cage",
+                          lines=[(cage.pk, -amount), (account.pk, amount)], by=by,
+                          ref=player_account_ref(player.pk))
+
+
+def player_withdraw(*, player_id: int, amount: int, reference: str = "",
+                    by: AbstractBaseUser | None) -> Entry:
+    """Cash paid out at the cage; never more than the player's available balance (409)."""
+    if amount <= 0:
+        raise ValidationFailed("A withdrawal must be positive.", code="invalid_amount",
+                               detail={"amount": amount})
+    player = player_get(player_id=player_id)
+    with transaction.atomic():
+        account = player_account_open(player=player)
+        cage = _cage_account(player.currency)
+        return entry_post(kind="withdrawal", memo=reference or "Withdrawal at the cage",
+                          lines=[(account.pk, -amount), (cage.pk, amount)], by=by,
+                          ref=player_account_ref(player.pk))

@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
+    "casino.idempotency.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -202,6 +204,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    # Idempotency-Keys are kept at least 24 hours (casino/idempotency.py).
+    "purge-idempotency-keys": {"task": "casino.idempotency_keys_purge", "schedule": 3600.0},
+}
 if CELERY_TASK_ALWAYS_EAGER and "celery" not in Path(sys.argv[0]).name:
     print(
         "CELERY_BROKER_URL is not set: background tasks run eagerly in this process.",

@@ -1,6 +1,6 @@
 """Every route of version 1 of the API, under /api/v1/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from casino.api import views
 
@@ -8,4 +8,17 @@ urlpatterns = [
     path("health", views.HealthView.as_view(), name="health"),
     path("auth/token", views.TokenView.as_view(), name="auth-token"),
     path("auth/token/revoke", views.RevokeTokenView.as_view(), name="auth-token-revoke"),
+]
+
+# Players and the cage (casino.api.players), and the ledger (ledger.api).
+from casino.api import players  # noqa: E402
+
+urlpatterns += [
+    path("players", players.PlayerListView.as_view(), name="players"),
+    path("players/<int:player_id>", players.PlayerDetailView.as_view(), name="player"),
+    path("players/<int:player_id>/deposits", players.PlayerDepositView.as_view(),
+         name="player-deposits"),
+    path("players/<int:player_id>/withdrawals", players.PlayerWithdrawalView.as_view(),
+         name="player-withdrawals"),
+    path("", include("ledger.api.urls")),
 ]

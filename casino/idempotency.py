@@ -1,0 +1,178 @@
+"""Safe retries for every POST of the API: the ``Idempotency-Key`` header.
+
+A client that did not hear the answer to a POST (a dropped connection, a timeout) sends it
+again with the same key; it must not move money twice. ``IdempotencyMiddleware`` wraps every
+POST under /api/v1/ that carries the header, so endpoints added later get it without doing
+anything:
+
+- The key (at most 255 characters) is scoped to the user, the method and the path.
+- The first request runs inside one transaction that also stores its response under the key,
+  so the work and the stored answer commit together or not at all.
+- A retry with the same key and the same body gets the stored response again, with the header
+  ``Idempotent-Replayed: true``; the same key with a different body gets 422.
+- A retry arriving while the first is still running waits: its INSERT of the same key blocks
+  on the unique index until the first transaction ends, then it is answered as above.
+- Only a successful (2xx) answer is stored. When the first request fails, nothing of it is
+  kept, key included, so the client may fix the cause and retry with the same key.
+- Anonymous requests (the token endpoint) pass through: there is no user to scope them by.
+
+Keys are kept at least 24 hours; ``idempotency_keys_purge`` (a Celery beat task in
+casino.tasks) deletes older ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, models, transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 255
+PATH_PREFIX = "/api/v1/"
+KEEP_FOR = timedelta(hours=24)
+
+
+class IdempotencyKey(models.Model):
+    """A POST already answered, and its answer, under the key its client chose."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=500)
+    key = models.CharField(max_length=MAX_KEY_LENGTH)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request.")
+    status_code = models.PositiveSmallIntegerField(null=True)
+    content_type = models.CharField(max_length=100, blank=True, default="")
+    location = models.CharField(max_length=500, blank=True, default="")
+    body = models.BinaryField(default=b"")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        app_label = "casino"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "method", "path", "key"],
+                                    name="casino_idempotency_key_unique_per_user_and_path"),
+        ]
+        indexes = [models.Index(fields=["created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} [{self.key}]"
+
+
+def _error(status: int, code: str, message: str, detail: dict) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message, "detail": detail}},
+                        status=status)
+
+
+def _fingerprint(request: HttpRequest) -> str:
+    """The request's identity: query string and body (JSON compared by meaning, not bytes)."""
+    body = request.body
+    try:
+        canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
+    except ValueError:
+        canonical = body
+    return hashlib.sha256(request.META.get("QUERY_STRING", "").encode() + b"\n"
+                          + canonical).hexdigest()
+
+
+def _authenticated_user_id(request: HttpRequest) -> int | None:
+    """Who is asking, by the API's own authentication (tokens live in DRF, not in Django's
+    session middleware); None for anonymous or failed authentication, which pass through."""
+    from rest_framework.exceptions import APIException
+    from rest_framework.request import Request
+    from rest_framework.settings import api_settings
+
+    drf_request = Request(request, authenticators=[
+        auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
+    try:
+        user = drf_request.user
+    except APIException:
+        return None
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _replay(stored: IdempotencyKey) -> HttpResponse:
+    response = HttpResponse(bytes(stored.body), status=stored.status_code,
+                            content_type=stored.content_type or None)
+    if stored.location:
+        response["Location"] = stored.location
+    response[REPLAYED_HEADER] = "true"
+    return response
+
+
+def respond_once(*, user_id: int, method: str, path: str, key: str, fingerprint: str,
+                 run: Callable[[], HttpResponse]) -> HttpResponse:
+    """Run ``run`` at most once per (user, method, path, key); replay its answer after."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            # Waits, on the unique index, for a transaction already running this key.
+            cursor.execute(
+                f"INSERT INTO {IdempotencyKey._meta.db_table}"  # noqa: S608 (our own table)
+                " (user_id, method, path, key, fingerprint, content_type, location, body,"
+                "  created_at)"
+                " VALUES (%s, %s, %s, %s, %s, '', '', '', %s)"
+                " ON CONFLICT (user_id, method, path, key) DO NOTHING RETURNING id",
+                [user_id, method, path, key, fingerprint, timezone.now()],
+            )
+            inserted = cursor.fetchone()
+        if inserted is None:
+            stored = IdempotencyKey.objects.filter(
+                user_id=user_id, method=method, path=path, key=key).first()
+            if stored is not None:
+                if stored.fingerprint != fingerprint:
+                    return _error(
+                        422, "idempotency_key_reused",
+                        f"This {HEADER} was already used for a different request to {path}.",
+                        {"key": key})
+                return _replay(stored)
+            # Purged in between: nothing stored any more, so this is a first request again.
+            return respond_once(user_id=user_id, method=method, path=path, key=key,
+                                fingerprint=fingerprint, run=run)
+        response = run()
+        if 200 <= response.status_code < 300 and not response.streaming:
+            IdempotencyKey.objects.filter(pk=inserted[0]).update(
+                status_code=response.status_code,
+                content_type=response.get("Content-Type", ""),
+                location=response.get("Location", ""),
+                body=response.content,
+            )
+        else:
+            # Nothing of a failed request is kept, not even its key (see the module doc).
+            transaction.set_rollback(True)
+        return response
+
+
+class IdempotencyMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        key = request.headers.get(HEADER)
+        if key is None or request.method != "POST" or not request.path.startswith(PATH_PREFIX):
+            return self.get_response(request)
+        if not key.strip() or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+            return _error(400, "invalid_idempotency_key",
+                          f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable characters.",
+                          {"length": len(key)})
+        user_id = _authenticated_user_id(request)
+        if user_id is None:
+            return self.get_response(request)
+        return respond_once(user_id=user_id, method=request.method, path=request.path,
+                            key=key, fingerprint=_fingerprint(request),
+                            run=lambda: self.get_response(request))
+
+
+def idempotency_keys_purge(*, older_than: timedelta = KEEP_FOR) -> int:
+    """Delete keys older than ``older_than`` (at least KEEP_FOR); returns how many."""
+    if older_than < KEEP_FOR:
+        raise ValueError(f"keys are kept at least {KEEP_FOR}")
+    deleted, _ = IdempotencyKey.objects.filter(
+        created_at__lt=timezone.now() - older_than).delete()
+    return deleted

@@ -1,0 +1,86 @@
+"""The ledger in the admin: read-only. Money moves only through ledger.services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from ledger.models import Account, Entry, Hold, Line
+from ledger.money import format_minor
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable by whoever holds view_*; nobody adds, changes or deletes ledger rows here
+    (PostgreSQL would refuse the change anyway)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "ref", "name", "currency", "posted_", "held_", "available_",
+                    "allow_negative"]
+    list_filter = ["kind", "currency"]
+    search_fields = ["ref", "name"]
+
+    @admin.display(description="posted", ordering="posted")
+    def posted_(self, account: Account) -> str:
+        return format_minor(account.posted, account.currency)
+
+    @admin.display(description="held", ordering="held")
+    def held_(self, account: Account) -> str:
+        return format_minor(account.held, account.currency)
+
+    @admin.display(description="available")
+    def available_(self, account: Account) -> str:
+        return format_minor(account.available, account.currency)
+
+
+class LineInline(admin.TabularInline):
+    model = Line
+    fields = ["account", "amount_"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="amount (+ credit, - debit)")
+    def amount_(self, line: Line) -> str:
+        return format_minor(line.amount, line.account.currency)
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "created_at", "kind", "ref", "memo", "created_by", "reverses"]
+    list_filter = ["kind"]
+    search_fields = ["ref", "memo"]
+    date_hierarchy = "created_at"
+    inlines = [LineInline]
+    list_select_related = ["created_by"]
+
+
+@admin.register(Hold)
+class HoldAdmin(ReadOnlyAdmin):
+    list_display = ["id", "account", "amount_", "status", "captured_amount", "ref",
+                    "created_at", "resolved_at", "entry"]
+    list_filter = ["status"]
+    search_fields = ["ref", "memo"]
+    list_select_related = ["account"]
+
+    @admin.display(description="amount", ordering="amount")
+    def amount_(self, hold: Hold) -> str:
+        return format_minor(hold.amount, hold.account.currency)

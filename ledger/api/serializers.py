@@ -1,0 +1,115 @@
+"""The ledger's API shapes. Amounts leave as decimal strings in the currency's unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ledger.models import Account, Entry, Hold, Line
+from ledger.money import format_minor
+from ledger.selectors import Balance
+
+
+class ErrorDetail(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    detail = serializers.DictField()
+
+
+class ErrorOutput(serializers.Serializer):
+    """The one error shape: {"error": {"code", "message", "detail"}}."""
+
+    error = ErrorDetail()
+
+
+class BalanceOutput(serializers.Serializer):
+    posted = serializers.CharField()
+    held = serializers.CharField()
+    available = serializers.CharField()
+    currency = serializers.CharField()
+
+
+def balance_data(balance: Balance) -> dict[str, str]:
+    cur = balance.currency
+    return {"posted": format_minor(balance.posted, cur), "held": format_minor(balance.held, cur),
+            "available": format_minor(balance.available, cur), "currency": cur}
+
+
+class AccountOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    currency = serializers.CharField()
+    ref = serializers.CharField()
+    name = serializers.CharField()
+    allow_negative = serializers.BooleanField()
+    balance = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    @extend_schema_field(BalanceOutput)
+    def get_balance(self, account: Account) -> dict[str, str]:
+        return balance_data(Balance(posted=account.posted, held=account.held,
+                                    currency=account.currency))
+
+
+class LineOutput(serializers.Serializer):
+    account = serializers.IntegerField(source="account_id")
+    account_kind = serializers.CharField(source="account.kind")
+    account_ref = serializers.CharField(source="account.ref")
+    amount = serializers.SerializerMethodField(help_text="Signed change to the account's "
+                                               "balance: positive credits, negative debits.")
+    currency = serializers.CharField(source="account.currency")
+
+    def get_amount(self, line: Line) -> str:
+        return format_minor(line.amount, line.account.currency)
+
+
+class EntryOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    memo = serializers.CharField()
+    ref = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    created_by = serializers.SerializerMethodField()
+    reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
+    reversed_by = serializers.SerializerMethodField()
+    reason = serializers.CharField()
+    lines = LineOutput(many=True)
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_created_by(self, entry: Entry) -> str | None:
+        return entry.created_by.get_username() if entry.created_by_id else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_reversed_by(self, entry: Entry) -> int | None:
+        reversal: Any = getattr(entry, "reversed_by", None)
+        return reversal.pk if reversal is not None else None
+
+
+class ReverseInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class HoldOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    account = serializers.IntegerField(source="account_id")
+    amount = serializers.SerializerMethodField()
+    captured_amount = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    ref = serializers.CharField()
+    memo = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+    entry = serializers.IntegerField(source="entry_id", allow_null=True)
+
+    def get_amount(self, hold: Hold) -> str:
+        return format_minor(hold.amount, hold.account.currency)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_captured_amount(self, hold: Hold) -> str | None:
+        if hold.captured_amount is None:
+            return None
+        return format_minor(hold.captured_amount, hold.account.currency)

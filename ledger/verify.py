@@ -1,0 +1,167 @@
+"""The ledger's self-audit: recompute what the ledger claims and list every disagreement.
+
+Run by ``manage.py ledger_verify`` (and by tests after they move money). It reads one
+consistent snapshot (REPEATABLE READ), so entries posted while it runs cannot show up as
+false discrepancies, and it works in batches so a long ledger needs little memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+
+from ledger import chain
+from ledger.money import format_minor
+
+BATCH = 5000
+
+
+@dataclass
+class Report:
+    entries: int = 0
+    accounts: int = 0
+    holds: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _entries(cursor, after: int) -> list[tuple]:
+    cursor.execute(
+        """
+        SELECT e.id, e.created_at, e.kind, e.memo, e.ref, e.created_by_id, e.reverses_id,
+               e.reason, e.prev_hash, e.hash,
+               coalesce(array_agg(l.account_id ORDER BY l.id)
+                        FILTER (WHERE l.id IS NOT NULL), '{}'),
+               coalesce(array_agg(l.amount ORDER BY l.id) FILTER (WHERE l.id IS NOT NULL), '{}')
+          FROM ledger_entry e LEFT JOIN ledger_line l ON l.entry_id = e.id
+         WHERE e.id > %s
+         GROUP BY e.id ORDER BY e.id LIMIT %s
+        """,
+        [after, BATCH],
+    )
+    return cursor.fetchall()
+
+
+def _check_chain(cursor, report: Report, progress: Callable[[str], None] | None) -> None:
+    cursor.execute("SELECT count(*) FROM ledger_entry")
+    total = cursor.fetchone()[0]
+    prev_id, prev_hash, after = None, chain.GENESIS, 0
+    while rows := _entries(cursor, after):
+        for (entry_id, created_at, kind, memo, ref, by_id, reverses_id, reason, stored_prev,
+             stored_hash, account_ids, amounts) in rows:
+            if stored_prev != prev_hash:
+                where = f"entry #{prev_id}" if prev_id else "the start of the chain"
+                report.problems.append(
+                    f"entry #{entry_id}: prev_hash does not match the hash of {where} "
+                    "(an entry was removed, inserted or rewritten)")
+            content = chain.canonical(
+                entry_id=entry_id, created_at=created_at, kind=kind, memo=memo, ref=ref,
+                created_by_id=by_id, reverses_id=reverses_id, reason=reason,
+                lines=zip(account_ids, amounts, strict=True))
+            if chain.entry_hash(stored_prev, content) != stored_hash:
+                report.problems.append(
+                    f"entry #{entry_id}: hash does not match its content (altered after posting)")
+            prev_id, prev_hash, after = entry_id, stored_hash, entry_id
+            report.entries += 1
+        if progress and total > BATCH:
+            progress(f"chain: {report.entries}/{total} entries")
+
+
+def _check_entries_balanced(cursor, report: Report) -> None:
+    cursor.execute(
+        """
+        SELECT e.id, count(l.id) FROM ledger_entry e LEFT JOIN ledger_line l ON l.entry_id = e.id
+         GROUP BY e.id HAVING count(l.id) < 2 ORDER BY e.id
+        """
+    )
+    for entry_id, lines in cursor.fetchall():
+        report.problems.append(f"entry #{entry_id}: has {lines} line(s), needs at least two")
+    cursor.execute(
+        """
+        SELECT l.entry_id, a.currency, sum(l.amount)
+          FROM ledger_line l JOIN ledger_account a ON a.id = l.account_id
+         GROUP BY l.entry_id, a.currency HAVING sum(l.amount) <> 0 ORDER BY l.entry_id
+        """
+    )
+    for entry_id, currency, total in cursor.fetchall():
+        report.problems.append(
+            f"entry #{entry_id}: {currency} lines sum to {format_minor(total, currency)}, not 0")
+
+
+def _check_accounts(cursor, report: Report) -> None:
+    cursor.execute(
+        """
+        SELECT a.id, a.kind, a.ref, a.currency, a.allow_negative, a.posted, a.held,
+               coalesce(l.total, 0), coalesce(h.total, 0)
+          FROM ledger_account a
+          LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_line
+                      GROUP BY account_id) l ON l.account_id = a.id
+          LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_hold
+                      WHERE status = 'open' GROUP BY account_id) h ON h.account_id = a.id
+         ORDER BY a.id
+        """
+    )
+    for (account_id, kind, ref, cur, allow_negative, posted, held, lines,
+         open_holds) in cursor.fetchall():
+        report.accounts += 1
+        name = f"account #{account_id} ({kind} {ref or '-'} {cur})"
+        if posted != lines:
+            report.problems.append(
+                f"{name}: cached posted {format_minor(posted, cur)} but its lines sum to "
+                f"{format_minor(lines, cur)}")
+        if held != open_holds:
+            report.problems.append(
+                f"{name}: cached held {format_minor(held, cur)} but its open holds sum to "
+                f"{format_minor(open_holds, cur)}")
+        if not allow_negative and lines - open_holds < 0:
+            report.problems.append(
+                f"{name}: available {format_minor(lines - open_holds, cur)} is below zero")
+    cursor.execute(
+        """
+        SELECT a.currency, sum(l.amount) FROM ledger_line l
+          JOIN ledger_account a ON a.id = l.account_id
+         GROUP BY a.currency HAVING sum(l.amount) <> 0
+        """
+    )
+    for cur, total in cursor.fetchall():
+        report.problems.append(
+            f"the {cur} accounts sum to {format_minor(total, cur)}, not 0 (money appeared or "
+            "vanished)")
+
+
+def _check_holds(cursor, report: Report) -> None:
+    cursor.execute(
+        """
+        SELECT h.id, h.status, h.captured_amount, h.entry_id,
+               (SELECT -sum(l.amount) FROM ledger_line l
+                 WHERE l.entry_id = h.entry_id AND l.account_id = h.account_id)
+          FROM ledger_hold h ORDER BY h.id
+        """
+    )
+    for hold_id, status, captured, entry_id, debit in cursor.fetchall():
+        report.holds += 1
+        if status == "captured" and (debit is None or captured > debit):
+            report.problems.append(
+                f"hold #{hold_id}: captured {captured} but entry #{entry_id} debits only "
+                f"{debit or 0} on its account")
+
+
+def ledger_verify(*, progress: Callable[[str], None] | None = None) -> Report:
+    """Recheck the chain, every entry's balance, every account's caches and the holds."""
+    report = Report()
+    # On its own it reads one REPEATABLE READ snapshot; inside a caller's transaction (a
+    # test's) it reads what that transaction sees.
+    own_snapshot = not connection.in_atomic_block
+    with transaction.atomic(), connection.cursor() as cursor:
+        if own_snapshot:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        _check_chain(cursor, report, progress)
+        _check_entries_balanced(cursor, report)
+        _check_accounts(cursor, report)
+        _check_holds(cursor, report)
+    return report

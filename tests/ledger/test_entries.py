@@ -1,0 +1,137 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
+from ledger import chain
+from ledger.models import Entry
+from ledger.services import account_get_or_create, entry_post, entry_reverse
+from tests.ledger.conftest import fresh
+
+
+def test_a_deposit_moves_money_from_the_cage_to_the_player_and_sums_to_zero(book):
+    entry = entry_post(kind="deposit", memo="chips", ref="player:1",
+                       lines=[(book.cage.pk, -5000), (book.anna.pk, 5000)], by=None)
+
+    assert fresh(book.anna).posted == 5000
+    assert fresh(book.cage).posted == -5000
+    assert sorted(entry.lines.values_list("amount", flat=True)) == [-5000, 5000]
+    assert (entry.kind, entry.memo, entry.ref) == ("deposit", "chips", "player:1")
+
+
+def test_an_entry_with_one_line_is_refused(book):
+    with pytest.raises(ValidationFailed) as refused:
+        entry_post(kind="x", memo="", lines=[(book.cage.pk, 0)], by=None)
+    assert refused.value.code == "invalid_amount"
+    with pytest.raises(ValidationFailed) as refused:
+        entry_post(kind="x", memo="", lines=[(book.cage.pk, 100)], by=None)
+    assert refused.value.code == "unbalanced_entry"
+
+
+def test_lines_that_do_not_sum_to_zero_are_refused_and_nothing_is_written(book):
+    count = Entry.objects.count()
+    with pytest.raises(ValidationFailed) as refused:
+        entry_post(kind="x", memo="", lines=[(book.cage.pk, -100), (book.table.pk, 99)], by=None)
+    assert refused.value.detail == {"sums": {"EUR": "-0.01"}}
+    assert Entry.objects.count() == count
+    assert fresh(book.cage).posted == 0
+
+
+def test_lines_sum_to_zero_in_each_currency_separately(book):
+    usd_cage = account_get_or_create(kind="cage", currency="USD")
+    with pytest.raises(ValidationFailed):
+        entry_post(kind="fx", memo="", by=None,
+                   lines=[(book.cage.pk, -100), (usd_cage.pk, 100)])
+
+
+@pytest.mark.parametrize("amount", [1.5, "100", True, None])
+def test_amounts_must_be_integers_of_minor_units(book, amount):
+    with pytest.raises(ValidationFailed):
+        entry_post(kind="x", memo="", by=None, lines=[(book.cage.pk, amount), (book.table.pk, 1)])
+
+
+def test_a_player_account_cannot_be_overdrawn(book):
+    book.fund(book.anna, 1000)
+    with pytest.raises(Conflict) as refused:
+        entry_post(kind="wager", memo="", by=None,
+                   lines=[(book.anna.pk, -1500), (book.table.pk, 1500)])
+    assert refused.value.code == "insufficient_funds"
+    assert refused.value.detail["available"] == "10.00"
+    assert refused.value.detail["shortfall_minor"] == 500
+    assert fresh(book.anna).posted == 1000
+
+
+def test_house_accounts_may_go_negative(book):
+    entry_post(kind="payout", memo="", by=None, lines=[(book.table.pk, -700), (book.anna.pk, 700)])
+    assert fresh(book.table).posted == -700
+
+
+def test_an_unknown_account_is_not_found(book):
+    with pytest.raises(NotFound):
+        entry_post(kind="x", memo="", by=None, lines=[(book.cage.pk, -1), (999_999, 1)])
+
+
+def test_each_entry_hashes_its_content_chained_to_the_previous_entrys_hash(book):
+    first = entry_post(kind="a", memo="", by=None, lines=[(book.cage.pk, -1), (book.table.pk, 1)])
+    second = entry_post(kind="b", memo="", by=None, lines=[(book.cage.pk, -2), (book.table.pk, 2)])
+
+    assert second.prev_hash == first.hash
+    second = Entry.objects.get(pk=second.pk)  # as stored: the timestamp must read back equal
+    content = chain.canonical(entry_id=second.pk, created_at=second.created_at, kind="b",
+                              memo="", ref="", created_by_id=None, reverses_id=None, reason="",
+                              lines=[(book.cage.pk, -2), (book.table.pk, 2)])
+    assert second.hash == chain.entry_hash(first.hash, content)
+
+
+def test_posting_an_entry_takes_a_fixed_number_of_queries(book):
+    # Lock accounts, chain lock, chain head, insert entry, insert lines (one statement).
+    with CaptureQueriesContext(connection) as queries:
+        entry_post(kind="x", memo="", by=None,
+                   lines=[(book.cage.pk, -3), (book.table.pk, 1), (book.bram.pk, 2)])
+    statements = [q["sql"] for q in queries.captured_queries
+                  if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert len(statements) == 5, statements
+
+
+def test_a_reversal_negates_every_line_and_points_at_the_original(book, pit_boss):
+    original = entry_post(kind="deposit", memo="", ref="round:7", by=None,
+                          lines=[(book.cage.pk, -2500), (book.anna.pk, 2500)])
+
+    reversal = entry_reverse(entry_id=original.pk, reason="wrong player", by=pit_boss)
+
+    assert reversal.reverses_id == original.pk
+    assert (reversal.kind, reversal.reason, reversal.ref) == ("reversal", "wrong player", "round:7")
+    assert sorted(reversal.lines.values_list("account_id", "amount")) == sorted(
+        [(book.cage.pk, 2500), (book.anna.pk, -2500)])
+    assert fresh(book.anna).posted == 0 and fresh(book.cage).posted == 0
+
+
+def test_an_entry_is_reversed_only_once(book, pit_boss):
+    original = entry_post(kind="deposit", memo="", by=None,
+                          lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    entry_reverse(entry_id=original.pk, reason="mistake", by=pit_boss)
+
+    with pytest.raises(Conflict) as refused:
+        entry_reverse(entry_id=original.pk, reason="again", by=pit_boss)
+    assert refused.value.code == "already_reversed"
+
+
+def test_a_reversal_needs_a_reason_and_the_permission(book, pit_boss, dealer):
+    original = entry_post(kind="deposit", memo="", by=None,
+                          lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    with pytest.raises(ValidationFailed):
+        entry_reverse(entry_id=original.pk, reason="  ", by=pit_boss)
+    with pytest.raises(PermissionRefused):
+        entry_reverse(entry_id=original.pk, reason="mistake", by=dealer)
+    assert not Entry.objects.filter(reverses=original).exists()
+
+
+def test_reversing_a_deposit_already_spent_is_refused_as_insufficient_funds(book, pit_boss):
+    deposit = entry_post(kind="deposit", memo="", by=None,
+                         lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    entry_post(kind="wager", memo="", by=None, lines=[(book.anna.pk, -60), (book.table.pk, 60)])
+
+    with pytest.raises(Conflict) as refused:
+        entry_reverse(entry_id=deposit.pk, reason="counterfeit notes", by=pit_boss)
+    assert refused.value.code == "insufficient_funds"
+    assert fresh(book.anna).posted == 40

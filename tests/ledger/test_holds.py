@@ -1,0 +1,136 @@
+import pytest
+from django.utils import timezone
+
+from casino.errors import Conflict, ValidationFailed
+from ledger.models import Hold
+from ledger.selectors import account_balance
+from ledger.services import entry_post, hold_capture, hold_place, hold_release
+from tests.ledger.conftest import fresh
+
+
+def test_a_hold_reduces_the_available_balance_but_not_the_posted_one(book):
+    book.fund(book.anna, 10_000)
+
+    hold_place(account_id=book.anna.pk, amount=2_000, by=None, ref="round:1")
+
+    balance = account_balance(account_id=book.anna.pk)
+    assert (balance.posted, balance.held, balance.available) == (10_000, 2_000, 8_000)
+
+
+def test_a_hold_beyond_the_available_balance_is_refused_with_the_figures(book):
+    book.fund(book.anna, 10_000)
+    hold_place(account_id=book.anna.pk, amount=7_000, by=None)
+
+    with pytest.raises(Conflict) as refused:
+        hold_place(account_id=book.anna.pk, amount=4_000, by=None)
+
+    assert refused.value.code == "insufficient_funds"
+    assert {k: refused.value.detail[k] for k in ("required", "available", "shortfall")} == {
+        "required": "40.00", "available": "30.00", "shortfall": "10.00"}
+    assert refused.value.detail["shortfall_minor"] == 1_000
+    assert fresh(book.anna).held == 7_000
+
+
+def test_held_funds_cannot_be_spent_by_another_entry(book):
+    book.fund(book.anna, 1_000)
+    hold_place(account_id=book.anna.pk, amount=800, by=None)
+    with pytest.raises(Conflict):
+        entry_post(kind="withdrawal", memo="", by=None,
+                   lines=[(book.anna.pk, -300), (book.cage.pk, 300)])
+
+
+def test_a_partial_capture_moves_that_much_and_releases_the_rest(book):
+    book.fund(book.anna, 10_000)
+    hold = hold_place(account_id=book.anna.pk, amount=5_000, by=None, ref="round:9")
+
+    entry = hold_capture(hold_id=hold.pk, amount=3_000, to_account_id=book.table.pk, by=None)
+
+    hold.refresh_from_db()
+    assert (hold.status, hold.captured_amount, hold.entry_id) == ("captured", 3_000, entry.pk)
+    assert entry.ref == "round:9"
+    assert account_balance(account_id=book.anna.pk).available == 7_000
+    assert fresh(book.anna).held == 0 and fresh(book.table).posted == 3_000
+
+
+def test_a_capture_cannot_take_more_than_the_hold(book):
+    book.fund(book.anna, 10_000)
+    hold = hold_place(account_id=book.anna.pk, amount=5_000, by=None)
+    with pytest.raises(ValidationFailed):
+        hold_capture(hold_id=hold.pk, amount=5_001, to_account_id=book.table.pk, by=None)
+
+
+def test_a_hold_resolves_exactly_once(book):
+    book.fund(book.anna, 1_000)
+    released = hold_place(account_id=book.anna.pk, amount=500, by=None)
+    captured = hold_place(account_id=book.anna.pk, amount=500, by=None)
+    hold_release(hold_id=released.pk, by=None)
+    hold_capture(hold_id=captured.pk, amount=500, to_account_id=book.table.pk, by=None)
+
+    for hold in (released, captured):
+        with pytest.raises(Conflict) as refused:
+            hold_release(hold_id=hold.pk, by=None)
+        assert refused.value.code == "hold_resolved"
+        with pytest.raises(Conflict):
+            hold_capture(hold_id=hold.pk, amount=1, to_account_id=book.table.pk, by=None)
+    assert fresh(book.anna).posted == 500 and fresh(book.anna).held == 0
+
+
+def test_funds_held_for_a_wager_pay_that_wager_when_the_entry_settles_the_hold(book):
+    # given everything Anna has is held for her wager
+    book.fund(book.anna, 2_000)
+    hold = hold_place(account_id=book.anna.pk, amount=2_000, by=None, ref="round:3")
+
+    # when the round's settlement loses her wager to the bank and settles the hold with it
+    entry_post(kind="settlement", memo="", ref="round:3", by=None, settle_holds=[hold.pk],
+               lines=[(book.anna.pk, -2_000), (book.table.pk, 2_000)])
+
+    # then the hold is captured by that very entry and her balance is exactly zero
+    hold.refresh_from_db()
+    assert (hold.status, hold.captured_amount) == ("captured", 2_000)
+    assert (fresh(book.anna).posted, fresh(book.anna).held) == (0, 0)
+
+
+def test_a_settled_hold_on_an_account_the_entry_credits_is_released(book):
+    book.fund(book.anna, 2_000)
+    hold = hold_place(account_id=book.anna.pk, amount=2_000, by=None)
+
+    entry_post(kind="win", memo="", by=None, settle_holds=[hold.pk],
+               lines=[(book.table.pk, -1_900), (book.anna.pk, 1_900)])
+
+    hold.refresh_from_db()
+    assert (hold.status, hold.captured_amount) == ("released", None)
+    assert fresh(book.anna).available == 3_900
+
+
+def test_a_debit_is_shared_over_several_settled_holds_in_order(book):
+    book.fund(book.anna, 3_000)
+    first = hold_place(account_id=book.anna.pk, amount=1_000, by=None)
+    second = hold_place(account_id=book.anna.pk, amount=1_000, by=None)
+
+    entry_post(kind="loss", memo="", by=None, settle_holds=[second.pk, first.pk],
+               lines=[(book.anna.pk, -1_500), (book.table.pk, 1_500)])
+
+    assert [(h.status, h.captured_amount) for h in Hold.objects.filter(
+        pk__in=[first.pk, second.pk]).order_by("pk")] == [("captured", 1_000), ("captured", 500)]
+
+
+def test_balances_as_of_a_past_time_count_what_was_posted_and_held_then(book):
+    book.fund(book.anna, 10_000)
+    hold = hold_place(account_id=book.anna.pk, amount=4_000, by=None)
+    while_held = timezone.now()
+    hold_capture(hold_id=hold.pk, amount=4_000, to_account_id=book.table.pk, by=None)
+    after = timezone.now()
+
+    then = account_balance(account_id=book.anna.pk, as_of=while_held)
+    now = account_balance(account_id=book.anna.pk, as_of=after)
+    before = account_balance(account_id=book.anna.pk, as_of=hold.created_at.replace(year=2000))
+
+    assert (then.posted, then.held) == (10_000, 4_000)
+    assert (now.posted, now.held) == (6_000, 0)
+    assert (before.posted, before.held) == (0, 0)
+    assert now == account_balance(account_id=book.anna.pk)
+
+
+def test_house_accounts_may_hold_beyond_their_balance(book):
+    hold = hold_place(account_id=book.table.pk, amount=50_000, by=None)
+    assert hold.status == "open" and fresh(book.table).held == 50_000
