@@ -25,11 +25,15 @@ _DEALER = {
     "casino.view_table",
     "casino.view_player",
     "casino.run_rounds",
+    "rounds.view_round",
+    "rounds.view_seat",
 }
 # Everything a dealer can, plus table settings, voids and reversals.
 _PIT_BOSS = _DEALER | {
     "casino.add_table",
     "casino.change_table",
+    "rounds.void_round",
+    "rounds.reverse_round",
     # The ledger: read it, and correct it with a reversing entry.
     "ledger.view_account",
     "ledger.view_entry",

@@ -118,6 +118,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")
+# A gaming day runs from this local hour to the same hour the next day (reports, rounds).
+GAMING_DAY_START_HOUR = env.int("GAMING_DAY_START_HOUR", default=6)
 USE_I18N = True
 USE_TZ = True
 

@@ -1,1 +1,259 @@
-"""The rounds' models."""
+"""Play at the tables: seats, rounds, wagers, hands and the round's story.
+
+Design overview
+- A ``Seat`` is one of a table's six player seats (1-6); the dealer's position is not a
+  seat. One player per seat and one seat per player at a table.
+- A ``Round`` moves through ``betting -> banker_set -> dealt -> settled`` (or ``voided``
+  before settlement, or ``reversed`` after it). Each step is a service in rounds.services
+  that locks the round row first, refuses to run out of order, and appends a ``RoundEvent``
+  (who, when, what). The round copies the table's settings when it opens, so a later
+  change of settings never rewrites a round's story.
+- A ``Wager`` is a seat's bet against the bank. Its money is held on the player's ledger
+  account at once (``hold_id``); clearing the wager releases the hold, settlement captures
+  it. At most one active wager per seat and round.
+- A ``Hand`` is one position's seven cards and how they were set ("dealer" or "1"-"6"),
+  and after settlement its outcome and money: the wager, the amount won (+) or lost (-)
+  from the position's point of view, and the commission it paid.
+- The banker is the house or a seated player. A player-banker's cover (every wager against
+  the bank plus the house stake) is held on their account at the deal, after the solvency
+  check, until the round is settled or voided.
+- Money moves only through the ledger: the settlement is ONE entry (``entry_id``), and a
+  reversal is another (``reversal_entry_id``). Amounts here are integers in minor units.
+- ``RoundEvent`` rows are append-only; PostgreSQL refuses to update or delete them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+POSITIONS = ("dealer", "1", "2", "3", "4", "5", "6")
+SEAT_NUMBERS = range(1, 7)
+
+
+class Seat(models.Model):
+    table = models.ForeignKey("casino.Table", on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        "casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["table", "player"], condition=Q(player__isnull=False),
+                name="seat_one_per_player_per_table",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=6),
+                                   name="seat_number_1_to_6"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+
+class TableSettingsChange(models.Model):
+    """One recorded change of a table's settings (only ever between rounds)."""
+
+    table = models.ForeignKey("casino.Table", on_delete=models.PROTECT,
+                              related_name="settings_changes")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    changes = models.JSONField(help_text='{"field": [old, new], ...}')
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.table} settings changed at {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+class Round(models.Model):
+    class State(models.TextChoices):
+        BETTING = "betting", "Betting"
+        BANKER_SET = "banker_set", "Banker set"
+        DEALT = "dealt", "Dealt"
+        SETTLED = "settled", "Settled"
+        VOIDED = "voided", "Voided"
+        REVERSED = "reversed", "Settled, then reversed"
+
+    class DealKind(models.TextChoices):
+        ELECTRONIC = "electronic", "Electronic deal"
+        PHYSICAL = "physical", "Hands recorded from a physical table"
+        RESULTS = "results", "Results only"
+
+    table = models.ForeignKey("casino.Table", on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField(help_text="The round's number at its table.")
+    state = models.CharField(max_length=20, choices=State.choices, default=State.BETTING)
+    gaming_day = models.DateField()
+    currency = models.CharField(max_length=3)
+    # The table's settings when the round opened (rules §6-§9), as {"field": value}.
+    rules = models.JSONField()
+
+    # The bank: the house, or a seated player.
+    banker_is_house = models.BooleanField(null=True)
+    banker_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    banker_player = models.ForeignKey("casino.Player", null=True, blank=True,
+                                      on_delete=models.PROTECT, related_name="banked_rounds")
+    house_stake = models.BigIntegerField(default=0)
+    # Solvency check (rules §7.4), recorded when the deal starts.
+    solvency_required = models.BigIntegerField(null=True, blank=True)
+    solvency_available = models.BigIntegerField(null=True, blank=True)
+    banker_hold_id = models.BigIntegerField(null=True, blank=True)
+
+    # The deal (rules §8).
+    deal_kind = models.CharField(max_length=20, choices=DealKind.choices, blank=True)
+    dice = models.JSONField(null=True, blank=True)
+    counted_position = models.CharField(max_length=10, blank=True)
+    deal_order = models.JSONField(null=True, blank=True)
+    burnt = models.CharField(max_length=20, blank=True)
+
+    # Settlement, from the bank's and the house's points of view (minor units).
+    banker_net = models.BigIntegerField(null=True, blank=True)
+    banker_commission = models.BigIntegerField(null=True, blank=True)
+    house_stake_result = models.BigIntegerField(null=True, blank=True)
+    player_commission = models.BigIntegerField(null=True, blank=True)
+    entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
+    reversal_entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
+
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="+")
+    opened_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    closed_reason = models.TextField(blank=True, help_text="Why it was voided or reversed.")
+
+    class Meta:
+        ordering = ["-id"]
+        permissions = [
+            ("void_round", "Can void a round before settlement"),
+            ("reverse_round", "Can reverse a settled round"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_unique_number"),
+            # At most one round in play per table: a table deals one round at a time.
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(state__in=["betting", "banker_set", "dealt"]),
+                name="round_one_open_per_table",
+            ),
+            models.CheckConstraint(condition=Q(house_stake__gte=0),
+                                   name="round_house_stake_not_negative"),
+            models.CheckConstraint(
+                condition=Q(banker_is_house=False, banker_seat__gte=1, banker_seat__lte=6,
+                            banker_player__isnull=False)
+                | Q(banker_is_house=True, banker_seat__isnull=True, house_stake=0)
+                | Q(banker_is_house__isnull=True, banker_seat__isnull=True),
+                name="round_banker_consistent",
+            ),
+            # A round where every hand pushed moves no money and has no entry to reverse.
+            models.CheckConstraint(
+                condition=~Q(state="reversed") | Q(reversal_entry_id__isnull=False)
+                | Q(entry_id__isnull=True),
+                name="round_reversed_has_entry",
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "gaming_day"]),
+                   models.Index(fields=["state"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} round {self.number}"
+
+    @property
+    def banker_position(self) -> str:
+        return "dealer" if self.banker_is_house or self.banker_seat is None \
+            else str(self.banker_seat)
+
+
+class Wager(models.Model):
+    class State(models.TextChoices):
+        ACTIVE = "active", "Active"
+        CLEARED = "cleared", "Cleared before the deal"
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="wagers")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("casino.Player", on_delete=models.PROTECT,
+                               related_name="wagers")
+    amount = models.BigIntegerField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
+    hold_id = models.BigIntegerField(unique=True)
+    placed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="+")
+    placed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_id", "seat", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], condition=Q(state="active"),
+                                    name="wager_one_active_per_seat"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wager_amount_positive"),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=6),
+                                   name="wager_seat_1_to_6"),
+        ]
+        indexes = [models.Index(fields=["player", "-id"])]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.amount} ({self.state})"
+
+
+class Hand(models.Model):
+    class SetBy(models.TextChoices):
+        PLAYER = "player", "Set by the player"
+        HOUSE_WAY = "house_way", "Set by the house way"
+        FOUL_HOUSE_WAY = "foul_house_way", "Fouled, re-set by the house way"
+        FOUL_FORFEIT = "foul_forfeit", "Fouled and forfeited"
+
+    class Outcome(models.TextChoices):
+        WIN = "win", "Win"
+        PUSH = "push", "Push"
+        LOSS = "loss", "Loss"
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="hands")
+    position = models.CharField(max_length=10)
+    cards = models.CharField(max_length=30, blank=True, help_text="The seven cards dealt.")
+    high = models.CharField(max_length=20, blank=True)
+    low = models.CharField(max_length=10, blank=True)
+    set_by = models.CharField(max_length=20, choices=SetBy.choices, blank=True)
+    # Filled at settlement, from the position's point of view; empty for the banker.
+    high_result = models.CharField(max_length=10, blank=True)
+    low_result = models.CharField(max_length=10, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+    wager = models.BigIntegerField(default=0)
+    amount = models.BigIntegerField(null=True, blank=True,
+                                    help_text="Won (+) or lost (-), before commission.")
+    commission = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "position"], name="hand_unique_position"),
+            models.CheckConstraint(condition=Q(position__in=POSITIONS),
+                                   name="hand_position_known"),
+            models.CheckConstraint(condition=Q(commission__gte=0),
+                                   name="hand_commission_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}: {self.cards}"
+
+
+class RoundEvent(models.Model):
+    """One step of a round's story: append-only (PostgreSQL refuses UPDATE and DELETE)."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=40)
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                           related_name="+")
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["round", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} at {self.at:%H:%M:%S}"

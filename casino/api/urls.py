@@ -8,6 +8,7 @@ urlpatterns = [
     path("health", views.HealthView.as_view(), name="health"),
     path("auth/token", views.TokenView.as_view(), name="auth-token"),
     path("auth/token/revoke", views.RevokeTokenView.as_view(), name="auth-token-revoke"),
+    path("", include("rounds.api.urls")),
 ]
 
 # Players and the cage (casino.api.players), and the ledger (ledger.api).

@@ -1,0 +1,45 @@
+"""Serializer fields shared by the API's input classes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class AmountField(serializers.Field):
+    """An amount as sent: a decimal string ("160.00") or an integer, never a float.
+
+    Kept as given; the view converts it with ledger.money.to_minor once the currency is
+    known, which is the one place amounts are parsed (and refused: extra decimals...)."""
+
+    default_error_messages = {
+        "type": "An amount must be a decimal string such as \"160.00\" or an integer, "
+                "not a {kind}.",
+    }
+
+    def to_internal_value(self, data: Any) -> str | int:
+        if isinstance(data, bool) or not isinstance(data, str | int):
+            self.fail("type", kind=type(data).__name__)
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class CardsField(serializers.Field):
+    """Cards as a list of codes (["AS", "KD"]) or one string ("AS KD"); parsed by the game."""
+
+    default_error_messages = {"type": "Cards are a list of codes such as [\"AS\", \"JK\"] "
+                                      "or one string such as \"AS JK\"."}
+
+    def to_internal_value(self, data: Any) -> str | list[str]:
+        if isinstance(data, str):
+            return data
+        if isinstance(data, list) and all(isinstance(c, str) for c in data):
+            return data
+        self.fail("type")
+        raise AssertionError  # unreachable: fail() raises
+
+    def to_representation(self, value: Any) -> Any:
+        return value

@@ -1,0 +1,281 @@
+"""Plain input and output classes of the tables and rounds API.
+
+Amounts leave as decimal strings in the table's currency (``"160.00"``); the currency is
+put in the serializer context by the view, since every amount of a round or a table is in
+that one currency. Cards leave as lists of codes (``["AS", "KD"]``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from casino.api.fields import AmountField, CardsField
+from casino.models import Currency, Table
+from ledger.money import format_minor
+from rounds import paigow
+from rounds.models import POSITIONS, Hand, Round
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class MoneyOut(serializers.Field):
+    """An amount in minor units, rendered as a decimal string in the context's currency."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: int | None) -> str | None:
+        return None if value is None else format_minor(value, self.context["currency"])
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string"}})
+class CardsOut(serializers.Field):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: str) -> list[str]:
+        return value.split() if value else []
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+class SeatOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
+    since = serializers.DateTimeField(allow_null=True)
+
+
+class TableOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    currency = serializers.CharField()
+    is_open = serializers.BooleanField()
+    min_bet = MoneyOut()
+    max_bet = MoneyOut()
+    commission_rate = serializers.DecimalField(max_digits=5, decimal_places=4)
+    commission_rounding = serializers.CharField()
+    wheel = serializers.CharField()
+    house_way = serializers.CharField()
+    bank_rotation = serializers.CharField()
+    banker_must_have_played = serializers.BooleanField()
+    house_stake_cap = serializers.CharField()
+    foul_policy = serializers.CharField()
+    co_banking = serializers.BooleanField()
+    first_stack = serializers.CharField()
+    seats = SeatOut(many=True)
+    created_at = serializers.DateTimeField()
+
+
+class TableIn(serializers.Serializer):
+    """Every field optional on PATCH; on POST only ``name`` is required."""
+
+    name = serializers.CharField(max_length=100)
+    currency = serializers.ChoiceField(choices=Currency.choices, default=Currency.EUR)
+    is_open = serializers.BooleanField(required=False)
+    min_bet = AmountField(required=False)
+    max_bet = AmountField(required=False)
+    commission_rate = serializers.DecimalField(max_digits=5, decimal_places=4,
+                                               min_value=Decimal(0), max_value=Decimal("0.9999"),
+                                               required=False)
+    commission_rounding = serializers.ChoiceField(
+        choices=Table.CommissionRounding.choices, required=False)
+    wheel = serializers.ChoiceField(choices=Table.Wheel.choices, required=False)
+    house_way = serializers.ChoiceField(choices=sorted(paigow.HOUSE_WAYS), required=False)
+    bank_rotation = serializers.ChoiceField(choices=Table.BankRotation.choices, required=False)
+    banker_must_have_played = serializers.BooleanField(required=False)
+    house_stake_cap = serializers.ChoiceField(choices=Table.HouseStakeCap.choices,
+                                              required=False)
+    foul_policy = serializers.ChoiceField(choices=Table.FoulPolicy.choices, required=False)
+    co_banking = serializers.BooleanField(required=False)
+    first_stack = serializers.ChoiceField(choices=Table.FirstStack.choices, required=False)
+
+
+class SeatIn(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1)
+
+
+# --- rounds ---------------------------------------------------------------------------------
+
+class WagerOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    amount = MoneyOut()
+    state = serializers.CharField()
+    hold = serializers.IntegerField(source="hold_id")
+    placed_at = serializers.DateTimeField()
+
+
+class HandOut(serializers.Serializer):
+    position = serializers.CharField()
+    cards = CardsOut()
+    high = CardsOut()
+    low = CardsOut()
+    set_by = serializers.CharField()
+
+
+class PositionResultOut(serializers.Serializer):
+    position = serializers.CharField()
+    wager = MoneyOut()
+    outcome = serializers.CharField()
+    high = serializers.CharField(source="high_result")
+    low = serializers.CharField(source="low_result")
+    amount = MoneyOut(help_text="Won (+) or lost (-) before commission.")
+    commission = MoneyOut()
+    net = serializers.SerializerMethodField()
+
+    def get_net(self, hand: Hand) -> str:
+        return format_minor((hand.amount or 0) - hand.commission, self.context["currency"])
+
+
+class EventOut(serializers.Serializer):
+    kind = serializers.CharField()
+    at = serializers.DateTimeField()
+    by = serializers.CharField(source="by.username")
+    data = serializers.JSONField()
+
+
+class RoundOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    gaming_day = serializers.DateField()
+    currency = serializers.CharField()
+    rules = serializers.JSONField(help_text="The table's settings when the round opened.")
+    banker = serializers.SerializerMethodField()
+    house_stake = MoneyOut()
+    solvency = serializers.SerializerMethodField()
+    wagers = WagerOut(many=True)
+    deal = serializers.SerializerMethodField()
+    hands = HandOut(many=True)
+    settlement = serializers.SerializerMethodField()
+    events = EventOut(many=True)
+    opened_by = serializers.CharField(source="opened_by.username")
+    opened_at = serializers.DateTimeField()
+    settled_at = serializers.DateTimeField(allow_null=True)
+    closed_reason = serializers.CharField()
+
+    def _money(self, value: int | None) -> str | None:
+        return None if value is None else format_minor(value, self.context["currency"])
+
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "house": {"type": "boolean"}, "seat": {"type": "integer", "nullable": True},
+        "player": {"type": "integer", "nullable": True},
+        "position": {"type": "string"}}})
+    def get_banker(self, round_: Round) -> dict[str, Any] | None:
+        if round_.banker_is_house is None:
+            return None
+        return {"house": round_.banker_is_house, "seat": round_.banker_seat,
+                "player": round_.banker_player_id, "position": round_.banker_position}
+
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "required": {"type": "string"}, "available": {"type": "string"},
+        "hold": {"type": "integer"}}})
+    def get_solvency(self, round_: Round) -> dict[str, Any] | None:
+        if round_.solvency_required is None:
+            return None
+        return {"required": self._money(round_.solvency_required),
+                "available": self._money(round_.solvency_available),
+                "hold": round_.banker_hold_id}
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_deal(self, round_: Round) -> dict[str, Any] | None:
+        if not round_.deal_kind:
+            return None
+        return {"kind": round_.deal_kind, "dice": round_.dice,
+                "dice_total": sum(round_.dice) if round_.dice else None,
+                "counted_position": round_.counted_position or None,
+                "order": round_.deal_order, "burnt": round_.burnt.split() or None}
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_settlement(self, round_: Round) -> dict[str, Any] | None:
+        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+            return None
+        hands = sorted((h for h in round_.hands.all()
+                        if h.outcome and h.position != round_.banker_position),
+                       key=lambda h: POSITIONS.index(h.position))
+        return {
+            "positions": PositionResultOut(hands, many=True, context=self.context).data,
+            "banker": {
+                "position": round_.banker_position,
+                "net": self._money(round_.banker_net),
+                "commission": self._money(round_.banker_commission),
+            },
+            "house": {
+                "stake_result": self._money(round_.house_stake_result),
+                "commission_income": self._money((round_.player_commission or 0)
+                                                 + (round_.banker_commission or 0)),
+            },
+            "entry": round_.entry_id,
+            "reversal_entry": round_.reversal_entry_id,
+        }
+
+
+# --- round steps (input) ----------------------------------------------------------------------
+
+class WagerIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=6)
+    amount = AmountField()
+
+
+class SeatOnlyIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=6)
+
+
+class BankerIn(serializers.Serializer):
+    house = serializers.BooleanField(required=False, default=False)
+    seat = serializers.IntegerField(min_value=1, max_value=6, required=False, allow_null=True)
+    house_stake = AmountField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("house") and attrs.get("seat") is None:
+            raise serializers.ValidationError(
+                {"seat": ["Name the banker's seat, or send \"house\": true."]})
+        return attrs
+
+
+class DealIn(serializers.Serializer):
+    hands = serializers.DictField(child=CardsField(), required=False,
+                                  help_text='{"dealer": ["AS", ...7 cards], "1": [...]}')
+    results_only = serializers.BooleanField(required=False, default=False)
+
+    def validate_hands(self, hands: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(hands) - set(POSITIONS))
+        if unknown:
+            raise serializers.ValidationError(
+                f"positions are \"dealer\" and \"1\" to \"6\", not {', '.join(unknown)}")
+        return hands
+
+
+class HandIn(serializers.Serializer):
+    position = serializers.ChoiceField(choices=POSITIONS)
+    high = CardsField(required=False)
+    low = CardsField(required=False)
+    house_way = serializers.BooleanField(required=False, default=False)
+    as_played = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Record a live table's hand as the player set it: a foul then follows "
+                  "the table's foul policy instead of being refused.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("house_way") and ("high" not in attrs or "low" not in attrs):
+            raise serializers.ValidationError(
+                {"high": ["Give the high and low hands, or send \"house_way\": true."]})
+        return attrs
+
+
+class SettleIn(serializers.Serializer):
+    outcomes = serializers.DictField(
+        child=serializers.ChoiceField(choices=["win", "push", "loss"]), required=False,
+        help_text='For results-only tables: {"1": "win", "2": "push", "dealer": "loss"}')
+
+
+class ReasonIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from rounds.api import views
+
+urlpatterns = [
+    path("tables", views.TablesView.as_view(), name="tables"),
+    path("tables/<int:table_id>", views.TableDetailView.as_view(), name="table"),
+    path("tables/<int:table_id>/seats/<int:number>", views.SeatView.as_view(), name="seat"),
+    path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
+    path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
+    path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
+    path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),
+         name="round-wager"),
+    path("rounds/<int:round_id>/rebet", views.RebetView.as_view(), name="round-rebet"),
+    path("rounds/<int:round_id>/banker", views.BankerView.as_view(), name="round-banker"),
+    path("rounds/<int:round_id>/deal", views.DealView.as_view(), name="round-deal"),
+    path("rounds/<int:round_id>/hands", views.HandsView.as_view(), name="round-hands"),
+    path("rounds/<int:round_id>/settle", views.SettleView.as_view(), name="round-settle"),
+    path("rounds/<int:round_id>/void", views.VoidView.as_view(), name="round-void"),
+    path("rounds/<int:round_id>/reverse", views.ReverseView.as_view(), name="round-reverse"),
+]

@@ -1,0 +1,287 @@
+"""Tables, seats and rounds over HTTP: parse, call one service, render the result.
+
+Every step of a round answers with the whole round (``RoundOut``), so a client always sees
+the state the step left behind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api.pagination import Pagination
+from casino.api.permissions import requires
+from ledger.money import to_minor
+from rounds import selectors, services
+from rounds.api.serializers import (
+    BankerIn,
+    DealIn,
+    HandIn,
+    ReasonIn,
+    RoundOut,
+    SeatIn,
+    SeatOnlyIn,
+    SettleIn,
+    TableIn,
+    TableOut,
+    WagerIn,
+)
+from rounds.models import Round
+
+RUN = "casino.run_rounds"
+VIEW_ROUNDS = "rounds.view_round"
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request,
+           **kwargs: Any) -> dict[str, Any]:
+    data = serializer_class(data=request.data, **kwargs)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def _round_response(round_id: int, status_code: int = status.HTTP_200_OK) -> Response:
+    round_ = selectors.round_detail(round_id=round_id)
+    return Response(RoundOut(round_, context={"currency": round_.currency}).data,
+                    status=status_code)
+
+
+def _table_response(table_id: int, status_code: int = status.HTTP_200_OK) -> Response:
+    table = selectors.table_detail(table_id=table_id)
+    return Response(TableOut(table, context={"currency": table.currency}).data,
+                    status=status_code)
+
+
+def _table_changes(data: dict[str, Any], currency: str) -> dict[str, Any]:
+    for field in ("min_bet", "max_bet"):
+        if field in data:
+            data[field] = to_minor(data[field], currency)
+    return data
+
+
+# --- tables and seats -------------------------------------------------------------------------
+
+class TablesView(APIView):
+    def get_permissions(self) -> list[Any]:
+        perm = "casino.add_table" if self.request.method == "POST" else "casino.view_table"
+        return [requires(perm)()]
+
+    @extend_schema(summary="List tables", responses={200: TableOut(many=True)})
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(selectors.table_list(), request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [TableOut(t, context={"currency": t.currency}).data for t in page])
+
+    @extend_schema(summary="Open a new table (pit boss)", request=TableIn,
+                   responses={201: TableOut})
+    def post(self, request: Request) -> Response:
+        data = _valid(TableIn, request)
+        data = _table_changes(data, data["currency"])
+        table = services.table_create(by=request.user, **data)
+        return _table_response(table.pk, status.HTTP_201_CREATED)
+
+
+class TableDetailView(APIView):
+    def get_permissions(self) -> list[Any]:
+        perm = "casino.change_table" if self.request.method == "PATCH" else "casino.view_table"
+        return [requires(perm)()]
+
+    @extend_schema(summary="A table with its settings and seats", responses={200: TableOut})
+    def get(self, request: Request, table_id: int) -> Response:
+        return _table_response(table_id)
+
+    @extend_schema(summary="Change a table's settings between rounds (pit boss)",
+                   request=TableIn(partial=True), responses={200: TableOut})
+    def patch(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_detail(table_id=table_id)
+        data = _table_changes(_valid(TableIn, request, partial=True), table.currency)
+        services.table_update(table_id=table_id, by=request.user, changes=data)
+        return _table_response(table_id)
+
+
+class SeatView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Seat a player", request=SeatIn, responses={200: TableOut})
+    def put(self, request: Request, table_id: int, number: int) -> Response:
+        data = _valid(SeatIn, request)
+        services.seat_take(table_id=table_id, number=number, player_id=data["player"],
+                           by=request.user)
+        return _table_response(table_id)
+
+    @extend_schema(summary="The player leaves the seat", request=None,
+                   responses={200: TableOut})
+    def delete(self, request: Request, table_id: int, number: int) -> Response:
+        services.seat_leave(table_id=table_id, number=number, by=request.user)
+        return _table_response(table_id)
+
+
+class TableRoundsView(APIView):
+    def get_permissions(self) -> list[Any]:
+        return [requires(RUN if self.request.method == "POST" else VIEW_ROUNDS)()]
+
+    @extend_schema(
+        summary="Rounds played at a table",
+        parameters=[
+            OpenApiParameter("state", str, enum=[s for s, _ in Round.State.choices]),
+            OpenApiParameter("gaming_day", OpenApiParameter.QUERY, description="YYYY-MM-DD"),
+        ],
+        responses={200: RoundOut(many=True)},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        filters = _valid_query(request)
+        rounds = selectors.table_rounds(table_id=table_id, **filters)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(rounds, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [RoundOut(r, context={"currency": r.currency}).data for r in page])
+
+    @extend_schema(summary="Open the next round at the table", request=None,
+                   responses={201: RoundOut})
+    def post(self, request: Request, table_id: int) -> Response:
+        round_ = services.round_open(table_id=table_id, by=request.user)
+        return _round_response(round_.pk, status.HTTP_201_CREATED)
+
+
+class RoundFilterIn(serializers.Serializer):
+    state = serializers.ChoiceField(choices=Round.State.choices, required=False)
+    gaming_day = serializers.DateField(required=False)
+
+
+def _valid_query(request: Request) -> dict[str, Any]:
+    data = RoundFilterIn(data=request.query_params)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+# --- rounds ---------------------------------------------------------------------------------
+
+class RoundDetailView(APIView):
+    permission_classes = [requires(VIEW_ROUNDS)]
+
+    @extend_schema(summary="A round: its whole story and settlement",
+                   responses={200: RoundOut})
+    def get(self, request: Request, round_id: int) -> Response:
+        return _round_response(round_id)
+
+
+def _round_currency(round_id: int) -> str:
+    return selectors.round_currency(round_id=round_id)
+
+
+class WagersView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Place a seat's wager (held on the player's account)",
+                   request=WagerIn, responses={201: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(WagerIn, request)
+        amount = to_minor(data["amount"], _round_currency(round_id))
+        services.wager_place(round_id=round_id, seat=data["seat"], amount=amount,
+                             by=request.user)
+        return _round_response(round_id, status.HTTP_201_CREATED)
+
+
+class WagerView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Clear a seat's wager before the deal", request=None,
+                   responses={200: RoundOut})
+    def delete(self, request: Request, round_id: int, seat: int) -> Response:
+        services.wager_clear(round_id=round_id, seat=seat, by=request.user)
+        return _round_response(round_id)
+
+
+class RebetView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Repeat the seat's last wager", request=SeatOnlyIn,
+                   responses={201: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(SeatOnlyIn, request)
+        services.wager_rebet(round_id=round_id, seat=data["seat"], by=request.user)
+        return _round_response(round_id, status.HTTP_201_CREATED)
+
+
+class BankerView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Set the banker: the house, or a seat with its house stake",
+                   request=BankerIn, responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(BankerIn, request)
+        stake = data.get("house_stake")
+        services.banker_set(
+            round_id=round_id, by=request.user, house=data["house"], seat=data.get("seat"),
+            house_stake=0 if stake is None else to_minor(stake, _round_currency(round_id)),
+        )
+        return _round_response(round_id)
+
+
+class DealView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Solvency check, then deal (electronic, physical, results only)",
+                   request=DealIn, responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(DealIn, request)
+        services.round_deal(round_id=round_id, by=request.user, hands=data.get("hands"),
+                            results_only=data["results_only"])
+        return _round_response(round_id)
+
+
+class HandsView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Set a position's hand (or by the house way)", request=HandIn,
+                   responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(HandIn, request)
+        services.hand_set(round_id=round_id, position=data["position"], by=request.user,
+                          high=data.get("high"), low=data.get("low"),
+                          house_way=data["house_way"], as_played=data["as_played"])
+        return _round_response(round_id)
+
+
+class SettleView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="Settle the round: one ledger entry", request=SettleIn,
+                   responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(SettleIn, request)
+        services.round_settle(round_id=round_id, by=request.user,
+                              outcomes=data.get("outcomes"))
+        return _round_response(round_id)
+
+
+class VoidView(APIView):
+    permission_classes = [requires("rounds.void_round")]
+
+    @extend_schema(summary="Void the round before settlement (pit boss)", request=ReasonIn,
+                   responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(ReasonIn, request)
+        services.round_void(round_id=round_id, reason=data["reason"], by=request.user)
+        return _round_response(round_id)
+
+
+class ReverseView(APIView):
+    permission_classes = [requires("rounds.reverse_round")]
+
+    @extend_schema(summary="Reverse a settled round with a reason (pit boss)",
+                   request=ReasonIn, responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = _valid(ReasonIn, request)
+        services.round_reverse(round_id=round_id, reason=data["reason"], by=request.user)
+        return _round_response(round_id)
+
+
+

@@ -1,0 +1,144 @@
+"""The money of one round, worked out from its outcomes (rules §6 and §7).
+
+Pure arithmetic on integers (minor units), no database: rounds.services feeds it the
+positions' wagers and outcomes and turns what it returns into one ledger entry.
+
+From each position's point of view against the bank:
+- win: paid 1 to 1 by the bank, less a commission on the win (rules §6);
+- push: nothing moves;
+- loss: the wager goes to the bank.
+A player-banker then pays commission on the bank's NET winnings over the round (rules §7.6):
+everything the bank won minus everything it paid out, and nothing when that is zero or
+negative. The house's stake against a player-banker pays no commission: it is the house's
+own money (rules §7.7 counts the stake's result as house income as it is).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+# Accounts a settlement moves money between, named by role; rounds.services maps them to
+# ledger accounts.
+BANK = "bank"            # whoever banks: the table's bankroll, or the player-banker
+HOUSE = "house"          # the table's bankroll, when it plays a stake against a player-bank
+COMMISSION = "commission"  # the house's commission income
+
+QUARTER = 25   # minor units in 0.25 of a two-decimal currency
+UNIT = 100     # minor units in 1.00
+
+
+def commission_on(amount: int, rate: Decimal, rounding: str) -> int:
+    """Commission on a win of ``amount`` minor units at ``rate`` (0.05 = 5%), rounded by the
+    table's ``commission_rounding`` setting (rules §6)."""
+    if amount <= 0:
+        return 0
+    exact = Decimal(amount) * rate
+    if rounding == "exact":
+        # To the currency's minor unit, half up.
+        return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    if rounding == "up_to_quarter":
+        # Up to the next 0.25 (a card-room practice); an exact quarter stays.
+        return math.ceil(exact / QUARTER) * QUARTER
+    if rounding == "down_to_unit":
+        return math.floor(exact / UNIT) * UNIT
+    raise ValueError(f"unknown commission rounding {rounding!r}")
+
+
+@dataclass(frozen=True)
+class PositionResult:
+    position: str
+    wager: int
+    outcome: str          # win / push / loss
+    amount: int           # won (+) or lost (-) from the position's view, before commission
+    commission: int       # paid by the position to the house
+
+
+@dataclass
+class Settlement:
+    positions: list[PositionResult]
+    banker_won: int        # everything the bank took from losing positions
+    banker_paid: int       # everything the bank paid to winning positions
+    banker_commission: int
+    house_stake_result: int  # + the house's stake won, - lost (player-banked rounds only)
+    player_commission: int   # total commission from winning players
+    # Signed balance changes per party: {"bank": ..., "house": ..., "commission": ...,
+    # "1": ..., "3": ...}; they sum to zero.
+    moves: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def banker_net(self) -> int:
+        return self.banker_won - self.banker_paid
+
+
+def settle(
+    *,
+    wagers: dict[str, int],
+    outcomes: dict[str, str],
+    banker_is_house: bool,
+    house_stake: int,
+    rate: Decimal,
+    rounding: str,
+) -> Settlement:
+    """The money of a round.
+
+    ``wagers`` maps each seat playing against the bank ("1"-"6") to its wager; for a
+    player-banked round with a house stake, ``"dealer"`` maps to the stake. ``outcomes``
+    maps the same positions to "win", "push" or "loss" against the bank.
+    """
+    if set(wagers) != set(outcomes):
+        raise ValueError("every position against the bank needs exactly one outcome")
+    moves: dict[str, int] = defaultdict(int)
+    results: list[PositionResult] = []
+    won = paid = player_commission = 0
+    stake_result = 0
+    for position in sorted(wagers, key=_position_order):
+        wager, outcome = wagers[position], outcomes[position]
+        is_house_stake = position == "dealer"
+        if is_house_stake and banker_is_house:
+            raise ValueError("the dealer's hand is the bank's in a house-banked round")
+        party = HOUSE if is_house_stake else position
+        if outcome == "win":
+            # The house's stake pays no commission to the house itself.
+            commission = 0 if is_house_stake else commission_on(wager, rate, rounding)
+            moves[party] += wager - commission
+            moves[COMMISSION] += commission
+            moves[BANK] -= wager
+            paid += wager
+            player_commission += commission
+            amount = wager
+        elif outcome == "loss":
+            moves[party] -= wager
+            moves[BANK] += wager
+            won += wager
+            commission = 0
+            amount = -wager
+        elif outcome == "push":
+            commission = amount = 0
+        else:
+            raise ValueError(f"unknown outcome {outcome!r}")
+        if is_house_stake:
+            stake_result = amount
+        results.append(PositionResult(position, wager, outcome, amount, commission))
+
+    banker_commission = 0
+    if not banker_is_house:
+        banker_commission = commission_on(won - paid, rate, rounding)
+        moves[BANK] -= banker_commission
+        moves[COMMISSION] += banker_commission
+    assert sum(moves.values()) == 0, moves
+    return Settlement(
+        positions=results,
+        banker_won=won,
+        banker_paid=paid,
+        banker_commission=banker_commission,
+        house_stake_result=stake_result,
+        player_commission=player_commission,
+        moves={k: v for k, v in moves.items() if v},
+    )
+
+
+def _position_order(position: str) -> int:
+    return 0 if position == "dealer" else int(position)

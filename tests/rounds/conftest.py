@@ -1,0 +1,111 @@
+"""A floor to play on: a table, funded players in seats, and API helpers for round steps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from casino import roles
+from casino.models import Player, Table
+from casino.selectors import player_balance
+from casino.services import player_create, player_deposit, staff_create
+from rounds import services
+
+
+@pytest.fixture
+def pit_boss(db):
+    user, _ = staff_create(username="pit", role=roles.PIT_BOSS)
+    return user
+
+
+@pytest.fixture
+def make_table(pit_boss) -> Callable[..., Table]:
+    def make(**settings: Any) -> Table:
+        settings.setdefault("name", f"Table {Table.objects.count() + 1}")
+        return services.table_create(by=pit_boss, **settings)
+
+    return make
+
+
+@pytest.fixture
+def table(make_table) -> Table:
+    return make_table()
+
+
+@pytest.fixture
+def seat_player(pit_boss) -> Callable[..., Player]:
+    """seat_player(table, seat, funds_in_cents) -> a new player with funds in that seat."""
+
+    def seat(table: Table, number: int, funds: int = 100_000, name: str | None = None) -> Player:
+        player = player_create(name=name or f"Player {number}", currency=table.currency,
+                               by=pit_boss)
+        if funds:
+            player_deposit(player_id=player.pk, amount=funds, by=pit_boss)
+        services.seat_take(table_id=table.pk, number=number, player_id=player.pk, by=pit_boss)
+        return player
+
+    return seat
+
+
+def available(player: Player) -> int:
+    return player_balance(player).available
+
+
+def balances(*players: Player) -> list[tuple[int, int]]:
+    out = []
+    for p in players:
+        b = player_balance(p)
+        out.append((b.posted, b.held))
+    return out
+
+
+@dataclass
+class Dealer:
+    """Runs round steps through the API as a dealer and checks each answer's status."""
+
+    client: APIClient
+
+    def call(self, method: str, url: str, body: Any = None, expect: int = 200) -> dict:
+        response = getattr(self.client, method)(url, body, format="json")
+        assert response.status_code == expect, (response.status_code, response.json())
+        return response.json()
+
+    def open_round(self, table: Table) -> dict:
+        return self.call("post", f"/api/v1/tables/{table.pk}/rounds", {}, expect=201)
+
+    def wager(self, round_id: int, seat: int, amount: str, expect: int = 201) -> dict:
+        return self.call("post", f"/api/v1/rounds/{round_id}/wagers",
+                         {"seat": seat, "amount": amount}, expect)
+
+    def banker(self, round_id: int, expect: int = 200, **body: Any) -> dict:
+        return self.call("post", f"/api/v1/rounds/{round_id}/banker", body, expect)
+
+    def deal(self, round_id: int, body: dict | None = None, expect: int = 200) -> dict:
+        return self.call("post", f"/api/v1/rounds/{round_id}/deal", body or {}, expect)
+
+    def hand(self, round_id: int, expect: int = 200, **body: Any) -> dict:
+        return self.call("post", f"/api/v1/rounds/{round_id}/hands", body, expect)
+
+    def settle(self, round_id: int, body: dict | None = None, expect: int = 200) -> dict:
+        return self.call("post", f"/api/v1/rounds/{round_id}/settle", body or {}, expect)
+
+    def get(self, round_id: int) -> dict:
+        return self.call("get", f"/api/v1/rounds/{round_id}")
+
+    def house_round(self, table: Table, wagers: dict[int, str],
+                    outcomes: dict[str, str]) -> dict:
+        """A whole house-banked, results-only round."""
+        round_id = self.open_round(table)["id"]
+        for seat, amount in wagers.items():
+            self.wager(round_id, seat, amount)
+        self.banker(round_id, house=True)
+        return self.settle(round_id, {"outcomes": outcomes})
+
+
+@pytest.fixture
+def dealer(dealer_client) -> Dealer:
+    return Dealer(dealer_client)

@@ -1,0 +1,103 @@
+"""The money of a round (rules §6-§7) as pure arithmetic, figure by figure."""
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rounds.settlement import commission_on, settle
+
+FIVE = Decimal("0.05")
+
+
+def test_the_dutch_seed_example_the_bank_wins_160_pays_140_and_owes_1_commission():
+    # given a player-banker who wins €160 from one player and pays €140 over two others
+    wagers = {"1": 16_000, "2": 10_000, "3": 4_000}
+    outcomes = {"1": "loss", "2": "win", "3": "win"}
+
+    # when
+    money = settle(wagers=wagers, outcomes=outcomes, banker_is_house=False, house_stake=0,
+                   rate=FIVE, rounding="exact")
+
+    # then: 5% x (160 - 140) = €1 from the banker, and 5% of each winner's win
+    assert money.banker_won == 16_000 and money.banker_paid == 14_000
+    assert money.banker_net == 2_000
+    assert money.banker_commission == 100
+    assert money.player_commission == 500 + 200
+    assert money.moves == {
+        "bank": 16_000 - 10_000 - 4_000 - 100,
+        "1": -16_000,
+        "2": 10_000 - 500,
+        "3": 4_000 - 200,
+        "commission": 100 + 500 + 200,
+    }
+
+
+def test_a_banker_who_loses_over_the_round_pays_no_commission():
+    money = settle(wagers={"1": 5_000, "2": 2_000}, outcomes={"1": "win", "2": "loss"},
+                   banker_is_house=False, house_stake=0, rate=FIVE, rounding="exact")
+
+    assert money.banker_net == -3_000
+    assert money.banker_commission == 0
+
+
+def test_a_house_banked_round_pays_winners_less_commission_and_takes_losing_wagers():
+    money = settle(wagers={"1": 2_000, "2": 1_000, "4": 500},
+                   outcomes={"1": "win", "2": "loss", "4": "push"},
+                   banker_is_house=True, house_stake=0, rate=FIVE, rounding="exact")
+
+    assert money.moves == {"1": 1_900, "commission": 100, "bank": -2_000 + 1_000, "2": -1_000}
+    assert money.banker_commission == 0  # the house pays no commission to itself
+    assert [p.amount for p in money.positions] == [2_000, -1_000, 0]
+
+
+def test_the_house_stake_is_settled_against_the_player_bank_without_commission():
+    money = settle(wagers={"2": 3_000, "dealer": 4_000}, outcomes={"2": "loss", "dealer": "win"},
+                   banker_is_house=False, house_stake=4_000, rate=FIVE, rounding="exact")
+
+    assert money.house_stake_result == 4_000
+    assert money.moves["house"] == 4_000
+    assert money.banker_net == -1_000 and money.banker_commission == 0
+
+
+@pytest.mark.parametrize(
+    ("win", "rounding", "expected"),
+    [
+        (1_000, "exact", 50),
+        (1_010, "exact", 51),     # 50.5 cents rounds half up
+        (1_030, "exact", 52),     # 51.5 -> 52
+        (1_020, "exact", 51),     # 51.0
+        (990, "exact", 50),       # 49.5 -> 50
+        (1_000, "up_to_quarter", 50),
+        (1_020, "up_to_quarter", 75),   # 51 cents -> next quarter
+        (2_000, "up_to_quarter", 100),  # an exact quarter stays
+        (1_000, "down_to_unit", 0),     # 50 cents -> 0
+        (4_000, "down_to_unit", 200),
+        (3_900, "down_to_unit", 100),   # 1.95 -> 1
+    ],
+)
+def test_commission_rounds_by_the_table_setting(win, rounding, expected):
+    assert commission_on(win, FIVE, rounding) == expected
+
+
+@given(
+    wagers=st.dictionaries(st.sampled_from(["1", "2", "3", "4", "5", "6"]),
+                           st.integers(min_value=1, max_value=1_000_000), min_size=1),
+    data=st.data(),
+    banker_is_house=st.booleans(),
+    rounding=st.sampled_from(["exact", "up_to_quarter", "down_to_unit"]),
+)
+def test_a_settlement_always_balances_and_never_takes_more_than_a_wager(
+    wagers, data, banker_is_house, rounding
+):
+    outcomes = {p: data.draw(st.sampled_from(["win", "push", "loss"])) for p in wagers}
+
+    money = settle(wagers=wagers, outcomes=outcomes, banker_is_house=banker_is_house,
+                   house_stake=0, rate=FIVE, rounding=rounding)
+
+    assert sum(money.moves.values()) == 0
+    for position, wager in wagers.items():
+        assert money.moves.get(position, 0) >= -wager
+    # the bank never loses more than it covers
+    assert money.moves.get("bank", 0) >= -sum(wagers.values())
