@@ -145,7 +145,7 @@ def test_an_insolvent_banker_cannot_start_the_deal_and_nothing_changes(
     banker = seat_player(table, 1, funds=25_000)
     p2, p3 = seat_player(table, 2), seat_player(table, 3)
     played_house_round(dealer, table, 1)
-    dealer.call("post", "/api/v1/players/{}/withdrawals".format(banker.pk),
+    dealer.call("post", f"/api/v1/players/{banker.pk}/withdrawals",
                 {"amount": "100.00"}, expect=403)  # a dealer is not the cage
     from casino.services import player_withdraw
 
