@@ -116,7 +116,7 @@ class SimulationResult:
     seed: int | str
     way: str
     wheel: str
-    workers: int
+    workers: int | str  # a number of processes, or "celery"
 
     def lines(self) -> list[str]:
         return [
@@ -131,7 +131,7 @@ class SimulationResult:
 
 
 def summarize(counts: Counts, *, seconds: float, seed: int | str, way: str, wheel: str,
-              workers: int) -> SimulationResult:
+              workers: int | str) -> SimulationResult:
     n, win, loss = counts["hands"], counts["win"], counts["loss"]
     payout = 1 - COMMISSION
     mean = (win * payout - loss) / n

@@ -9,8 +9,6 @@ purpose; only its answers matter.
 
 from __future__ import annotations
 
-from collections import Counter
-
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 DECK52 = [r + s for r in RANKS for s in SUITS]
@@ -30,7 +28,9 @@ def natural(cards: list[str], wheel: str) -> tuple[int, tuple[float, ...]]:
     """Rank five cards without a joker. A card "A*" is an ace of no suit (the joker as ace)."""
     ranks = sorted((rank_of(c) for c in cards), reverse=True)
     flush = len({c[1] for c in cards}) == 1
-    counts = Counter(ranks)
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
     by_count = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
     pattern = [n for _, n in by_count]
     grouped = tuple(float(r) for r, _ in by_count)
@@ -70,9 +70,13 @@ def reference_rank(
         return natural(cards, wheel)
     others = [c for c in cards if c != "JK"]
     best = natural([*others, "A*"], wheel)
+    ranks = {c[0] for c in others}
+    suits = {c[1] for c in others}
     for stand_in in DECK52:
         if stand_in in others:
             continue
+        if stand_in[0] in ranks and suits != {stand_in[1]}:
+            continue  # a paired, unsuited hand is neither a straight nor a flush
         key = natural([*others, stand_in], wheel)
         if ORDER[key[0]] in JOKER_ROLES and key > best:
             best = key

@@ -1,0 +1,168 @@
+"""`manage.py paigow`: the game engine from the command line.
+
+    paigow rank CARDS
+    paigow houseway CARDS [--way W] [--wheel W]
+    paigow showdown PLAYER_HIGH PLAYER_LOW BANKER_HIGH BANKER_LOW
+    paigow simulate --hands N [--way W] [--wheel W] [--workers K] [--seed S] [--celery]
+
+CARDS may be one quoted string ("AS KD JK ...") or separate words (AS KD JK ...).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import time
+from argparse import ArgumentParser
+from collections.abc import Callable
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rounds.paigow import (
+    HOUSE_WAYS,
+    WHEEL_RULES,
+    PaiGowError,
+    evaluate_high,
+    evaluate_low,
+    explain_house_way,
+    format_cards,
+    parse_cards,
+    showdown,
+    validate_setting,
+)
+from rounds.paigow.simulate import SimulationResult, simulate, summarize
+
+
+class Command(BaseCommand):
+    help = "Pai Gow Poker: rank a hand, set it the house way, play a showdown, simulate."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        actions = parser.add_subparsers(dest="action", required=True)
+
+        rank = actions.add_parser("rank", help="rank a five-card or a two-card hand")
+        rank.add_argument("cards", nargs="+")
+        self._wheel(rank)
+
+        way = actions.add_parser("houseway", help="set seven cards the house way")
+        way.add_argument("cards", nargs="+")
+        self._way(way)
+        self._wheel(way)
+
+        duel = actions.add_parser(
+            "showdown", help="player against banker: four hands as quoted strings, "
+                             "or fourteen cards in the order player high, low, banker high, low")
+        duel.add_argument("hands", nargs="+")
+        self._wheel(duel)
+
+        sim = actions.add_parser("simulate", help="player against dealer, both by house way")
+        sim.add_argument("--hands", type=int, required=True)
+        sim.add_argument("--workers", type=int, default=None, help="default: all cores")
+        sim.add_argument("--seed", type=int, default=None)
+        sim.add_argument("--celery", action="store_true", help="run the chunks as a chord")
+        self._way(sim)
+        self._wheel(sim)
+
+    @staticmethod
+    def _way(parser: ArgumentParser) -> None:
+        parser.add_argument("--way", default="foxwoods", choices=sorted(HOUSE_WAYS))
+
+    @staticmethod
+    def _wheel(parser: ArgumentParser) -> None:
+        parser.add_argument("--wheel", default="second_highest", choices=WHEEL_RULES)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "rank": self._rank, "houseway": self._houseway, "showdown": self._showdown,
+            "simulate": self._simulate,
+        }
+        try:
+            handlers[options["action"]](options)
+        except PaiGowError as error:
+            raise CommandError(str(error)) from error
+
+    def _rank(self, options: dict[str, Any]) -> None:
+        cards = parse_cards(options["cards"])
+        if len(cards) == 2:
+            rank: Any = evaluate_low(cards)
+        elif len(cards) == 5:
+            rank = evaluate_high(cards, wheel=options["wheel"])
+        else:
+            raise CommandError(f"rank takes 5 cards (high hand) or 2 (low hand), "
+                               f"got {len(cards)}: {format_cards(cards)}")
+        ranks = " ".join(str(r) for r in rank.ranks)
+        self.stdout.write(f"{format_cards(cards)}: {rank.category} ({ranks})")
+
+    def _houseway(self, options: dict[str, Any]) -> None:
+        setting, row = explain_house_way(options["cards"], way=options["way"],
+                                         wheel=options["wheel"])
+        self.stdout.write(f"high {format_cards(setting.high)}  low {format_cards(setting.low)}"
+                          f"  ({options['way']}: {row})")
+
+    def _showdown(self, options: dict[str, Any]) -> None:
+        words = options["hands"]
+        if len(words) == 4:
+            groups = [parse_cards(w) for w in words]
+        else:
+            cards = parse_cards(words)
+            if len(cards) != 14:
+                raise CommandError("showdown takes four hands (PLAYER_HIGH PLAYER_LOW "
+                                   "BANKER_HIGH BANKER_LOW) or fourteen cards in that order")
+            groups = [cards[:5], cards[5:7], cards[7:12], cards[12:]]
+        wheel = options["wheel"]
+        player = validate_setting(high=groups[0], low=groups[1], wheel=wheel)
+        banker = validate_setting(high=groups[2], low=groups[3], wheel=wheel)
+        outcome = showdown(player=player, banker=banker, wheel=wheel)
+        self.stdout.write(f"player {player}  banker {banker}")
+        self.stdout.write(f"high {outcome.high}, low {outcome.low}: player {outcome.result}")
+
+    def _simulate(self, options: dict[str, Any]) -> None:
+        hands, way, wheel = options["hands"], options["way"], options["wheel"]
+        if hands < 1:
+            raise CommandError("--hands must be positive")
+        seed = options["seed"] if options["seed"] is not None else secrets.randbits(64)
+        if options["celery"]:
+            from rounds.tasks import simulate_on_workers
+
+            started = time.perf_counter()
+            counts = simulate_on_workers(hands=hands, way=way, wheel=wheel, seed=seed)
+            result: SimulationResult = summarize(
+                counts, seconds=time.perf_counter() - started, seed=seed, way=way,
+                wheel=wheel, workers="celery")
+        else:
+            with self._progress(hands) as progress:
+                result = simulate(hands, way=way, wheel=wheel, seed=seed,
+                                  workers=options["workers"], progress=progress)
+        for line in result.lines():
+            self.stdout.write(line)
+
+    def _progress(self, total: int) -> Any:
+        """A tqdm bar on a terminal; nothing when output goes to a file or a test."""
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            tqdm = None
+        if tqdm is None or not self.stdout.isatty():
+            return _NoBar()
+        return _Bar(tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr))
+
+
+class _NoBar:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _Bar:
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        def update(done: int, total: int) -> None:
+            self.bar.update(done - self.bar.n)
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.close()

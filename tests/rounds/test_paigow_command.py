@@ -1,0 +1,77 @@
+"""`manage.py paigow`: a thin shell over the engine."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command("paigow", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_rank_takes_one_quoted_string_or_separate_words() -> None:
+    assert "five_aces" in run("rank", "AS AH AD AC JK")
+    assert "five_aces" in run("rank", "as", "ah", "ad", "ac", "jk")
+
+
+def test_rank_of_a_low_hand() -> None:
+    assert "one_pair (14)" in run("rank", "JK AS")
+
+
+def test_rank_with_the_lowest_wheel() -> None:
+    assert "straight (6 5 4 3 2)" in run("rank", "JK 2S 3H 4D 5C", "--wheel", "lowest")
+
+
+def test_houseway_prints_the_setting_and_the_row() -> None:
+    out = run("houseway", "AS JD TC 7H 5S 4D 2C")
+    assert "high AS 7H 5S 4D 2C  low JD TC" in out
+    assert "no pair" in out
+
+
+def test_houseway_with_the_bands_way() -> None:
+    out = run("houseway", "9S", "9D", "4C", "4H", "KS", "8D", "2C", "--way", "bands")
+    assert "low KS 8D" in out
+
+
+def test_showdown_of_the_seed_example() -> None:
+    out = run("showdown", "5D 5C JD 8D 3D", "KD QD", "5S 5H TS 4S 2S", "KS QS")
+    assert "high win, low copy: player push" in out
+
+
+def test_showdown_as_fourteen_words() -> None:
+    words = ("KC", "JC", "8C", "6C", "3C", "AD", "2D", "5S", "5H", "TS", "4S", "2S", "KS", "QS")
+    out = run("showdown", *words)
+    assert "player win" in out
+
+
+def test_simulate_prints_probabilities_with_intervals() -> None:
+    out = run("simulate", "--hands", "2000", "--seed", "3", "--workers", "1")
+    assert "hands      2,000" in out
+    assert "95% CI" in out and "player EV" in out
+
+
+def test_simulate_on_celery_gives_the_same_counts_as_in_process() -> None:
+    local = run("simulate", "--hands", "3000", "--seed", "8", "--workers", "1")
+    chord = run("simulate", "--hands", "3000", "--seed", "8", "--celery")
+    pick = [line for line in local.splitlines() if line.startswith(("win", "push", "loss"))]
+    assert pick == [line for line in chord.splitlines() if line.startswith(("win", "push",
+                                                                            "loss"))]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("rank", "AS KD XX"), "cannot read card 'XX'"),
+        (("rank", "AS AS KD QD JD"), "same card twice"),
+        (("rank", "AS KD QD"), "5 cards .* or 2"),
+        (("houseway", "AS KD QD"), "expected 7 cards"),
+        (("showdown", "AS 7C 5D 4H 2H", "JD TC", "5S 5H TS 4S 2H", "KS QS"), "same card: 2H"),
+        (("showdown", "JS 7C 5D 4H 2H", "AD TC", "5S 5H TS 4S 3S", "KS QS"), "foul"),
+    ],
+)
+def test_bad_input_is_a_command_error_with_a_clear_message(args: tuple, message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        run(*args)
