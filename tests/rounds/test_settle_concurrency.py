@@ -1,0 +1,96 @@
+"""Settlement under contention, against real PostgreSQL, and its cost in queries."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
+
+from casino import roles
+from casino.services import staff_create
+from ledger.models import Entry, Hold
+from rounds import services
+from rounds.models import Round
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_settle_calls_make_exactly_one_entry(table, seat_player):
+    # given a dealt round at a full table
+    dealer, _ = staff_create(username="d1", role=roles.DEALER)
+    for n in range(1, 7):
+        seat_player(table, n)
+    round_ = services.round_open(table_id=table.pk, by=dealer)
+    for n in range(1, 7):
+        services.wager_place(round_id=round_.pk, seat=n, amount=1_000 * n, by=dealer)
+    services.banker_set(round_id=round_.pk, house=True, by=dealer)
+    outcomes = {str(n): ("win", "loss", "push")[n % 3] for n in range(1, 7)}
+
+    # when eight clerks press settle at once
+    start = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def settle() -> None:
+        try:
+            start.wait()
+            services.round_settle(round_id=round_.pk, by=dealer, outcomes=outcomes)
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=settle) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    # then one entry, every hold resolved, the same settlement for everyone
+    assert errors == []
+    assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == 1
+    assert not Hold.objects.filter(ref=f"round:{round_.pk}", status="open").exists()
+    assert Round.objects.get(pk=round_.pk).state == "settled"
+
+
+WEAK_DEALER = "2S 3H 4D 6C 8S 9H JD"
+
+
+def fixed_hands(seats: int) -> dict[str, str]:
+    """The dealer gets a jack-high nothing; the seats get the best cards left, in deck
+    order, so every seat wins and the settlement posts an entry whatever the seat count."""
+    taken = set(WEAK_DEALER.split())
+    rest = [c for c in (r + s for r in "AKQJT98765432" for s in "SHDC") if c not in taken]
+    hands = {"dealer": WEAK_DEALER}
+    for n in range(1, seats + 1):
+        hands[str(n)] = " ".join(rest[(n - 1) * 7:n * 7])
+    return hands
+
+
+def settle_queries(table, seat_player, dealer, seats: int) -> int:
+    for n in range(1, seats + 1):
+        seat_player(table, n)
+    round_ = services.round_open(table_id=table.pk, by=dealer)
+    for n in range(1, seats + 1):
+        services.wager_place(round_id=round_.pk, seat=n, amount=500 * n, by=dealer)
+    services.banker_set(round_id=round_.pk, house=True, by=dealer)
+    services.round_deal(round_id=round_.pk, by=dealer, hands=fixed_hands(seats))
+    for n in range(1, seats + 1):
+        services.hand_set(round_id=round_.pk, position=str(n), house_way=True, by=dealer)
+    with CaptureQueriesContext(connection) as queries:
+        services.round_settle(round_id=round_.pk, by=dealer)
+    assert Round.objects.get(pk=round_.pk).state == "settled"
+    return len(queries)
+
+
+@pytest.mark.django_db
+def test_settling_a_full_table_runs_as_many_queries_as_settling_one_seat(
+    make_table, seat_player
+):
+    dealer, _ = staff_create(username="d2", role=roles.DEALER)
+    one = settle_queries(make_table(name="One"), seat_player, dealer, seats=1)
+    six = settle_queries(make_table(name="Six"), seat_player, dealer, seats=6)
+
+    assert six == one, f"1 seat: {one} queries, 6 seats: {six}"
+    assert six <= 30, six
+    print(f"settle: {six} queries for 1 and 6 seats")
