@@ -83,7 +83,7 @@ def _check_entries_balanced(cursor, report: Report) -> None:
         report.problems.append(f"entry #{entry_id}: has {lines} line(s), needs at least two")
     cursor.execute(
         """
-        SELECT l.entry_id, a.currency, sum(l.amount)
+        SELECT l.entry_id, a.currency, sum(l.amount)::bigint
           FROM ledger_line l JOIN ledger_account a ON a.id = l.account_id
          GROUP BY l.entry_id, a.currency HAVING sum(l.amount) <> 0 ORDER BY l.entry_id
         """
@@ -99,9 +99,9 @@ def _check_accounts(cursor, report: Report) -> None:
         SELECT a.id, a.kind, a.ref, a.currency, a.allow_negative, a.posted, a.held,
                coalesce(l.total, 0), coalesce(h.total, 0)
           FROM ledger_account a
-          LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_line
+          LEFT JOIN (SELECT account_id, sum(amount)::bigint AS total FROM ledger_line
                       GROUP BY account_id) l ON l.account_id = a.id
-          LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_hold
+          LEFT JOIN (SELECT account_id, sum(amount)::bigint AS total FROM ledger_hold
                       WHERE status = 'open' GROUP BY account_id) h ON h.account_id = a.id
          ORDER BY a.id
         """
@@ -123,7 +123,7 @@ def _check_accounts(cursor, report: Report) -> None:
                 f"{name}: available {format_minor(lines - open_holds, cur)} is below zero")
     cursor.execute(
         """
-        SELECT a.currency, sum(l.amount) FROM ledger_line l
+        SELECT a.currency, sum(l.amount)::bigint FROM ledger_line l
           JOIN ledger_account a ON a.id = l.account_id
          GROUP BY a.currency HAVING sum(l.amount) <> 0
         """
@@ -138,7 +138,7 @@ def _check_holds(cursor, report: Report) -> None:
     cursor.execute(
         """
         SELECT h.id, h.status, h.captured_amount, h.entry_id,
-               (SELECT -sum(l.amount) FROM ledger_line l
+               (SELECT -sum(l.amount)::bigint FROM ledger_line l
                  WHERE l.entry_id = h.entry_id AND l.account_id = h.account_id)
           FROM ledger_hold h ORDER BY h.id
         """

@@ -1,0 +1,153 @@
+"""Idempotency-Key on every API POST: one effect, however many times a request is sent."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from casino import roles
+from casino.idempotency import IdempotencyKey, idempotency_keys_purge
+from casino.services import player_create, staff_create
+from casino.tasks import purge_idempotency_keys
+from ledger.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def player(db):
+    return player_create(name="Anna", currency="EUR", by=None)
+
+
+def deposit(client, player, amount="10.00", key="key-1", **headers):
+    return client.post(f"/api/v1/players/{player.pk}/deposits", {"amount": amount},
+                       format="json", HTTP_IDEMPOTENCY_KEY=key, **headers)
+
+
+def test_a_retry_with_the_same_key_and_body_replays_the_first_answer(cage_client, player):
+    first = deposit(cage_client, player)
+    retry = deposit(cage_client, player)
+
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json()
+    assert retry["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first
+    assert Entry.objects.filter(kind="deposit").count() == 1
+
+
+def test_the_same_body_with_keys_in_another_order_is_the_same_request(cage_client, player):
+    url = f"/api/v1/players/{player.pk}/deposits"
+    cage_client.post(url, '{"amount": "5.00", "reference": "r"}',
+                     content_type="application/json", HTTP_IDEMPOTENCY_KEY="k")
+    retry = cage_client.post(url, '{"reference":"r","amount":"5.00"}',
+                             content_type="application/json", HTTP_IDEMPOTENCY_KEY="k")
+    assert retry["Idempotent-Replayed"] == "true"
+
+
+def test_the_same_key_with_a_different_body_is_a_422(cage_client, player):
+    deposit(cage_client, player, amount="10.00")
+
+    response = deposit(cage_client, player, amount="20.00")
+
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "idempotency_key_reused"
+    assert Entry.objects.filter(kind="deposit").count() == 1
+
+
+def test_keys_are_scoped_to_the_user_and_the_path(staff_client, player):
+    cage_1, cage_2 = staff_client(roles.CAGE), staff_client(roles.CAGE)
+    deposit(cage_1, player)
+    other_user = deposit(cage_2, player)
+    other_path = cage_1.post(f"/api/v1/players/{player.pk}/withdrawals", {"amount": "1.00"},
+                             format="json", HTTP_IDEMPOTENCY_KEY="key-1")
+
+    assert other_user.status_code == 201 and "Idempotent-Replayed" not in other_user
+    assert other_path.status_code == 201 and "Idempotent-Replayed" not in other_path
+    assert Entry.objects.filter(kind="deposit").count() == 2
+
+
+def test_a_failed_request_keeps_nothing_so_the_key_can_be_retried(cage_client, player):
+    refused = cage_client.post(f"/api/v1/players/{player.pk}/withdrawals", {"amount": "5.00"},
+                               format="json", HTTP_IDEMPOTENCY_KEY="w-1")
+    assert refused.status_code == 409
+    assert not IdempotencyKey.objects.exists()
+
+    deposit(cage_client, player, key="d-1")
+    retried = cage_client.post(f"/api/v1/players/{player.pk}/withdrawals", {"amount": "5.00"},
+                               format="json", HTTP_IDEMPOTENCY_KEY="w-1")
+    assert retried.status_code == 201 and "Idempotent-Replayed" not in retried
+
+
+def test_a_key_longer_than_255_characters_is_a_400(cage_client, player):
+    response = deposit(cage_client, player, key="k" * 256)
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_idempotency_key"
+    assert deposit(cage_client, player, key="k" * 255).status_code == 201
+
+
+def test_posts_without_a_key_are_not_deduplicated(cage_client, player):
+    url = f"/api/v1/players/{player.pk}/deposits"
+    cage_client.post(url, {"amount": "1.00"}, format="json")
+    cage_client.post(url, {"amount": "1.00"}, format="json")
+    assert Entry.objects.filter(kind="deposit").count() == 2
+
+
+def test_a_replayed_create_keeps_its_status_and_location(cage_client):
+    first = cage_client.post("/api/v1/players", {"name": "Bo"}, format="json",
+                             HTTP_IDEMPOTENCY_KEY="p-1")
+    retry = cage_client.post("/api/v1/players", {"name": "Bo"}, format="json",
+                             HTTP_IDEMPOTENCY_KEY="p-1")
+    assert retry.status_code == 201 and retry.json()["id"] == first.json()["id"]
+
+
+def test_keys_are_kept_a_day_then_purged(cage_client, player):
+    deposit(cage_client, player, key="old")
+    deposit(cage_client, player, key="new", amount="2.00")
+    IdempotencyKey.objects.filter(key="old").update(
+        created_at=timezone.now() - timedelta(hours=24, minutes=1))
+    IdempotencyKey.objects.filter(key="new").update(
+        created_at=timezone.now() - timedelta(hours=23, minutes=59))
+
+    assert purge_idempotency_keys.delay().get() == 1
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["new"]
+    with pytest.raises(ValueError):
+        idempotency_keys_purge(older_than=timedelta(hours=1))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_simultaneous_retries_make_exactly_one_entry():
+    # given a cage user and a player, committed so that every thread sees them
+    _, token = staff_create(username="cage-threads", role=roles.CAGE)
+    player = player_create(name="Anna", currency="EUR", by=None)
+    start = threading.Barrier(8)
+    answers: list = []
+
+    def send() -> None:
+        try:
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+            start.wait()
+            response = deposit(client, player, amount="50.00", key="same-key")
+            answers.append((response.status_code, response.json(),
+                            response.get("Idempotent-Replayed")))
+        finally:
+            connections.close_all()
+
+    # when eight threads send the same deposit with the same key at the same moment
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then one of them made the deposit and the seven others got its answer replayed
+    assert [status for status, _, _ in answers] == [201] * 8
+    assert len({body["id"] for _, body, _ in answers}) == 1
+    assert sorted(str(replayed) for _, _, replayed in answers) == ["None"] + ["true"] * 7
+    assert Entry.objects.filter(kind="deposit").count() == 1
