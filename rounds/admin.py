@@ -1,0 +1,343 @@
+"""Rounds in the admin, for pit staff: each round's story and settlement, read-only.
+
+Nothing about a round is added, changed or deleted here; play happens through
+rounds.services (the API). The only writes are the void and reverse actions, which ask for
+a reason and call the service for each selected round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from casino.errors import DomainError
+from ledger.money import format_minor
+from rounds import paigow, services
+from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+JOKER_SHOWN = "JK★"
+EMPTY = "—"
+
+
+def cards_shown(cards: str | Iterable[str]) -> str:
+    """``"AS KH TD 2C JK"`` -> ``"A♠ K♥ T♦ 2♣ JK★"`` (the rules' notation, with suit symbols)."""
+    parsed = paigow.parse_cards(cards)
+    if not parsed:
+        return EMPTY
+    return " ".join(JOKER_SHOWN if card.is_joker else card.code[:-1] + SUIT_SYMBOLS[card.suit]
+                    for card in parsed)
+
+
+def money_shown(amount: int | None, currency: str, *, signed: bool = False) -> str:
+    if amount is None:
+        return EMPTY
+    text = format_minor(amount, currency)
+    if signed and amount > 0:
+        text = f"+{text}"
+    return f"{text} {currency}"
+
+
+def _admin_link(viewname: str, pk: int, label: str) -> SafeString:
+    return format_html('<a href="{}">{}</a>', reverse(viewname, args=[pk]), label)
+
+
+def _html_table(headers: Iterable[str], rows: Iterable[Iterable[Any]]) -> SafeString:
+    head = format_html_join("", "<th>{}</th>", ((h,) for h in headers))
+    body = format_html_join(
+        "", "<tr>{}</tr>",
+        ((format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows))
+    return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
+
+
+def _position_order(position: str) -> int:
+    return POSITIONS.index(position) if position in POSITIONS else len(POSITIONS)
+
+
+# Keys of an event's data that hold cards, shown with suit symbols like the hands.
+_CARD_KEYS = {"high", "low", "burnt", "stacks", "hands"}
+
+
+def event_shown(data: dict[str, Any]) -> str:
+    """An event's data as one readable line: ``seat: 2; amount: 20.00; hold: 7``."""
+    parts = []
+    for key, value in data.items():
+        if key in _CARD_KEYS and isinstance(value, str):
+            value = cards_shown(value) if value else EMPTY
+        elif key in _CARD_KEYS and isinstance(value, dict):
+            value = ", ".join(f"{p}: {cards_shown(c)}" for p, c in value.items())
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items()) or EMPTY
+        elif isinstance(value, list):
+            value = " ".join(str(v) for v in value) or EMPTY
+        parts.append(f"{key.replace('_', ' ')}: {value}")
+    return "; ".join(parts) or EMPTY
+
+
+class RoundEventInline(admin.TabularInline):
+    """The round's event log: who did what, when. Append-only in PostgreSQL as well."""
+
+    model = RoundEvent
+    fields = ["at", "by", "kind", "what"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    verbose_name = "event"
+    verbose_name_plural = "event log"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RoundEvent]:
+        return super().get_queryset(request).select_related("by")
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The log is part of the round's story: whoever may see the round sees its log.
+        return request.user.has_perm("rounds.view_round")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="what")
+    def what(self, event: RoundEvent) -> str:
+        return event_shown(event.data)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+                             max_length=2000, help_text="Recorded with the round and its events.")
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["id", "table", "number", "state", "gaming_day", "banker", "house_stake_",
+                    "settled_at"]
+    list_display_links = ["id", "number"]
+    list_filter = ["state", "table", "gaming_day"]
+    search_fields = ["table__name", "banker_player__name", "closed_reason"]
+    list_select_related = ["table", "banker_player"]
+    actions = ["void_selected", "reverse_selected"]
+    inlines = [RoundEventInline]
+    fieldsets = [
+        (None, {"fields": ["table", "number", "state", "gaming_day", "currency", "opened_by",
+                           "opened_at", "settled_at", "closed_reason"]}),
+        ("Bank", {"fields": ["banker", "house_stake_", "solvency"]}),
+        ("Wagers", {"fields": ["wagers_"]}),
+        ("Deal", {"fields": ["deal_kind", "dice_", "counted_position", "deal_order_",
+                             "burnt_"]}),
+        ("Hands", {"fields": ["hands_"]}),
+        ("Settlement", {"fields": ["settlement_positions", "settlement_bank", "ledger_entries"]}),
+        ("Table settings for this round", {"fields": ["rules_"], "classes": ["collapse"]}),
+    ]
+    readonly_fields = [field for _, options in fieldsets for field in options["fields"]]
+
+    # --- nothing is written here except through the actions ------------------------------
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_void_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("rounds.void_round")
+
+    def has_reverse_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("rounds.reverse_round")
+
+    def get_object(self, request: HttpRequest, object_id: str,
+                   from_field: str | None = None) -> Round | None:
+        round_ = super().get_object(request, object_id, from_field)
+        if round_ is not None:
+            prefetch_related_objects(
+                [round_], Prefetch("wagers", queryset=Wager.objects.select_related("player")),
+                "hands")
+        return round_
+
+    # --- the list ------------------------------------------------------------------------
+
+    @admin.display(description="banker")
+    def banker(self, round_: Round) -> str:
+        if round_.banker_is_house is None:
+            return EMPTY
+        if round_.banker_is_house:
+            return "House"
+        return f"Seat {round_.banker_seat}: {round_.banker_player}"
+
+    @admin.display(description="house stake", ordering="house_stake")
+    def house_stake_(self, round_: Round) -> str:
+        if round_.banker_is_house is not False:
+            return EMPTY
+        return money_shown(round_.house_stake, round_.currency)
+
+    # --- the story -----------------------------------------------------------------------
+
+    @admin.display(description="solvency check")
+    def solvency(self, round_: Round) -> str:
+        if round_.solvency_required is None:
+            return "none: the house banks" if round_.banker_is_house else EMPTY
+        text = (f"required {money_shown(round_.solvency_required, round_.currency)}, "
+                f"available {money_shown(round_.solvency_available, round_.currency)}; "
+                "cover held as ")
+        return format_html("{}{}", text, _admin_link("admin:ledger_hold_change",
+                                                     round_.banker_hold_id,
+                                                     f"hold #{round_.banker_hold_id}"))
+
+    @admin.display(description="wagers")
+    def wagers_(self, round_: Round) -> str:
+        wagers = list(round_.wagers.all())
+        if not wagers:
+            return EMPTY
+        return _html_table(
+            ["seat", "player", "amount", "state", "hold"],
+            ([w.seat, w.player, money_shown(w.amount, round_.currency), w.get_state_display(),
+              _admin_link("admin:ledger_hold_change", w.hold_id, f"#{w.hold_id}")]
+             for w in wagers))
+
+    @admin.display(description="dice")
+    def dice_(self, round_: Round) -> str:
+        if not round_.dice:
+            return EMPTY
+        return f"{' · '.join(str(d) for d in round_.dice)} (total {sum(round_.dice)})"
+
+    @admin.display(description="deal order")
+    def deal_order_(self, round_: Round) -> str:
+        return " → ".join(round_.deal_order) if round_.deal_order else EMPTY
+
+    @admin.display(description="burnt")
+    def burnt_(self, round_: Round) -> str:
+        return cards_shown(round_.burnt) if round_.burnt else EMPTY
+
+    @admin.display(description="hands")
+    def hands_(self, round_: Round) -> str:
+        hands = sorted((h for h in round_.hands.all() if h.cards),
+                       key=lambda h: _position_order(h.position))
+        if not hands:
+            return EMPTY
+        return _html_table(
+            ["position", "cards dealt", "high hand", "low hand", "set by"],
+            ([self._position_label(round_, h.position), cards_shown(h.cards),
+              cards_shown(h.high) if h.high else EMPTY, cards_shown(h.low) if h.low else EMPTY,
+              h.get_set_by_display() or EMPTY] for h in hands))
+
+    def _position_label(self, round_: Round, position: str) -> str:
+        label = "Dealer" if position == "dealer" else f"Seat {position}"
+        return f"{label} (bank)" if position == round_.banker_position else label
+
+    @admin.display(description="positions")
+    def settlement_positions(self, round_: Round) -> str:
+        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+            return "not settled"
+        hands = sorted((h for h in round_.hands.all()
+                        if h.outcome and h.position != round_.banker_position),
+                       key=lambda h: _position_order(h.position))
+        cur = round_.currency
+        return _html_table(
+            ["position", "wager", "outcome", "high / low", "won (+) or lost (-)", "commission",
+             "net"],
+            ([self._position_label(round_, h.position), money_shown(h.wager, cur),
+              Hand.Outcome(h.outcome).label,
+              f"{h.high_result} / {h.low_result}" if h.high_result else EMPTY,
+              money_shown(h.amount, cur, signed=True), money_shown(h.commission, cur),
+              money_shown((h.amount or 0) - h.commission, cur, signed=True)] for h in hands))
+
+    @admin.display(description="bank and house")
+    def settlement_bank(self, round_: Round) -> str:
+        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+            return EMPTY
+        cur = round_.currency
+        income = (round_.player_commission or 0) + (round_.banker_commission or 0)
+        return _html_table(
+            ["", "result", "commission"],
+            [[f"Banker: {self.banker(round_)}",
+              money_shown(round_.banker_net, cur, signed=True),
+              money_shown(round_.banker_commission, cur)],
+             ["House: stake against the player-banker",
+              EMPTY if round_.banker_is_house
+              else money_shown(round_.house_stake_result, cur, signed=True), EMPTY],
+             ["House: commission income", money_shown(income, cur), EMPTY]])
+
+    @admin.display(description="ledger entries")
+    def ledger_entries(self, round_: Round) -> str:
+        links = []
+        if round_.entry_id is not None:
+            links.append(_admin_link("admin:ledger_entry_change", round_.entry_id,
+                                     f"settlement: entry #{round_.entry_id}"))
+        if round_.reversal_entry_id is not None:
+            links.append(_admin_link("admin:ledger_entry_change", round_.reversal_entry_id,
+                                     f"reversal: entry #{round_.reversal_entry_id}"))
+        if not links:
+            settled = round_.state in (Round.State.SETTLED, Round.State.REVERSED)
+            return "none: every hand pushed, no money moved" if settled else EMPTY
+        return format_html_join(", ", "{}", ((link,) for link in links))
+
+    @admin.display(description="settings")
+    def rules_(self, round_: Round) -> str:
+        rules = dict(round_.rules)
+        for limit in ("min_bet", "max_bet"):
+            if limit in rules:
+                rules[limit] = money_shown(rules[limit], round_.currency)
+        return _html_table(["setting", "value"], sorted(rules.items()))
+
+    # --- actions -------------------------------------------------------------------------
+
+    @admin.action(description="Void selected rounds", permissions=["void"])
+    def void_selected(self, request: HttpRequest,
+                      queryset: QuerySet[Round]) -> HttpResponse | None:
+        return self._with_reason(request, queryset, action="void_selected", verb="void",
+                                 done="voided", service=services.round_void)
+
+    @admin.action(description="Reverse selected rounds", permissions=["reverse"])
+    def reverse_selected(self, request: HttpRequest,
+                         queryset: QuerySet[Round]) -> HttpResponse | None:
+        return self._with_reason(request, queryset, action="reverse_selected", verb="reverse",
+                                 done="reversed", service=services.round_reverse)
+
+    def _with_reason(self, request: HttpRequest, queryset: QuerySet[Round], *, action: str,
+                     verb: str, done: str, service: Callable[..., Round]) -> HttpResponse | None:
+        """Ask for a reason on a confirmation page, then call the service for each round;
+        a refusal (a round in the wrong state) is reported for that round and the others
+        go on."""
+        rounds = list(queryset.select_related("table").order_by("pk"))
+        form = ReasonForm(request.POST if request.POST.get("post") == "yes" else None)
+        if form.is_valid():
+            reason = form.cleaned_data["reason"]
+            for round_ in rounds:
+                try:
+                    service(round_id=round_.pk, reason=reason, by=request.user)
+                except DomainError as exc:
+                    self.message_user(request, f"{round_} was not {done}: {exc.message}",
+                                      messages.ERROR)
+                else:
+                    self.message_user(request, f"{round_} {done}.", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"{verb.capitalize()} {len(rounds)} round{'s' if len(rounds) != 1 else ''}",
+            "opts": self.model._meta,
+            "rounds": rounds,
+            "form": form,
+            "action": action,
+            "verb": verb,
+            "done": done,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "media": self.media,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/rounds/round/action_with_reason.html", context)
