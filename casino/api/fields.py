@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
+@extend_schema_field({"oneOf": [{"type": "string", "pattern": r"^-?\d+(\.\d{1,2})?$"},
+                                {"type": "integer"}], "example": "20.00"})
 class AmountField(serializers.Field):
     """An amount as sent: a decimal string ("160.00") or an integer, never a float.
 
@@ -27,6 +30,8 @@ class AmountField(serializers.Field):
         return value
 
 
+@extend_schema_field({"oneOf": [{"type": "array", "items": {"type": "string"}},
+                                {"type": "string"}], "example": ["AS", "KD", "JK"]})
 class CardsField(serializers.Field):
     """Cards as a list of codes (["AS", "KD"]) or one string ("AS KD"); parsed by the game."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -130,7 +131,7 @@ class TableRoundsView(APIView):
         summary="Rounds played at a table",
         parameters=[
             OpenApiParameter("state", str, enum=[s for s, _ in Round.State.choices]),
-            OpenApiParameter("gaming_day", OpenApiParameter.QUERY, description="YYYY-MM-DD"),
+            OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="YYYY-MM-DD"),
         ],
         responses={200: RoundOut(many=True)},
     )
