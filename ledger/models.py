@@ -22,7 +22,8 @@ Design overview
   change to an account's identity (kind, currency, ref, allow_negative).
 - Tamper evidence: each entry stores the SHA-256 of its canonical content (ledger.chain) and
   of the previous entry's hash; ``manage.py ledger_verify`` recomputes the chain and every
-  cached balance.
+  cached balance. ``ChainHead``, a single row, remembers the last entry's hash: posting locks
+  it to append, so entries are chained (and numbered) one at a time.
 """
 
 from __future__ import annotations
@@ -161,3 +162,24 @@ class Hold(models.Model):
 
     def __str__(self) -> str:
         return f"hold #{self.pk} {self.amount} on account #{self.account_id} ({self.status})"
+
+
+class ChainHead(models.Model):
+    """The single row naming the newest entry of the hash chain.
+
+    Posting an entry locks this row (``UPDATE ... RETURNING``, one round trip), takes the new
+    entry's id while holding it, and moves it to the new entry; the lock is held to commit,
+    so entry ids follow chain order and two entries never claim the same predecessor.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    last_entry_id = models.BigIntegerField(null=True)
+    last_hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(id=1), name="ledger_chainhead_single_row"),
+        ]
+
+    def __str__(self) -> str:
+        return f"chain head at entry #{self.last_entry_id}"

@@ -7,14 +7,14 @@ Locking, always in this order, so two movements can never wait on each other in 
   1. the entry being reversed (reversals only);
   2. every account the movement touches, in primary-key order (``account_lock``);
   3. the holds it settles, in primary-key order;
-  4. the chain head (a transaction-level advisory lock), taken last and held to commit,
+  4. the chain head (ledger_chainhead's single row), taken last and held to commit,
      because each entry's hash includes the previous entry's.
 A caller that posts several entries in one transaction should first lock the union of their
 accounts with ``account_lock``; otherwise its second entry would take account locks while
 already holding the chain lock, out of the order above.
 
-The ledger needs READ COMMITTED (Django's default): the chain head is read after the advisory
-lock is granted, and must see the entry committed by the lock's previous holder.
+The ledger needs READ COMMITTED (Django's default): the UPDATE that locks the chain head must
+read the head as committed by the lock's previous holder, not as of an older snapshot.
 """
 
 from __future__ import annotations
@@ -28,15 +28,11 @@ from django.db.models.functions import Now
 
 from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from ledger import chain
-from ledger.models import Account, Entry, Hold, Line
+from ledger.models import Account, Entry, Hold
 from ledger.money import MAX_MINOR, format_minor, minor_digits
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
-
-# Key of the advisory lock that serialises appends to the hash chain ("LEDGER" in ASCII).
-CHAIN_LOCK_KEY = 0x4C4544474552
-
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -58,14 +54,23 @@ def account_get_or_create(*, kind: str, currency: str, ref: str = "", name: str 
     return account
 
 
+_ACCOUNT_FIELDS = ["id", "kind", "currency", "ref", "name", "allow_negative", "posted", "held",
+                   "created_at"]
+# Raw SQL on the hottest path: the ORM would only add CPU time while the rows stay locked.
+_ACCOUNT_LOCK = (f"SELECT {', '.join(_ACCOUNT_FIELDS)} FROM ledger_account"  # noqa: S608
+                 " WHERE id = ANY(%s) ORDER BY id FOR UPDATE")
+
+
 def account_lock(*, account_ids: Iterable[int]) -> dict[int, Account]:
     """Lock accounts FOR UPDATE in primary-key order; returns them by id (fresh values).
 
     Must run inside a transaction. Raises NotFound when any id names no account.
     """
     ids = sorted(set(account_ids))
-    locked = {a.pk: a for a in Account.objects.select_for_update().filter(pk__in=ids)
-              .order_by("pk")}
+    with connection.cursor() as cursor:
+        cursor.execute(_ACCOUNT_LOCK, [ids])
+        rows = cursor.fetchall()
+    locked = {row[0]: Account.from_db(connection.alias, _ACCOUNT_FIELDS, row) for row in rows}
     missing = [i for i in ids if i not in locked]
     if missing:
         raise NotFound(f"No such ledger account: {', '.join(f'#{i}' for i in missing)}.",
@@ -181,14 +186,17 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
         if reverses is not None:
             _lock_unreversed(reverses.pk)
         # A hold's account never changes, so it can be read before anything is locked.
-        hold_accounts = dict(Hold.objects.filter(pk__in=hold_ids).values_list("pk", "account_id"))
-        missing = [h for h in hold_ids if h not in hold_accounts]
-        if missing:
-            raise NotFound(f"No such hold: {', '.join(f'#{h}' for h in missing)}.",
-                           detail={"hold_ids": missing})
+        hold_accounts: dict[int, int] = {}
+        if hold_ids:
+            hold_accounts = dict(Hold.objects.filter(pk__in=hold_ids)
+                                 .values_list("pk", "account_id"))
+            missing = [h for h in hold_ids if h not in hold_accounts]
+            if missing:
+                raise NotFound(f"No such hold: {', '.join(f'#{h}' for h in missing)}.",
+                               detail={"hold_ids": missing})
         accounts = account_lock(account_ids=[a for a, _ in checked] + list(hold_accounts.values()))
         _check_balanced(checked, accounts)
-        holds = _lock_open_holds(hold_ids)
+        holds = _lock_open_holds(hold_ids) if hold_ids else []
         net: dict[int, int] = defaultdict(int)
         for account_id, amount in checked:
             net[account_id] += amount
@@ -216,55 +224,91 @@ def _lock_open_holds(hold_ids: list[int]) -> list[Hold]:
     return holds
 
 
+_CHAIN_APPEND = """
+    UPDATE ledger_chainhead SET last_entry_id = last_entry_id WHERE id = 1
+    RETURNING last_hash, nextval(pg_get_serial_sequence('ledger_entry', 'id')), clock_timestamp()
+"""
+# The chain head is created on first use (and again after a TRUNCATE), from the newest entry.
+_CHAIN_START = """
+    INSERT INTO ledger_chainhead (id, last_entry_id, last_hash)
+    SELECT 1, e.id, coalesce(e.hash, %s)
+      FROM (SELECT 1) one LEFT JOIN LATERAL
+           (SELECT id, hash FROM ledger_entry ORDER BY id DESC LIMIT 1) e ON true
+    ON CONFLICT (id) DO NOTHING
+"""
+# One round trip: the entry, its lines (their trigger moves the accounts' posted) and the
+# chain head.
+_ENTRY_INSERT = """
+    WITH entry AS (
+        INSERT INTO ledger_entry (id, kind, memo, ref, created_at, created_by_id, reverses_id,
+                                  reason, prev_hash, hash)
+        VALUES (%(id)s, %(kind)s, %(memo)s, %(ref)s, %(at)s, %(by)s, %(reverses)s, %(reason)s,
+                %(prev_hash)s, %(hash)s)
+    ), head AS (
+        UPDATE ledger_chainhead SET last_entry_id = %(id)s, last_hash = %(hash)s WHERE id = 1
+    )
+    INSERT INTO ledger_line (entry_id, account_id, amount)
+    SELECT %(id)s, account_id, amount
+      FROM unnest(%(accounts)s::bigint[], %(amounts)s::bigint[]) AS line(account_id, amount)
+"""
+
+
 def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User | None,
                  ref: str, settled: list[tuple[Hold, int]], reverses: Entry | None,
                  reason: str) -> Entry:
     """Append the entry to the chain, resolve its holds, insert its lines.
 
     The caller holds locked every account of ``lines`` and of ``settled``, and the settled
-    holds. The holds are resolved before the lines are inserted: the lines' trigger raises
-    ``posted`` and the holds' trigger lowers ``held``, and the CHECK on a player's available
-    balance must see the held funds released before the debit that they pay for.
+    holds. This takes the chain head's lock last and keeps it to commit. The holds are
+    resolved before the lines are inserted: the holds' trigger lowers ``held`` and the lines'
+    trigger raises ``posted``, and the CHECK on a player's available balance must see the held
+    funds released before the debit they pay for.
     """
     with connection.cursor() as cursor:
-        # Serialises appends: the next entry's hash needs this one's, and entry ids are taken
-        # under the lock, so id order is chain order.
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence('ledger_entry', 'id')), clock_timestamp(),"
-            " (SELECT hash FROM ledger_entry ORDER BY id DESC LIMIT 1)"
-        )
-        entry_id, now, prev_hash = cursor.fetchone()
-    prev_hash = prev_hash or chain.GENESIS
-    by_id = by.pk if by is not None else None
-    content = chain.canonical(
-        entry_id=entry_id, created_at=now, kind=kind, memo=memo, ref=ref, created_by_id=by_id,
-        reverses_id=reverses.pk if reverses is not None else None, reason=reason, lines=lines,
-    )
-    entry = Entry(pk=entry_id, kind=kind, memo=memo, ref=ref, created_at=now,
-                  created_by_id=by_id, reverses=reverses, reason=reason, prev_hash=prev_hash,
-                  hash=chain.entry_hash(prev_hash, content))
-    try:
-        entry.save(force_insert=True)
-    except IntegrityError:
-        # Two reversals of one entry racing past _lock_unreversed is impossible (the row
-        # lock), but the unique index is the guard of last resort.
-        if reverses is not None:
-            raise Conflict(f"Entry #{reverses.pk} was already reversed.",
-                           code="already_reversed", detail={"entry_id": reverses.pk}) from None
-        raise
-    for hold, captured in settled:
-        hold.status = Hold.Status.CAPTURED if captured else Hold.Status.RELEASED
-        hold.captured_amount = captured or None
-        hold.entry = entry
-        hold.resolved_at = now
-        hold.resolved_by_id = by_id
-    if settled:
-        Hold.objects.bulk_update(
-            [h for h, _ in settled],
-            ["status", "captured_amount", "entry", "resolved_at", "resolved_by"],
-        )
-    Line.objects.bulk_create([Line(entry=entry, account_id=a, amount=m) for a, m in lines])
+        cursor.execute(_CHAIN_APPEND)
+        row = cursor.fetchone()
+        if row is None:
+            cursor.execute(_CHAIN_START, [chain.GENESIS])
+            cursor.execute(_CHAIN_APPEND)
+            row = cursor.fetchone()
+        prev_hash, entry_id, now = row
+        by_id = by.pk if by is not None else None
+        reverses_id = reverses.pk if reverses is not None else None
+        content = chain.canonical(
+            entry_id=entry_id, created_at=now, kind=kind, memo=memo, ref=ref,
+            created_by_id=by_id, reverses_id=reverses_id, reason=reason, lines=lines)
+        entry = Entry(pk=entry_id, kind=kind, memo=memo, ref=ref, created_at=now,
+                      created_by_id=by_id, reverses=reverses, reason=reason,
+                      prev_hash=prev_hash, hash=chain.entry_hash(prev_hash, content))
+        if settled:
+            for hold, captured in settled:
+                hold.status = Hold.Status.CAPTURED if captured else Hold.Status.RELEASED
+                hold.captured_amount = captured or None
+                hold.entry_id = entry_id
+                hold.resolved_at = now
+                hold.resolved_by_id = by_id
+            Hold.objects.bulk_update(
+                [h for h, _ in settled],
+                ["status", "captured_amount", "entry", "resolved_at", "resolved_by"],
+            )
+        try:
+            cursor.execute(_ENTRY_INSERT, {
+                "id": entry_id, "kind": kind, "memo": memo, "ref": ref, "at": now, "by": by_id,
+                "reverses": reverses_id, "reason": reason, "prev_hash": prev_hash,
+                "hash": entry.hash, "accounts": [a for a, _ in lines],
+                "amounts": [m for _, m in lines],
+            })
+        except IntegrityError as exc:
+            # _lock_unreversed makes a second reversal of one entry a Conflict before this
+            # point; the unique index on reverses_id is the guard of last resort.
+            constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "")
+            if reverses is not None and "reverses" in (constraint or ""):
+                raise Conflict(f"Entry #{reverses_id} was already reversed.",
+                               code="already_reversed",
+                               detail={"entry_id": reverses_id}) from None
+            raise
+    entry._state.adding = False
+    entry._state.db = connection.alias
     return entry
 
 

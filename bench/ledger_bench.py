@@ -1,0 +1,180 @@
+"""Ledger throughput against pgbench on the same server: `python bench/ledger_bench.py`.
+
+Measures entries posted per second through ledger.services.entry_post at 1 and 8 concurrent
+clients (separate processes, each with its own connection, each entry its own transaction),
+then pgbench's built-in TPC-B-like transaction at the same client counts on the same
+PostgreSQL server, and prints the ratio. Both run in one scratch database that this script
+creates and drops, so the development database is never touched.
+
+The workload mirrors TPC-B's shape at pgbench's default scale 1: each entry moves a random
+amount between one of 1,000 player accounts and one of 10 table bankrolls (pgbench: one of
+100,000 accounts, one of 10 tellers, the single branch). Both have one hot spot that
+serialises commits: pgbench's branch row, and the ledger's hash-chain head.
+
+The server is the one the project uses (DATABASE_URL, or the embedded server under .data/pg).
+Target (the project's): at least half of pgbench's rate at each client count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+# One plain connection per client process: the pool would only add a layer to measure.
+os.environ["DATABASE_POOL"] = "false"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+settings.DEBUG = False  # no query log: measure the service, not Django's debugging aids
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, connections  # noqa: E402
+
+PLAYERS = 1_000
+TABLES = 10
+
+
+def _admin_sql(statement: str) -> None:
+    """Run CREATE/DROP DATABASE from the maintenance database (not inside a transaction)."""
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(statement)
+
+
+def _use_database(name: str) -> None:
+    connections.close_all()
+    settings.DATABASES["default"]["NAME"] = name
+    connection.settings_dict["NAME"] = name
+
+
+def _setup_ledger() -> tuple[list[int], list[int]]:
+    from ledger.services import account_get_or_create, entry_post
+
+    call_command("migrate", verbosity=0)
+    cage = account_get_or_create(kind="cage", currency="EUR")
+    players = [account_get_or_create(kind="player", currency="EUR", ref=f"player:{i}").pk
+               for i in range(PLAYERS)]
+    tables = [account_get_or_create(kind="table_bankroll", currency="EUR", ref=f"table:{i}").pk
+              for i in range(TABLES)]
+    for player in players:
+        entry_post(kind="deposit", memo="bench", by=None,
+                   lines=[(cage.pk, -1_000_000), (player, 1_000_000)])
+    return players, tables
+
+
+def _client(seconds: float, players: list[int], tables: list[int], seed: int,
+            start: float, results: multiprocessing.Queue) -> None:
+    from ledger.services import entry_post
+
+    connections.close_all()  # never share the parent's socket
+    rng = random.Random(seed)
+    entry_post(kind="warmup", memo="", by=None, lines=[(tables[0], -1), (tables[1], 1)])
+    while time.time() < start:
+        time.sleep(0.001)
+    posted, deadline = 0, start + seconds
+    while time.time() < deadline:
+        player, table = rng.choice(players), rng.choice(tables)
+        amount = rng.randint(1, 5_000)
+        # A wager lost or won: players never run dry over a run of a few seconds.
+        sign = rng.choice((-1, 1))
+        entry_post(kind="wager", memo="bench", ref=f"round:{posted}", by=None,
+                   lines=[(player, sign * amount), (table, -sign * amount)])
+        posted += 1
+    connections.close_all()
+    results.put(posted)
+
+
+def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[int]) -> float:
+    connections.close_all()
+    results: multiprocessing.Queue = multiprocessing.Queue()
+    start = time.time() + 1.0 + 0.1 * clients  # every client connected before the clock
+    workers = [multiprocessing.Process(target=_client,
+                                       args=(seconds, players, tables, seed, start, results))
+               for seed in range(clients)]
+    for worker in workers:
+        worker.start()
+    total = sum(results.get() for _ in workers)
+    for worker in workers:
+        worker.join()
+    return total / seconds
+
+
+def _pgbench_args(database: str) -> list[str]:
+    db = settings.DATABASES["default"]
+    args = ["-h", db["HOST"] or "localhost", "-U", db["USER"] or "postgres"]
+    if db.get("PORT"):
+        args += ["-p", str(db["PORT"])]
+    return [*args, database]
+
+
+def pgbench_rate(clients: int, seconds: float, database: str) -> float:
+    env = {**os.environ, "PGPASSWORD": settings.DATABASES["default"].get("PASSWORD") or ""}
+    done = subprocess.run(
+        ["pgbench", "-c", str(clients), "-j", str(clients), "-T", str(int(seconds)),
+         *_pgbench_args(database)],
+        capture_output=True, text=True, check=True, env=env,
+    )
+    match = re.search(r"tps = ([\d.]+)", done.stdout)
+    if not match:
+        raise RuntimeError(f"pgbench printed no tps:\n{done.stdout}\n{done.stderr}")
+    return float(match.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="per measurement")
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    options = parser.parse_args()
+
+    original = settings.DATABASES["default"]["NAME"]
+    scratch = f"ledger_bench_{os.getpid()}"
+    _admin_sql(f'CREATE DATABASE "{scratch}"')
+    try:
+        _use_database(scratch)
+        print(f"Scratch database {scratch} on {settings.DATABASES['default']['HOST']}; "
+              f"{options.seconds:g} s per measurement.")
+        players, tables = _setup_ledger()
+        env = {**os.environ, "PGPASSWORD": settings.DATABASES["default"].get("PASSWORD") or ""}
+        subprocess.run(["pgbench", "-i", "-q", *_pgbench_args(scratch)], check=True,
+                       capture_output=True, env=env)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            version = cursor.fetchone()[0]
+            cursor.execute("SHOW synchronous_commit")
+            sync = cursor.fetchone()[0]
+        print(f"PostgreSQL {version}, synchronous_commit={sync}, {os.cpu_count()} CPUs")
+        print(f"{'clients':>7}  {'ledger entries/s':>16}  {'pgbench tps':>11}  {'ratio':>5}")
+        ok = True
+        for clients in options.clients:
+            ledger = ledger_rate(clients, options.seconds, players, tables)
+            pgbench = pgbench_rate(clients, options.seconds, scratch)
+            ratio = ledger / pgbench
+            ok &= ratio >= 0.5
+            print(f"{clients:>7}  {ledger:>16.0f}  {pgbench:>11.0f}  {ratio:>5.2f}", flush=True)
+        from ledger.verify import ledger_verify
+
+        report = ledger_verify()
+        print("ledger_verify on the bench's entries: "
+              + ("OK" if report.ok else f"{len(report.problems)} problems")
+              + f" ({report.entries} entries)")
+    finally:
+        _use_database(original)
+        _admin_sql(f'DROP DATABASE IF EXISTS "{scratch}"')
+    print("target (ledger >= 0.5 x pgbench): " + ("met" if ok else "NOT met"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
