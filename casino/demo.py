@@ -1,9 +1,10 @@
-"""The demo floor that `make run` loads (see the seed_demo command)."""
+"""The demo floor's people that `make run` loads: staff and funded players (the table and
+its seats come from rounds.demo, which may use the round services)."""
 
 from __future__ import annotations
 
 from casino import roles
-from casino.models import Player, Table
+from casino.models import Currency, Player
 from casino.services import player_account_open, player_create, player_deposit
 from ledger.models import Entry
 from ledger.money import format_minor
@@ -18,19 +19,18 @@ DEMO_PASSWORDS: dict[str, tuple[str, str]] = {
     "auditor": (roles.AUDITOR, "auditor-demo-2026"),
 }
 
-DEMO_TABLE = "Demo table 1"
 # name -> opening deposit in minor units
 DEMO_PLAYERS: dict[str, int] = {"Anna": 50_000, "Bram": 30_000, "Chris": 20_000}
 
 
-def seed_floor() -> list[str]:
-    """Create what is missing of the demo floor; returns a line per thing it holds."""
-    table, _ = Table.objects.get_or_create(name=DEMO_TABLE)
-    lines = [f"table #{table.pk} {table.name} ({table.currency})"]
+def seed_players(currency: str = Currency.EUR) -> tuple[list[Player], list[str]]:
+    """Create what is missing of the demo players; returns them and a line per player."""
+    players, lines = [], []
     for name in DEMO_PLAYERS:
         player = Player.objects.filter(name=name).order_by("id").first()
         if player is None:
-            player = player_create(name=name, currency=table.currency, by=None)
+            player = player_create(name=name, currency=currency, by=None)
+        players.append(player)
         account = player_account_open(player=player)
         # Only the first run deposits: a player with any deposit keeps what they have.
         if not Entry.objects.filter(kind="deposit", lines__account=account).exists():
@@ -39,4 +39,4 @@ def seed_floor() -> list[str]:
         balance = account_balance(account_id=account.pk)
         lines.append(f"player #{player.pk} {player.name}: "
                      f"{format_minor(balance.available, balance.currency)} {balance.currency}")
-    return lines
+    return players, lines

@@ -15,8 +15,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from casino import roles
-from casino.demo import DEMO_PASSWORDS, seed_floor
+from casino.demo import DEMO_PASSWORDS
 from casino.services import staff_create
+from rounds.demo import seed_floor
 
 
 class Command(BaseCommand):
@@ -37,7 +38,7 @@ class Command(BaseCommand):
                     continue
                 staff_create(username=username, role=role, password=password,
                              superuser=(username == "admin"))
-            summary = seed_floor()
+            summary = seed_floor(by=User.objects.get(username="pitboss"))
         self.stdout.write(self.style.SUCCESS("Demo floor ready."))
         for line in summary:
             self.stdout.write(f"  {line}")
