@@ -70,6 +70,11 @@ def _check_chain(cursor, report: Report, progress: Callable[[str], None] | None)
             report.entries += 1
         if progress and total > BATCH:
             progress(f"chain: {report.entries}/{total} entries")
+    cursor.execute("SELECT last_entry_id, last_hash FROM ledger_chainhead WHERE id = 1")
+    head = cursor.fetchone()
+    if head is not None and (head[0], head[1]) != (prev_id, prev_hash):
+        report.problems.append(
+            f"chain head names entry #{head[0]} but the chain ends at entry #{prev_id}")
 
 
 def _check_entries_balanced(cursor, report: Report) -> None:

@@ -96,3 +96,10 @@ def test_a_tampered_held_cache_is_caught(busy_book):
     assert ledger_verify().problems == [
         f"account #{busy_book.bram.pk} (player {busy_book.bram.ref} EUR): cached held 0.00 "
         "but its open holds sum to 7.00"]
+
+
+def test_a_chain_head_moved_off_the_last_entry_is_caught(busy_book):
+    sql("UPDATE ledger_chainhead SET last_entry_id = last_entry_id - 1")
+
+    (problem,) = ledger_verify().problems
+    assert problem.startswith("chain head names entry #")
