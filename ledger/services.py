@@ -58,7 +58,7 @@ _ACCOUNT_FIELDS = ["id", "kind", "currency", "ref", "name", "allow_negative", "p
                    "created_at"]
 # Raw SQL on the hottest path: the ORM would only add CPU time while the rows stay locked.
 _ACCOUNT_LOCK = (f"SELECT {', '.join(_ACCOUNT_FIELDS)} FROM ledger_account"  # noqa: S608
-                 " WHERE id = ANY(%s) ORDER BY id FOR UPDATE")
+                 " WHERE id IN ({}) ORDER BY id FOR UPDATE")
 
 
 def account_lock(*, account_ids: Iterable[int]) -> dict[int, Account]:
@@ -67,8 +67,11 @@ def account_lock(*, account_ids: Iterable[int]) -> dict[int, Account]:
     Must run inside a transaction. Raises NotFound when any id names no account.
     """
     ids = sorted(set(account_ids))
+    if not ids:
+        return {}
     with connection.cursor() as cursor:
-        cursor.execute(_ACCOUNT_LOCK, [ids])
+        # Plain integer parameters: psycopg adapts them far faster than one array.
+        cursor.execute(_ACCOUNT_LOCK.format(", ".join(["%s"] * len(ids))), ids)
         rows = cursor.fetchall()
     locked = {row[0]: Account.from_db(connection.alias, _ACCOUNT_FIELDS, row) for row in rows}
     missing = [i for i in ids if i not in locked]
@@ -247,9 +250,7 @@ _ENTRY_INSERT = """
     ), head AS (
         UPDATE ledger_chainhead SET last_entry_id = %(id)s, last_hash = %(hash)s WHERE id = 1
     )
-    INSERT INTO ledger_line (entry_id, account_id, amount)
-    SELECT %(id)s, account_id, amount
-      FROM unnest(%(accounts)s::bigint[], %(amounts)s::bigint[]) AS line(account_id, amount)
+    INSERT INTO ledger_line (entry_id, account_id, amount) VALUES {lines}
 """
 
 
@@ -292,12 +293,13 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
                 ["status", "captured_amount", "entry", "resolved_at", "resolved_by"],
             )
         try:
-            cursor.execute(_ENTRY_INSERT, {
-                "id": entry_id, "kind": kind, "memo": memo, "ref": ref, "at": now, "by": by_id,
-                "reverses": reverses_id, "reason": reason, "prev_hash": prev_hash,
-                "hash": entry.hash, "accounts": [a for a, _ in lines],
-                "amounts": [m for _, m in lines],
-            })
+            values = {"id": entry_id, "kind": kind, "memo": memo, "ref": ref, "at": now,
+                      "by": by_id, "reverses": reverses_id, "reason": reason,
+                      "prev_hash": prev_hash, "hash": entry.hash}
+            for n, (account_id, amount) in enumerate(lines):
+                values[f"a{n}"], values[f"m{n}"] = account_id, amount
+            cursor.execute(_ENTRY_INSERT.format(lines=", ".join(
+                f"(%(id)s, %(a{n})s, %(m{n})s)" for n in range(len(lines)))), values)
         except IntegrityError as exc:
             # _lock_unreversed makes a second reversal of one entry a Conflict before this
             # point; the unique index on reverses_id is the guard of last resort.
