@@ -1,0 +1,36 @@
+"""The ledger in the admin: every row readable, none addable, changeable or deletable."""
+
+import pytest
+
+from ledger.models import Entry
+from ledger.services import hold_place
+
+
+@pytest.fixture
+def rows(book):
+    book.fund(book.anna, 5_000)
+    hold = hold_place(account_id=book.anna.pk, amount=1_000, by=None)
+    return {"account": book.anna.pk, "entry": Entry.objects.latest("pk").pk, "hold": hold.pk}
+
+
+@pytest.mark.parametrize("model", ["account", "entry", "hold"])
+def test_the_admin_lists_and_shows_ledger_rows(admin_client, rows, model):
+    listing = admin_client.get(f"/admin/ledger/{model}/")
+    assert listing.status_code == 200
+    assert admin_client.get(f"/admin/ledger/{model}/{rows[model]}/change/").status_code == 200
+
+
+def test_accounts_show_posted_held_and_available(admin_client, rows):
+    page = admin_client.get("/admin/ledger/account/").content.decode()
+    assert "50.00" in page and "10.00" in page and "40.00" in page
+
+
+def test_an_entry_shows_its_lines(admin_client, rows):
+    page = admin_client.get(f"/admin/ledger/entry/{rows['entry']}/change/").content.decode()
+    assert "-50.00" in page and "50.00" in page
+
+
+@pytest.mark.parametrize("model", ["account", "entry", "hold"])
+def test_nobody_adds_or_deletes_ledger_rows_in_the_admin(admin_client, rows, model):
+    assert admin_client.get(f"/admin/ledger/{model}/add/").status_code == 403
+    assert admin_client.get(f"/admin/ledger/{model}/{rows[model]}/delete/").status_code == 403
