@@ -123,8 +123,8 @@ def test_eight_threads_on_hot_accounts_conserve_money_without_deadlocks():
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_sixteen_threads_and_thousands_of_movements_conserve_money():
-    errors, _ = hammer(threads=16, operations=250)
+def test_sixteen_threads_and_two_thousand_movements_conserve_money():
+    errors, _ = hammer(threads=16, operations=150)
 
     assert errors == []
     assert_ledger_sound()
