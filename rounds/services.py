@@ -748,8 +748,7 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str,
     if round_.banker_hold_id is not None:
         holds.append(round_.banker_hold_id)
     if not moves:
-        for hold_id in holds:
-            ledger.hold_release(hold_id=hold_id, by=by)
+        ledger.holds_release(hold_ids=holds, by=by)
         return None
     table_accounts = accounts.table_accounts(round_.table)
     bank_account = (table_accounts.bankroll if round_.banker_is_house
@@ -783,13 +782,10 @@ def round_void(*, round_id: int, reason: str, by: AbstractBaseUser) -> Round:
                                detail={"fields": {"reason": ["required"]}})
     round_ = _lock_round(round_id)
     _require(round_, *OPEN_STATES, doing="void")
-    released = []
-    for wager in _active_wagers(round_):
-        ledger.hold_release(hold_id=wager.hold_id, by=by)
-        released.append(wager.hold_id)
+    released = [w.hold_id for w in _active_wagers(round_)]
     if round_.banker_hold_id is not None:
-        ledger.hold_release(hold_id=round_.banker_hold_id, by=by)
         released.append(round_.banker_hold_id)
+    ledger.holds_release(hold_ids=released, by=by)
     round_.state = Round.State.VOIDED
     round_.closed_reason = reason
     round_.save(update_fields=["state", "closed_reason"])

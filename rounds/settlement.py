@@ -32,10 +32,12 @@ UNIT = 100     # minor units in 1.00
 
 def commission_on(amount: int, rate: Decimal, rounding: str) -> int:
     """Commission on a win of ``amount`` minor units at ``rate`` (0.05 = 5%), rounded by the
-    table's ``commission_rounding`` setting (rules §6)."""
-    if amount <= 0:
-        return 0
-    exact = Decimal(amount) * rate
+    table's ``commission_rounding`` setting (rules §6). Never more than the win itself:
+    rounding up to a quarter must not turn a tiny win into a loss."""
+    return min(_rounded(Decimal(amount) * rate, rounding), amount) if amount > 0 else 0
+
+
+def _rounded(exact: Decimal, rounding: str) -> int:
     if rounding == "exact":
         # To the currency's minor unit, half up.
         return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -67,16 +67,25 @@ def fixed_hands(seats: int) -> dict[str, str]:
     return hands
 
 
-def settle_queries(table, seat_player, dealer, seats: int) -> int:
+def settle_queries(table, seat_player, dealer, seats: int, splits=None) -> int:
     for n in range(1, seats + 1):
         seat_player(table, n)
     round_ = services.round_open(table_id=table.pk, by=dealer)
     for n in range(1, seats + 1):
         services.wager_place(round_id=round_.pk, seat=n, amount=500 * n, by=dealer)
     services.banker_set(round_id=round_.pk, house=True, by=dealer)
-    services.round_deal(round_id=round_.pk, by=dealer, hands=fixed_hands(seats))
-    for n in range(1, seats + 1):
-        services.hand_set(round_id=round_.pk, position=str(n), house_way=True, by=dealer)
+    if splits is None:
+        services.round_deal(round_id=round_.pk, by=dealer, hands=fixed_hands(seats))
+        for n in range(1, seats + 1):
+            services.hand_set(round_id=round_.pk, position=str(n), house_way=True, by=dealer)
+    else:
+        hands = {p: f"{high} {low}" for p, (high, low) in splits.items() if p == "dealer"
+                 or int(p) <= seats}
+        services.round_deal(round_id=round_.pk, by=dealer, hands=hands)
+        for n in range(1, seats + 1):
+            high, low = splits[str(n)]
+            services.hand_set(round_id=round_.pk, position=str(n), high=high, low=low,
+                              by=dealer)
     with CaptureQueriesContext(connection) as queries:
         services.round_settle(round_id=round_.pk, by=dealer)
     assert Round.objects.get(pk=round_.pk).state == "settled"
@@ -94,3 +103,29 @@ def test_settling_a_full_table_runs_as_many_queries_as_settling_one_seat(
     assert six == one, f"1 seat: {one} queries, 6 seats: {six}"
     assert six <= 30, six
     print(f"settle: {six} queries for 1 and 6 seats")
+
+
+# The dealer's A K Q 8 6 4 2 sets A 8 6 4 2 / K Q by the house way; each seat holds a pair
+# behind (beats ace high) and a low front (loses to K Q): every seat pushes.
+PUSHES = {
+    "dealer": ("AS KH QD 8C 6S", "4H 2D"),
+    "1": ("3C 3D AH KS QS", "JS 2S"),
+    "2": ("5C 5D AD KD QH", "JH 2H"),
+    "3": ("7C 7D AC KC QC", "TS 2C"),
+    "4": ("9C 9D 8S 6H 4S", "TH 3S"),
+    "5": ("TC TD 8H 6D 4D", "9S 3H"),
+    "6": ("JC JD 8D 6C 4C", "9H 5S"),
+}
+
+
+@pytest.mark.django_db
+def test_a_table_of_pushes_settles_in_as_many_queries_for_one_seat_as_for_six(
+    make_table, seat_player
+):
+    dealer, _ = staff_create(username="d3", role=roles.DEALER)
+    one = settle_queries(make_table(name="One"), seat_player, dealer, 1, PUSHES)
+    six = settle_queries(make_table(name="Six"), seat_player, dealer, 6, PUSHES)
+
+    assert six == one, f"1 seat: {one} queries, 6 seats: {six}"
+    assert not Entry.objects.filter(kind="round_settlement").exists()  # nothing moved
+    assert not Hold.objects.filter(status="open").exists()

@@ -75,6 +75,8 @@ def test_the_house_stake_is_settled_against_the_player_bank_without_commission()
         (1_000, "down_to_unit", 0),     # 50 cents -> 0
         (4_000, "down_to_unit", 200),
         (3_900, "down_to_unit", 100),   # 1.95 -> 1
+        (1, "up_to_quarter", 1),        # never more than the win itself
+        (300, "up_to_quarter", 25),
     ],
 )
 def test_commission_rounds_by_the_table_setting(win, rounding, expected):
