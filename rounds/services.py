@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino.db import update_rows
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.gaming_day import gaming_day_of
 from casino.models import Player, Table
@@ -674,7 +675,7 @@ def round_settle(*, round_id: int, by: AbstractBaseUser,
         banker_hand.commission = money.banker_commission
         rows.append(banker_hand)
     fields = ["outcome", "high_result", "low_result", "wager", "amount", "commission"]
-    Hand.objects.bulk_update([h for h in rows if h.pk], fields)
+    update_rows([h for h in rows if h.pk], fields)
     Hand.objects.bulk_create([h for h in rows if not h.pk])
 
     round_.banker_net = money.banker_net
@@ -684,7 +685,10 @@ def round_settle(*, round_id: int, by: AbstractBaseUser,
     round_.entry_id = entry_id
     round_.settled_at = timezone.now()
     round_.state = Round.State.SETTLED
-    round_.save()
+    round_.save(update_fields=[
+        "banker_net", "banker_commission", "house_stake_result", "player_commission",
+        "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
+        "solvency_available", "banker_hold_id"])
     _event(round_, "settled", by, entry=entry_id,
            outcomes={p: r[0] for p, r in results.items()},
            banker_net=_money(round_, money.banker_net),
