@@ -23,7 +23,7 @@ Design overview
 - Tamper evidence: each entry stores the SHA-256 of its canonical content (ledger.chain) and
   of the previous entry's hash; ``manage.py ledger_verify`` recomputes the chain and every
   cached balance. ``ChainHead``, a single row, remembers the last entry's hash: posting locks
-  it to append, so entries are chained (and numbered) one at a time.
+  it to append, so entries are chained one at a time, each with its ``seq``.
 """
 
 from __future__ import annotations
@@ -87,6 +87,8 @@ class Entry(models.Model):
     reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="reversed_by")
     reason = models.TextField(blank=True, default="")
+    # Place in the hash chain, given while the chain head is locked (ids are drawn earlier).
+    seq = models.BigIntegerField(unique=True)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
@@ -170,14 +172,17 @@ class Hold(models.Model):
 class ChainHead(models.Model):
     """The single row naming the newest entry of the hash chain.
 
-    Posting an entry locks this row (``UPDATE ... RETURNING``, one round trip), takes the new
-    entry's id while holding it, and moves it to the new entry; the lock is held to commit,
-    so entry ids follow chain order and two entries never claim the same predecessor.
+    Posting an entry appends it in one statement that locks this row, gives the entry the
+    next ``seq``, computes its hash from ``last_hash`` and moves the head to it; the lock is
+    held to commit, so two entries never claim the same predecessor.
     """
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    seq = models.BigIntegerField(default=0)
     last_entry_id = models.BigIntegerField(null=True)
     last_hash = models.CharField(max_length=64)
+    # The hash before last_hash: what the appending statement returns as the entry's prev_hash.
+    prev_hash = models.CharField(max_length=64, default="")
 
     class Meta:
         constraints = [
@@ -185,4 +190,4 @@ class ChainHead(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"chain head at entry #{self.last_entry_id}"
+        return f"chain head at entry #{self.last_entry_id} (seq {self.seq})"

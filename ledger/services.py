@@ -7,8 +7,9 @@ Locking, always in this order, so two movements can never wait on each other in 
   1. the entry being reversed (reversals only);
   2. every account the movement touches, in primary-key order (``account_lock``);
   3. the holds it settles, in primary-key order;
-  4. the chain head (ledger_chainhead's single row), taken last and held to commit,
-     because each entry's hash includes the previous entry's.
+  4. the chain head (ledger_chainhead's single row), taken last, inside the one statement
+     that appends the entry, and held to commit, because each entry's hash includes the
+     previous entry's.
 A caller that posts several entries in one transaction should first lock the union of their
 accounts with ``account_lock``; otherwise its second entry would take account locks while
 already holding the chain lock, out of the order above.
@@ -227,79 +228,97 @@ def _lock_open_holds(hold_ids: list[int]) -> list[Hold]:
     return holds
 
 
-_CHAIN_APPEND = """
-    UPDATE ledger_chainhead SET last_entry_id = last_entry_id WHERE id = 1
-    RETURNING last_hash, nextval(pg_get_serial_sequence('ledger_entry', 'id')), clock_timestamp()
-"""
 # The chain head is created on first use (and again after a TRUNCATE), from the newest entry.
 _CHAIN_START = """
-    INSERT INTO ledger_chainhead (id, last_entry_id, last_hash)
-    SELECT 1, e.id, coalesce(e.hash, %s)
+    INSERT INTO ledger_chainhead (id, seq, last_entry_id, last_hash, prev_hash)
+    SELECT 1, coalesce(e.seq, 0), e.id, coalesce(e.hash, %s), coalesce(e.prev_hash, '')
       FROM (SELECT 1) one LEFT JOIN LATERAL
-           (SELECT id, hash FROM ledger_entry ORDER BY id DESC LIMIT 1) e ON true
+           (SELECT id, seq, hash, prev_hash FROM ledger_entry ORDER BY seq DESC LIMIT 1) e ON true
     ON CONFLICT (id) DO NOTHING
 """
-# One round trip: the entry, its lines (their trigger moves the accounts' posted) and the
-# chain head.
-_ENTRY_INSERT = """
-    WITH entry AS (
-        INSERT INTO ledger_entry (id, kind, memo, ref, created_at, created_by_id, reverses_id,
-                                  reason, prev_hash, hash)
-        VALUES (%(id)s, %(kind)s, %(memo)s, %(ref)s, %(at)s, %(by)s, %(reverses)s, %(reason)s,
-                %(prev_hash)s, %(hash)s)
-    ), head AS (
-        UPDATE ledger_chainhead SET last_entry_id = %(id)s, last_hash = %(hash)s WHERE id = 1
+# The append, in one statement, so no client round trip happens while the chain head is
+# locked: lock the head, give the entry the next seq and its hash (the header of
+# ledger.chain, then the body the service built), insert the entry and its lines (their
+# trigger moves the accounts' posted), move the head.
+_ENTRY_APPEND = """
+    WITH new AS (SELECT {ident}),
+    head AS (
+        UPDATE ledger_chainhead h
+           SET seq = h.seq + 1, prev_hash = h.last_hash, last_entry_id = new.id,
+               last_hash = encode(sha256(convert_to(
+                   h.last_hash || E'\\n' || 'id=' || new.id || E'\\nseq=' || (h.seq + 1)
+                   || E'\\nat=' || to_char(new.at AT TIME ZONE 'UTC',
+                                             'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                   || E'\\n' || %(body)s, 'UTF8')), 'hex')
+          FROM new
+         WHERE h.id = 1
+        RETURNING new.id, new.at, h.seq, h.prev_hash, h.last_hash
+    ),
+    entry AS (
+        INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, created_by_id,
+                                  reverses_id, reason, prev_hash, hash)
+        SELECT id, seq, %(kind)s, %(memo)s, %(ref)s, at, %(by)s, %(reverses)s, %(reason)s,
+               prev_hash, last_hash
+          FROM head
+    ),
+    line AS (
+        INSERT INTO ledger_line (entry_id, account_id, amount)
+        SELECT head.id, line.account_id, line.amount
+          FROM head, (VALUES {lines}) AS line(account_id, amount)
     )
-    INSERT INTO ledger_line (entry_id, account_id, amount) VALUES {lines}
+    SELECT id, at, seq, prev_hash, last_hash FROM head
 """
+_NEW_ENTRY = "nextval(pg_get_serial_sequence('ledger_entry', 'id')) AS id, clock_timestamp() AS at"
+_GIVEN_ENTRY = "%(id)s::bigint AS id, %(at)s::timestamptz AS at"
 
 
 def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User | None,
                  ref: str, settled: list[tuple[Hold, int]], reverses: Entry | None,
                  reason: str) -> Entry:
-    """Append the entry to the chain, resolve its holds, insert its lines.
+    """Resolve the entry's holds, then append it to the chain with its lines.
 
     The caller holds locked every account of ``lines`` and of ``settled``, and the settled
-    holds. This takes the chain head's lock last and keeps it to commit. The holds are
-    resolved before the lines are inserted: the holds' trigger lowers ``held`` and the lines'
-    trigger raises ``posted``, and the CHECK on a player's available balance must see the held
-    funds released before the debit they pay for.
+    holds. The chain head's lock is taken last, inside the appending statement, and kept to
+    commit. Holds are resolved first: their trigger lowers ``held`` before the lines' trigger
+    raises ``posted``, so the CHECK on a player's available balance sees the held funds
+    released before the debit they pay for. A hold names the entry that resolved it and
+    carries its time, so the entry's id and time are drawn before it in that case.
     """
+    by_id = by.pk if by is not None else None
+    reverses_id = reverses.pk if reverses is not None else None
+    values: dict[str, object] = {
+        "kind": kind, "memo": memo, "ref": ref, "by": by_id, "reverses": reverses_id,
+        "reason": reason,
+        "body": chain.body(kind=kind, memo=memo, ref=ref, created_by_id=by_id,
+                           reverses_id=reverses_id, reason=reason, lines=lines),
+    }
+    for n, (account_id, amount) in enumerate(lines):
+        values[f"a{n}"], values[f"m{n}"] = account_id, amount
+    statement = _ENTRY_APPEND.format(
+        ident=_GIVEN_ENTRY if settled else _NEW_ENTRY,
+        lines=", ".join(f"(%(a{n})s::bigint, %(m{n})s::bigint)" for n in range(len(lines))))
     with connection.cursor() as cursor:
-        cursor.execute(_CHAIN_APPEND)
-        row = cursor.fetchone()
-        if row is None:
-            cursor.execute(_CHAIN_START, [chain.GENESIS])
-            cursor.execute(_CHAIN_APPEND)
-            row = cursor.fetchone()
-        prev_hash, entry_id, now = row
-        by_id = by.pk if by is not None else None
-        reverses_id = reverses.pk if reverses is not None else None
-        content = chain.canonical(
-            entry_id=entry_id, created_at=now, kind=kind, memo=memo, ref=ref,
-            created_by_id=by_id, reverses_id=reverses_id, reason=reason, lines=lines)
-        entry = Entry(pk=entry_id, kind=kind, memo=memo, ref=ref, created_at=now,
-                      created_by_id=by_id, reverses=reverses, reason=reason,
-                      prev_hash=prev_hash, hash=chain.entry_hash(prev_hash, content))
         if settled:
+            cursor.execute("SELECT nextval(pg_get_serial_sequence('ledger_entry', 'id')),"
+                           " clock_timestamp()")
+            values["id"], values["at"] = cursor.fetchone()
             for hold, captured in settled:
                 hold.status = Hold.Status.CAPTURED if captured else Hold.Status.RELEASED
                 hold.captured_amount = captured or None
-                hold.entry_id = entry_id
-                hold.resolved_at = now
+                hold.entry_id = values["id"]
+                hold.resolved_at = values["at"]
                 hold.resolved_by_id = by_id
             Hold.objects.bulk_update(
                 [h for h, _ in settled],
                 ["status", "captured_amount", "entry", "resolved_at", "resolved_by"],
             )
         try:
-            values = {"id": entry_id, "kind": kind, "memo": memo, "ref": ref, "at": now,
-                      "by": by_id, "reverses": reverses_id, "reason": reason,
-                      "prev_hash": prev_hash, "hash": entry.hash}
-            for n, (account_id, amount) in enumerate(lines):
-                values[f"a{n}"], values[f"m{n}"] = account_id, amount
-            cursor.execute(_ENTRY_INSERT.format(lines=", ".join(
-                f"(%(id)s, %(a{n})s, %(m{n})s)" for n in range(len(lines)))), values)
+            cursor.execute(statement, values)
+            row = cursor.fetchone()
+            if row is None:
+                cursor.execute(_CHAIN_START, [chain.GENESIS])
+                cursor.execute(statement, values)
+                row = cursor.fetchone()
         except IntegrityError as exc:
             # _lock_unreversed makes a second reversal of one entry a Conflict before this
             # point; the unique index on reverses_id is the guard of last resort.
@@ -309,6 +328,10 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
                                code="already_reversed",
                                detail={"entry_id": reverses_id}) from None
             raise
+    entry_id, created_at, seq, prev_hash, entry_hash = row
+    entry = Entry(pk=entry_id, seq=seq, kind=kind, memo=memo, ref=ref, created_at=created_at,
+                  created_by_id=by_id, reverses=reverses, reason=reason, prev_hash=prev_hash,
+                  hash=entry_hash)
     entry._state.adding = False
     entry._state.db = connection.alias
     return entry

@@ -33,14 +33,14 @@ class Report:
 def _entries(cursor, after: int) -> list[tuple]:
     cursor.execute(
         """
-        SELECT e.id, e.created_at, e.kind, e.memo, e.ref, e.created_by_id, e.reverses_id,
-               e.reason, e.prev_hash, e.hash,
+        SELECT e.seq, e.id, e.created_at, e.kind, e.memo, e.ref, e.created_by_id,
+               e.reverses_id, e.reason, e.prev_hash, e.hash,
                coalesce(array_agg(l.account_id ORDER BY l.id)
                         FILTER (WHERE l.id IS NOT NULL), '{}'),
                coalesce(array_agg(l.amount ORDER BY l.id) FILTER (WHERE l.id IS NOT NULL), '{}')
           FROM ledger_entry e LEFT JOIN ledger_line l ON l.entry_id = e.id
-         WHERE e.id > %s
-         GROUP BY e.id ORDER BY e.id LIMIT %s
+         WHERE e.seq > %s
+         GROUP BY e.id ORDER BY e.seq LIMIT %s
         """,
         [after, BATCH],
     )
@@ -50,29 +50,33 @@ def _entries(cursor, after: int) -> list[tuple]:
 def _check_chain(cursor, report: Report, progress: Callable[[str], None] | None) -> None:
     cursor.execute("SELECT count(*) FROM ledger_entry")
     total = cursor.fetchone()[0]
-    prev_id, prev_hash, after = None, chain.GENESIS, 0
-    while rows := _entries(cursor, after):
-        for (entry_id, created_at, kind, memo, ref, by_id, reverses_id, reason, stored_prev,
-             stored_hash, account_ids, amounts) in rows:
+    prev_id, prev_hash, prev_seq = None, chain.GENESIS, 0
+    while rows := _entries(cursor, prev_seq):
+        for (seq, entry_id, created_at, kind, memo, ref, by_id, reverses_id, reason,
+             stored_prev, stored_hash, account_ids, amounts) in rows:
+            if seq != prev_seq + 1:
+                report.problems.append(
+                    f"entry #{entry_id}: chain position {seq} follows {prev_seq} "
+                    "(entries are missing from the chain)")
             if stored_prev != prev_hash:
                 where = f"entry #{prev_id}" if prev_id else "the start of the chain"
                 report.problems.append(
                     f"entry #{entry_id}: prev_hash does not match the hash of {where} "
                     "(an entry was removed, inserted or rewritten)")
             content = chain.canonical(
-                entry_id=entry_id, created_at=created_at, kind=kind, memo=memo, ref=ref,
-                created_by_id=by_id, reverses_id=reverses_id, reason=reason,
+                entry_id=entry_id, seq=seq, created_at=created_at, kind=kind, memo=memo,
+                ref=ref, created_by_id=by_id, reverses_id=reverses_id, reason=reason,
                 lines=zip(account_ids, amounts, strict=True))
             if chain.entry_hash(stored_prev, content) != stored_hash:
                 report.problems.append(
                     f"entry #{entry_id}: hash does not match its content (altered after posting)")
-            prev_id, prev_hash, after = entry_id, stored_hash, entry_id
+            prev_id, prev_hash, prev_seq = entry_id, stored_hash, seq
             report.entries += 1
         if progress and total > BATCH:
             progress(f"chain: {report.entries}/{total} entries")
-    cursor.execute("SELECT last_entry_id, last_hash FROM ledger_chainhead WHERE id = 1")
+    cursor.execute("SELECT last_entry_id, last_hash, seq FROM ledger_chainhead WHERE id = 1")
     head = cursor.fetchone()
-    if head is not None and (head[0], head[1]) != (prev_id, prev_hash):
+    if head is not None and head != (prev_id, prev_hash, prev_seq):
         report.problems.append(
             f"chain head names entry #{head[0]} but the chain ends at entry #{prev_id}")
 

@@ -17,8 +17,9 @@ def sql(statement: str, params: list | None = None) -> list[tuple]:
 def raw_entry(*lines: tuple[int, int]) -> int:
     """An entry and its lines inserted straight into the tables, as a careless script would."""
     (entry_id,) = sql(
-        "INSERT INTO ledger_entry (kind, memo, ref, created_at, reason, prev_hash, hash)"
-        " VALUES ('raw', '', '', now(), '', '', md5(random()::text)) RETURNING id")[0]
+        "INSERT INTO ledger_entry (seq, kind, memo, ref, created_at, reason, prev_hash, hash)"
+        " SELECT coalesce(max(seq), 0) + 1000, 'raw', '', '', now(), '', '', md5(random()::text)"
+        " FROM ledger_entry RETURNING id")[0]
     for account_id, amount in lines:
         sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, %s)",
             [entry_id, account_id, amount])
