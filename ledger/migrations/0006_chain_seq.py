@@ -11,14 +11,26 @@ chain order until now): the only time ledger rows are rewritten, before the serv
 real money, with the immutability trigger switched off for the purpose and on again.
 """
 
+import hashlib
+from datetime import UTC
+
 from django.db import migrations, models
 
 GENESIS = "0" * 64
 
 
-def rechain(apps, schema_editor):
-    from ledger import chain
+def _content(*, entry_id, seq, at, kind, memo, ref, by, reverses, reason, lines):
+    """ledger.chain's canonical content as of this migration (frozen here on purpose)."""
+    stamp = at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    text = [f"id={entry_id}", f"seq={seq}", f"at={stamp}", f"kind={len(kind)}:{kind}",
+            f"memo={len(memo)}:{memo}", f"ref={len(ref)}:{ref}",
+            f"by={'' if by is None else by}", f"reverses={'' if reverses is None else reverses}",
+            f"reason={len(reason)}:{reason}",
+            "lines=" + ",".join(f"{a}:{m}" for a, m in sorted(lines))]
+    return "\n".join(text).encode()
 
+
+def rechain(apps, schema_editor):
     connection = schema_editor.connection
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
@@ -31,10 +43,10 @@ def rechain(apps, schema_editor):
         prev = GENESIS
         for seq, (entry_id, at, kind, memo, ref, by, reverses, reason, accounts,
                   amounts) in enumerate(cursor.fetchall(), start=1):
-            content = chain.canonical(entry_id=entry_id, seq=seq, created_at=at, kind=kind,
-                                      memo=memo, ref=ref, created_by_id=by, reverses_id=reverses,
-                                      reason=reason, lines=zip(accounts, amounts, strict=True))
-            new = chain.entry_hash(prev, content)
+            content = _content(entry_id=entry_id, seq=seq, at=at, kind=kind, memo=memo,
+                               ref=ref, by=by, reverses=reverses, reason=reason,
+                               lines=zip(accounts, amounts, strict=True))
+            new = hashlib.sha256(prev.encode() + b"\n" + content).hexdigest()
             with connection.cursor() as update:
                 update.execute("UPDATE ledger_entry SET seq = %s, prev_hash = %s, hash = %s"
                                " WHERE id = %s", [seq, prev, new, entry_id])
