@@ -76,10 +76,10 @@ beat: migrate
 	$(BIN)/celery -A casino beat --loglevel=INFO
 
 test: db
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=15
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
 test-fast: db
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not slow"
 
 test-slow: db
 	$(BIN)/python -m pytest -m slow -s

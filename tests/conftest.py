@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -50,3 +51,23 @@ def cage_client(staff_client: Callable[[str], APIClient]) -> APIClient:
 @pytest.fixture
 def auditor_client(staff_client: Callable[[str], APIClient]) -> APIClient:
     return staff_client(roles.AUDITOR)
+
+
+@pytest.fixture
+def celery_worker() -> Iterator[Any]:
+    """A real Celery worker, in a thread, consuming the configured broker (Redis in CI).
+
+    Without CELERY_BROKER_URL the settings run tasks eagerly in the caller, so the same test
+    still runs every task. Tests using this fixture share one xdist group (``make test``
+    distributes by group), so two workers never consume each other's tasks; a task that
+    reads the database needs ``django_db(transaction=True)`` to see the test's rows.
+    """
+    from casino.celery import app
+
+    if app.conf.task_always_eager:
+        yield None
+        return
+    from celery.contrib.testing.worker import start_worker
+
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        yield app

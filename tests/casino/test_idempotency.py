@@ -106,7 +106,9 @@ def test_a_replayed_create_keeps_its_status_and_location(cage_client):
     assert retry.status_code == 201 and retry.json()["id"] == first.json()["id"]
 
 
-def test_keys_are_kept_a_day_then_purged(cage_client, player):
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.xdist_group("celery")
+def test_keys_are_kept_a_day_then_purged(cage_client, player, celery_worker):
     deposit(cage_client, player, key="old")
     deposit(cage_client, player, key="new", amount="2.00")
     IdempotencyKey.objects.filter(key="old").update(
@@ -114,7 +116,7 @@ def test_keys_are_kept_a_day_then_purged(cage_client, player):
     IdempotencyKey.objects.filter(key="new").update(
         created_at=timezone.now() - timedelta(hours=23, minutes=59))
 
-    assert purge_idempotency_keys.delay().get() == 1
+    assert purge_idempotency_keys.delay().get(timeout=60) == 1
     assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["new"]
     with pytest.raises(ValueError):
         idempotency_keys_purge(older_than=timedelta(hours=1))

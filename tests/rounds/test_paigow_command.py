@@ -53,7 +53,8 @@ def test_simulate_prints_probabilities_with_intervals() -> None:
     assert "95% CI" in out and "player EV" in out
 
 
-def test_simulate_on_celery_gives_the_same_counts_as_in_process() -> None:
+@pytest.mark.xdist_group("celery")
+def test_simulate_on_celery_gives_the_same_counts_as_in_process(celery_worker) -> None:
     local = run("simulate", "--hands", "3000", "--seed", "8", "--workers", "1")
     chord = run("simulate", "--hands", "3000", "--seed", "8", "--celery")
     pick = [line for line in local.splitlines() if line.startswith(("win", "push", "loss"))]

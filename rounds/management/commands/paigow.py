@@ -60,6 +60,8 @@ class Command(BaseCommand):
         sim.add_argument("--workers", type=int, default=None, help="default: all cores")
         sim.add_argument("--seed", type=int, default=None)
         sim.add_argument("--celery", action="store_true", help="run the chunks as a chord")
+        sim.add_argument("--timeout", type=float, default=600.0,
+                         help="with --celery: seconds to wait for the workers (default 600)")
         self._way(sim)
         self._wheel(sim)
 
@@ -122,10 +124,18 @@ class Command(BaseCommand):
             raise CommandError("--hands must be positive")
         seed = options["seed"] if options["seed"] is not None else secrets.randbits(64)
         if options["celery"]:
+            from celery.exceptions import TimeoutError as CeleryTimeout
+
             from rounds.tasks import simulate_on_workers
 
             started = time.perf_counter()
-            counts = simulate_on_workers(hands=hands, way=way, wheel=wheel, seed=seed)
+            try:
+                counts = simulate_on_workers(hands=hands, way=way, wheel=wheel, seed=seed,
+                                             timeout=options["timeout"])
+            except CeleryTimeout:
+                raise CommandError(
+                    f"no answer from Celery workers within {options['timeout']:g} s: is one "
+                    "running (make worker) on the broker CELERY_BROKER_URL names?") from None
             result: SimulationResult = summarize(
                 counts, seconds=time.perf_counter() - started, seed=seed, way=way,
                 wheel=wheel, workers="celery")
