@@ -208,4 +208,4 @@ def test_random_money_movements_always_agree_with_the_model(pit_boss):
 
 @pytest.mark.slow
 def test_many_long_random_runs_always_agree_with_the_model(pit_boss):
-    run_machine(pit_boss, examples=100, steps=40)
+    run_machine(pit_boss, examples=60, steps=40)
