@@ -20,7 +20,7 @@ MINOR_DIGITS: dict[str, int] = {"EUR": 2, "USD": 2, "GBP": 2, "CHF": 2}
 # many amounts cannot overflow either.
 MAX_MINOR = 10**15
 
-_DECIMAL = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")
+_DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")  # ASCII digits only
 
 
 def minor_digits(currency: str) -> int:

@@ -17,6 +17,7 @@ def test_decimal_strings_integers_and_decimals_become_minor_units(value, minor):
 @pytest.mark.parametrize("value", [
     160.0, 0.1, True, "1.001", "1e3", "NaN", "Infinity", " 1.00", "1.00 ", "+1", "01.00",
     "1.", ".5", "", "1,00", Decimal("1.001"), Decimal("NaN"), None, [1], "10000000000000.01",
+    "\u0663", "1.\u0665\u0660",  # digits of other scripts, which int() would accept
 ])
 def test_anything_imprecise_or_ambiguous_is_refused(value):
     with pytest.raises(ValidationFailed) as refused:
