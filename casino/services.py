@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AbstractUser, Group
+from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -20,7 +19,7 @@ from ledger.services import account_get_or_create, entry_post
 
 @transaction.atomic
 def staff_create(*, username: str, role: str, password: str | None = None,
-                 superuser: bool = False) -> tuple[AbstractUser, str]:
+                 superuser: bool = False) -> tuple[User, str]:
     """Create a staff user in one role; returns the user and a fresh API token."""
     if role not in roles.ROLES:
         raise ValueError(f"unknown role {role!r}; choose one of {', '.join(roles.ROLES)}")
@@ -46,7 +45,7 @@ def staff_create(*, username: str, role: str, password: str | None = None,
 # A player's money is a ledger account (kind "player", ref "player:<id>"); the cage's cash is
 # the counter-side of every deposit and withdrawal (one "cage" account per currency).
 
-def player_create(*, name: str, currency: str, by: AbstractBaseUser | None) -> Player:
+def player_create(*, name: str, currency: str, by: User | None) -> Player:
     """Register a player and open their account in their currency."""
     name = name.strip()
     if not name:
@@ -72,7 +71,7 @@ def _cage_account(currency: str) -> Account:
 
 
 def player_deposit(*, player_id: int, amount: int, reference: str = "",
-                   by: AbstractBaseUser | None) -> Entry:
+                   by: User | None) -> Entry:
     """Cash bought in at the cage: the cage's account pays the player's."""
     if amount <= 0:
         raise ValidationFailed("A deposit must be positive.", code="invalid_amount",
@@ -87,7 +86,7 @@ def player_deposit(*, player_id: int, amount: int, reference: str = "",
 
 
 def player_withdraw(*, player_id: int, amount: int, reference: str = "",
-                    by: AbstractBaseUser | None) -> Entry:
+                    by: User | None) -> Entry:
     """Cash paid out at the cage; never more than the player's available balance (409)."""
     if amount <= 0:
         raise ValidationFailed("A withdrawal must be positive.", code="invalid_amount",

@@ -33,7 +33,9 @@ from ledger.models import Account, Entry, Hold
 from ledger.money import MAX_MINOR, format_minor, minor_digits
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
+    from datetime import datetime
+
+    from django.contrib.auth.models import User
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -286,7 +288,7 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
     """
     by_id = by.pk if by is not None else None
     reverses_id = reverses.pk if reverses is not None else None
-    values: dict[str, object] = {
+    values: dict[str, int | str | datetime | None] = {
         "kind": kind, "memo": memo, "ref": ref, "by": by_id, "reverses": reverses_id,
         "reason": reason,
         "body": chain.body(kind=kind, memo=memo, ref=ref, created_by_id=by_id,
@@ -301,12 +303,13 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
         if settled:
             cursor.execute("SELECT nextval(pg_get_serial_sequence('ledger_entry', 'id')),"
                            " clock_timestamp()")
-            values["id"], values["at"] = cursor.fetchone()
+            new_id, new_at = cursor.fetchone()
+            values["id"], values["at"] = new_id, new_at
             for hold, captured in settled:
                 hold.status = Hold.Status.CAPTURED if captured else Hold.Status.RELEASED
                 hold.captured_amount = captured or None
-                hold.entry_id = values["id"]
-                hold.resolved_at = values["at"]
+                hold.entry_id = new_id
+                hold.resolved_at = new_at
                 hold.resolved_by_id = by_id
             Hold.objects.bulk_update(
                 [h for h, _ in settled],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from casino.demo import seed_players
 from casino.models import Table
@@ -13,7 +13,7 @@ from rounds.models import Seat
 DEMO_TABLE = "Demo table 1"
 
 
-def seed_floor(*, by: AbstractBaseUser) -> list[str]:
+def seed_floor(*, by: User) -> list[str]:
     """Create what is missing of the demo floor; returns a line per thing it holds."""
     table = Table.objects.filter(name=DEMO_TABLE).first()
     if table is None:

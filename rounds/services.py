@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -80,7 +80,7 @@ def _check_table_rules(table: Table) -> None:
 
 
 @transaction.atomic
-def table_create(*, by: AbstractBaseUser, name: str, **settings: Any) -> Table:
+def table_create(*, by: User, name: str, **settings: Any) -> Table:
     """A new table with six empty seats; settings not given take the rules' defaults."""
     unknown = set(settings) - set(TABLE_FIELDS)
     if unknown:
@@ -98,7 +98,7 @@ def table_create(*, by: AbstractBaseUser, name: str, **settings: Any) -> Table:
 
 
 @transaction.atomic
-def table_update(*, table_id: int, by: AbstractBaseUser, changes: Mapping[str, Any]) -> Table:
+def table_update(*, table_id: int, by: User, changes: Mapping[str, Any]) -> Table:
     """Change a table's settings between rounds; every change is recorded (who, when, what).
 
     Locks the table row, so no round can open while the change is made.
@@ -141,7 +141,7 @@ def _lock_table(table_id: int) -> Table:
 
 
 @transaction.atomic
-def seat_take(*, table_id: int, number: int, player_id: int, by: AbstractBaseUser) -> Seat:
+def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     """Seat a player. Locks the table's seat rows in primary-key order."""
     table = _lock_table(table_id)
     _check_seat_number(number)
@@ -172,7 +172,7 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: AbstractBaseUse
 
 
 @transaction.atomic
-def seat_leave(*, table_id: int, number: int, by: AbstractBaseUser) -> Seat:
+def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
     table = _lock_table(table_id)
     _check_seat_number(number)
     seat = Seat.objects.select_for_update().get(table=table, number=number)
@@ -215,7 +215,7 @@ def _require(round_: Round, *states: str, doing: str) -> None:
         )
 
 
-def _event(round_: Round, kind: str, by: AbstractBaseUser, **data: Any) -> None:
+def _event(round_: Round, kind: str, by: User, **data: Any) -> None:
     RoundEvent.objects.create(round=round_, kind=kind, by=by, data=data)
 
 
@@ -242,7 +242,7 @@ def _last_house_banked(round_: Round) -> Round | None:
 # --- the round: steps ----------------------------------------------------------------------
 
 @transaction.atomic
-def round_open(*, table_id: int, by: AbstractBaseUser) -> Round:
+def round_open(*, table_id: int, by: User) -> Round:
     """Open the next round at a table, copying its settings. Locks the table row, which
     serialises round numbering and settings changes."""
     table = _lock_table(table_id)
@@ -262,7 +262,7 @@ def round_open(*, table_id: int, by: AbstractBaseUser) -> Round:
 
 
 @transaction.atomic
-def wager_place(*, round_id: int, seat: int, amount: int, by: AbstractBaseUser) -> Wager:
+def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     """A seat's wager against the bank, within the table limits, held on the player's
     account at once. Locks the round, then (in ledger) the player's account."""
     round_ = _lock_round(round_id)
@@ -290,7 +290,7 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: AbstractBaseUser) 
 
 
 @transaction.atomic
-def wager_clear(*, round_id: int, seat: int, by: AbstractBaseUser) -> Wager:
+def wager_clear(*, round_id: int, seat: int, by: User) -> Wager:
     """Take a wager back before the deal; its hold is released."""
     round_ = _lock_round(round_id)
     _require(round_, Round.State.BETTING, doing="clear a wager")
@@ -304,7 +304,7 @@ def wager_clear(*, round_id: int, seat: int, by: AbstractBaseUser) -> Wager:
     return wager
 
 
-def wager_rebet(*, round_id: int, seat: int, by: AbstractBaseUser) -> Wager:
+def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
     """Repeat the seat's player's last wager at this table."""
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
@@ -327,7 +327,7 @@ def _seated_player(round_: Round, seat: int) -> Player:
 
 
 @transaction.atomic
-def banker_set(*, round_id: int, by: AbstractBaseUser, house: bool = False,
+def banker_set(*, round_id: int, by: User, house: bool = False,
                seat: int | None = None, house_stake: int = 0) -> Round:
     """Who banks this round: the house, or a seated player with the house stake they
     announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
@@ -404,6 +404,7 @@ def _offer_order(round_: Round, seat: int) -> list[int]:
                                              state=Round.State.SETTLED)
                         .exclude(pk=round_.pk).order_by("-number").first())
     start = last_player_bank.banker_seat if last_player_bank is not None else 0
+    assert start is not None  # a player-banked round names its seat (round_banker_consistent)
     occupied = set(Seat.objects.filter(table_id=round_.table_id, player__isnull=False)
                    .values_list("number", flat=True))
     order = [((start + i - 1) % 6) + 1 for i in range(1, 7)]
@@ -424,7 +425,7 @@ def _positions_against_bank(round_: Round, wagers: Sequence[Wager]) -> dict[str,
     return stakes
 
 
-def _hold_banker_cover(round_: Round, wagers: Sequence[Wager], by: AbstractBaseUser) -> None:
+def _hold_banker_cover(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     """The solvency check before play (rules §7.4): the player-banker's available funds
     must cover every wager against the bank plus the house stake; that cover is then held
     until the round is settled or voided. Refused with the figures, changing nothing."""
@@ -463,7 +464,7 @@ def _hold_banker_cover(round_: Round, wagers: Sequence[Wager], by: AbstractBaseU
 
 
 @transaction.atomic
-def round_deal(*, round_id: int, by: AbstractBaseUser,
+def round_deal(*, round_id: int, by: User,
                hands: Mapping[str, Sequence[str] | str] | None = None,
                results_only: bool = False, rng: random.Random | None = None) -> Round:
     """Check the banker's solvency and hold the cover, then deal: electronically (secure
@@ -561,7 +562,7 @@ def _apply_setting(hand: Hand, setting: paigow.Setting, set_by: str) -> None:
 
 
 @transaction.atomic
-def hand_set(*, round_id: int, position: str, by: AbstractBaseUser,
+def hand_set(*, round_id: int, position: str, by: User,
              high: Sequence[str] | str | None = None, low: Sequence[str] | str | None = None,
              house_way: bool = False, as_played: bool = False) -> Hand:
     """Set one position's hand: as submitted (a foul is refused), by the house way on
@@ -616,7 +617,7 @@ def hand_set(*, round_id: int, position: str, by: AbstractBaseUser,
 # --- settlement, void, reversal --------------------------------------------------------------
 
 @transaction.atomic
-def round_settle(*, round_id: int, by: AbstractBaseUser,
+def round_settle(*, round_id: int, by: User,
                  outcomes: Mapping[str, str] | None = None) -> Round:
     """Settle every hand against the bank and post the round as ONE ledger entry that
     resolves every hold (rules §5-§7). Settling again returns the first settlement.
@@ -745,7 +746,7 @@ def _setting(hand: Hand) -> paigow.Setting:
 
 
 def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str, int],
-                     by: AbstractBaseUser) -> int | None:
+                     by: User) -> int | None:
     """The round's one ledger entry, resolving the wager holds and the banker's cover.
     A round where nothing moved (every hand a push) posts no entry; its holds are released."""
     holds = [w.hold_id for w in wagers]
@@ -755,8 +756,12 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str,
         ledger.holds_release(hold_ids=holds, by=by)
         return None
     table_accounts = accounts.table_accounts(round_.table)
-    bank_account = (table_accounts.bankroll if round_.banker_is_house
-                    else accounts.player_account(round_.banker_player))
+    if round_.banker_is_house:
+        bank_account = table_accounts.bankroll
+    else:
+        # A player-banked round names its banker (constraint round_banker_consistent).
+        assert round_.banker_player is not None
+        bank_account = accounts.player_account(round_.banker_player)
     players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
     seat_player = {str(w.seat): w.player_id for w in wagers}
     lines: dict[int, int] = {}
@@ -779,7 +784,7 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str,
 
 
 @transaction.atomic
-def round_void(*, round_id: int, reason: str, by: AbstractBaseUser) -> Round:
+def round_void(*, round_id: int, reason: str, by: User) -> Round:
     """Void a round before settlement: every hold is released, nothing else moves."""
     if not reason.strip():
         raise ValidationFailed("say why the round is voided",
@@ -798,7 +803,7 @@ def round_void(*, round_id: int, reason: str, by: AbstractBaseUser) -> Round:
 
 
 @transaction.atomic
-def round_reverse(*, round_id: int, reason: str, by: AbstractBaseUser) -> Round:
+def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     """Reverse a settled round with a reason: a new ledger entry that undoes the
     settlement's; the round keeps both."""
     if not reason.strip():

@@ -6,10 +6,14 @@ needs, never a role, so granting a role a new power is a change to casino.roles 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def requires(*perms: str) -> type[BasePermission]:
@@ -24,3 +28,12 @@ def requires(*perms: str) -> type[BasePermission]:
 
     Requires.__name__ = "Requires_" + "_".join(p.replace(".", "_") for p in perms)
     return Requires
+
+
+def acting_user(request: Request) -> User:
+    """The staff member a service records as ``by``; the views calling it require a login,
+    so an anonymous request reaching one is refused rather than recorded."""
+    user = request.user
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    return user

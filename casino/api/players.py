@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino import selectors, services
-from casino.api.permissions import requires
+from casino.api.permissions import acting_user, requires
 from casino.models import Currency, Player
 from ledger.api.fields import PositiveAmountField
 from ledger.api.serializers import BalanceOutput, EntryOutput, ErrorOutput, balance_data
@@ -88,7 +88,7 @@ class PlayerListView(generics.ListCreateAPIView):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = PlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_create(**data.validated_data, by=request.user)
+        player = services.player_create(**data.validated_data, by=acting_user(request))
         return Response(PlayerOutput(selectors.player_get(player_id=player.pk)).data,
                         status=status.HTTP_201_CREATED)
 
@@ -118,7 +118,7 @@ class PlayerDepositView(APIView):
     def post(self, request: Request, player_id: int) -> Response:
         player, data = _cash_input(request, player_id)
         entry = services.player_deposit(player_id=player.pk, amount=data["amount"],
-                                        reference=data["reference"], by=request.user)
+                                        reference=data["reference"], by=acting_user(request))
         return Response(EntryOutput(entry_get(entry_id=entry.pk)).data,
                         status=status.HTTP_201_CREATED)
 
@@ -135,7 +135,7 @@ class PlayerWithdrawalView(APIView):
     def post(self, request: Request, player_id: int) -> Response:
         player, data = _cash_input(request, player_id)
         entry = services.player_withdraw(player_id=player.pk, amount=data["amount"],
-                                         reference=data["reference"], by=request.user)
+                                         reference=data["reference"], by=acting_user(request))
         return Response(EntryOutput(entry_get(entry_id=entry.pk)).data,
                         status=status.HTTP_201_CREATED)
 

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.permissions import requires
+from casino.api.permissions import acting_user, requires
 from ledger import selectors, services
 from ledger.api.serializers import (
     AccountOutput,
@@ -105,7 +105,7 @@ class EntryReverseView(APIView):
         data = ReverseInput(data=request.data)
         data.is_valid(raise_exception=True)
         reversal = services.entry_reverse(entry_id=entry_id, reason=data.validated_data["reason"],
-                                          by=request.user)
+                                          by=acting_user(request))
         return Response(EntryOutput(selectors.entry_get(entry_id=reversal.pk)).data,
                         status=status.HTTP_201_CREATED)
 

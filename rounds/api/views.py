@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.pagination import Pagination
-from casino.api.permissions import requires
+from casino.api.permissions import acting_user, requires
 from ledger.money import to_minor
 from rounds import selectors, services
 from rounds.api.serializers import (
@@ -84,7 +84,7 @@ class TablesView(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(TableIn, request)
         data = _table_changes(data, data["currency"])
-        table = services.table_create(by=request.user, **data)
+        table = services.table_create(by=acting_user(request), **data)
         return _table_response(table.pk, status.HTTP_201_CREATED)
 
 
@@ -102,7 +102,7 @@ class TableDetailView(APIView):
     def patch(self, request: Request, table_id: int) -> Response:
         table = selectors.table_detail(table_id=table_id)
         data = _table_changes(_valid(TableIn, request, partial=True), table.currency)
-        services.table_update(table_id=table_id, by=request.user, changes=data)
+        services.table_update(table_id=table_id, by=acting_user(request), changes=data)
         return _table_response(table_id)
 
 
@@ -113,13 +113,13 @@ class SeatView(APIView):
     def put(self, request: Request, table_id: int, number: int) -> Response:
         data = _valid(SeatIn, request)
         services.seat_take(table_id=table_id, number=number, player_id=data["player"],
-                           by=request.user)
+                           by=acting_user(request))
         return _table_response(table_id)
 
     @extend_schema(summary="The player leaves the seat", request=None,
                    responses={200: TableOut})
     def delete(self, request: Request, table_id: int, number: int) -> Response:
-        services.seat_leave(table_id=table_id, number=number, by=request.user)
+        services.seat_leave(table_id=table_id, number=number, by=acting_user(request))
         return _table_response(table_id)
 
 
@@ -147,7 +147,7 @@ class TableRoundsView(APIView):
     @extend_schema(summary="Open the next round at the table", request=None,
                    responses={201: RoundOut})
     def post(self, request: Request, table_id: int) -> Response:
-        round_ = services.round_open(table_id=table_id, by=request.user)
+        round_ = services.round_open(table_id=table_id, by=acting_user(request))
         return _round_response(round_.pk, status.HTTP_201_CREATED)
 
 
@@ -186,7 +186,7 @@ class WagersView(APIView):
         data = _valid(WagerIn, request)
         amount = to_minor(data["amount"], _round_currency(round_id))
         services.wager_place(round_id=round_id, seat=data["seat"], amount=amount,
-                             by=request.user)
+                             by=acting_user(request))
         return _round_response(round_id, status.HTTP_201_CREATED)
 
 
@@ -196,7 +196,7 @@ class WagerView(APIView):
     @extend_schema(summary="Clear a seat's wager before the deal", request=None,
                    responses={200: RoundOut})
     def delete(self, request: Request, round_id: int, seat: int) -> Response:
-        services.wager_clear(round_id=round_id, seat=seat, by=request.user)
+        services.wager_clear(round_id=round_id, seat=seat, by=acting_user(request))
         return _round_response(round_id)
 
 
@@ -207,7 +207,7 @@ class RebetView(APIView):
                    responses={201: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(SeatOnlyIn, request)
-        services.wager_rebet(round_id=round_id, seat=data["seat"], by=request.user)
+        services.wager_rebet(round_id=round_id, seat=data["seat"], by=acting_user(request))
         return _round_response(round_id, status.HTTP_201_CREATED)
 
 
@@ -220,7 +220,7 @@ class BankerView(APIView):
         data = _valid(BankerIn, request)
         stake = data.get("house_stake")
         services.banker_set(
-            round_id=round_id, by=request.user, house=data["house"], seat=data.get("seat"),
+            round_id=round_id, by=acting_user(request), house=data["house"], seat=data.get("seat"),
             house_stake=0 if stake is None else to_minor(stake, _round_currency(round_id)),
         )
         return _round_response(round_id)
@@ -233,7 +233,7 @@ class DealView(APIView):
                    request=DealIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(DealIn, request)
-        services.round_deal(round_id=round_id, by=request.user, hands=data.get("hands"),
+        services.round_deal(round_id=round_id, by=acting_user(request), hands=data.get("hands"),
                             results_only=data["results_only"])
         return _round_response(round_id)
 
@@ -245,7 +245,7 @@ class HandsView(APIView):
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(HandIn, request)
-        services.hand_set(round_id=round_id, position=data["position"], by=request.user,
+        services.hand_set(round_id=round_id, position=data["position"], by=acting_user(request),
                           high=data.get("high"), low=data.get("low"),
                           house_way=data["house_way"], as_played=data["as_played"])
         return _round_response(round_id)
@@ -258,7 +258,7 @@ class SettleView(APIView):
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(SettleIn, request)
-        services.round_settle(round_id=round_id, by=request.user,
+        services.round_settle(round_id=round_id, by=acting_user(request),
                               outcomes=data.get("outcomes"))
         return _round_response(round_id)
 
@@ -270,7 +270,7 @@ class VoidView(APIView):
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(ReasonIn, request)
-        services.round_void(round_id=round_id, reason=data["reason"], by=request.user)
+        services.round_void(round_id=round_id, reason=data["reason"], by=acting_user(request))
         return _round_response(round_id)
 
 
@@ -281,7 +281,7 @@ class ReverseView(APIView):
                    request=ReasonIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(ReasonIn, request)
-        services.round_reverse(round_id=round_id, reason=data["reason"], by=request.user)
+        services.round_reverse(round_id=round_id, reason=data["reason"], by=acting_user(request))
         return _round_response(round_id)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Sum
 from hypothesis import HealthCheck, settings
@@ -41,7 +42,7 @@ amounts = st.integers(min_value=1, max_value=20_000)
 
 
 class LedgerMachine(RuleBasedStateMachine):
-    pit_boss = None  # set by the test: the user allowed to reverse
+    pit_boss: User  # set by run_machine: the user allowed to reverse
 
     entries = Bundle("entries")
     holds = Bundle("holds")
