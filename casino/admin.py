@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Count, Q, QuerySet
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from casino import selectors, services
@@ -17,6 +18,19 @@ from ledger.money import format_minor, to_minor
 from rounds import paigow
 from rounds import services as play
 from rounds.models import Seat, TableSettingsChange
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import WithAnnotations
+
+
+def _staff_user(request: HttpRequest) -> User:
+    """The signed-in staff member a service records as ``by``; the admin site lets no
+    anonymous request this far, and one that got here is refused rather than recorded."""
+    user = request.user
+    if not user.is_authenticated:
+        raise PermissionDenied
+    return user
 
 
 @admin.register(Player)
@@ -51,7 +65,8 @@ class PlayerAdmin(admin.ModelAdmin):
         if change:
             obj.save(update_fields=["name"])  # a rename; money never moves here
             return
-        created = services.player_create(name=obj.name, currency=obj.currency, by=request.user)
+        created = services.player_create(name=obj.name, currency=obj.currency,
+                                         by=_staff_user(request))
         obj.pk, obj.created_at, obj.created_by = created.pk, created.created_at, created.created_by
 
 
@@ -98,9 +113,8 @@ class TableForm(forms.ModelForm):
 class SeatInline(admin.TabularInline):
     """Who sits where; players take and leave seats through the API (rounds.services)."""
 
-    model = Seat
-    fields = ["number", "player", "since"]
-    readonly_fields = fields
+    model: type[Model] = Seat
+    fields = readonly_fields = ("number", "player", "since")
     ordering = ["number"]
     extra = 0
     can_delete = False
@@ -122,8 +136,7 @@ class TableSettingsChangeInline(SeatInline):
     """Every change of the table's settings: who, when, what (recorded by table_update)."""
 
     model = TableSettingsChange
-    fields = ["changed_at", "changed_by", "what"]
-    readonly_fields = fields
+    fields = readonly_fields = ("changed_at", "changed_by", "what")
     ordering = ["-id"]
     verbose_name = "settings change"
     verbose_name_plural = "settings history"
@@ -140,6 +153,10 @@ class TableSettingsChangeInline(SeatInline):
                 old, new = format_minor(old, currency), format_minor(new, currency)
             parts.append(f"{field}: {old} → {new}")
         return "; ".join(parts)
+
+
+class _SeatsTaken(TypedDict):
+    taken: int  # annotated by TableAdmin.get_queryset
 
 
 class _Refused(Exception):
@@ -177,8 +194,8 @@ class TableAdmin(admin.ModelAdmin):
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         if obj is None or self.has_change_permission(request, obj):
             return self.fieldsets
-        return [(name, {**options, "fields": [self._LIMITS_SHOWN.get(f, f)
-                                              for f in options["fields"]]})
+        return [(name, {**options, "fields": [self._LIMITS_SHOWN.get(f, f) if isinstance(f, str)
+                                              else f for f in options["fields"]]})
                 for name, options in self.fieldsets]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -194,7 +211,7 @@ class TableAdmin(admin.ModelAdmin):
                 f"{format_minor(table.max_bet, table.currency)}")
 
     @admin.display(description="seats taken", ordering="taken")
-    def seats_taken(self, table: Table) -> str:
+    def seats_taken(self, table: WithAnnotations[Table, _SeatsTaken]) -> str:
         return f"{table.taken} of 6"
 
     @admin.display(description="minimum bet")
@@ -209,10 +226,10 @@ class TableAdmin(admin.ModelAdmin):
         try:
             if change:
                 changes = {f: form.cleaned_data[f] for f in form.changed_data}
-                play.table_update(table_id=obj.pk, by=request.user, changes=changes)
+                play.table_update(table_id=obj.pk, by=_staff_user(request), changes=changes)
                 return
             settings = {f: form.cleaned_data[f] for f in form.fields if f != "name"}
-            created = play.table_create(by=request.user, name=form.cleaned_data["name"],
+            created = play.table_create(by=_staff_user(request), name=form.cleaned_data["name"],
                                         **settings)
         except DomainError as exc:
             raise _Refused(exc) from exc
@@ -236,14 +253,15 @@ class TableAdmin(admin.ModelAdmin):
         refusal: DomainError | None = getattr(request, "table_refusal", None)
         if refusal is None:
             return form
+        error: DomainError = refusal  # mypy does not carry the narrowing into the class below
 
-        class RefusedForm(form):  # type: ignore[valid-type, misc]
+        class RefusedForm(form):  # type: ignore[valid-type, misc]  # form: made by get_form
             def clean(self) -> dict[str, Any]:
                 cleaned = super().clean()
-                for field, errors in refusal.detail.get("fields", {}).items():
+                for field, errors in error.detail.get("fields", {}).items():
                     if field in self.fields:
                         self.add_error(field, errors)
-                self.add_error(None, f"Not saved: {refusal.message}")
+                self.add_error(None, f"Not saved: {error.message}")
                 return cleaned
 
         return RefusedForm

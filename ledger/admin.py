@@ -47,8 +47,7 @@ class AccountAdmin(ReadOnlyAdmin):
 
 class LineInline(admin.TabularInline):
     model = Line
-    fields = ["account", "amount_"]
-    readonly_fields = fields
+    fields = readonly_fields = ("account", "amount_")
     extra = 0
     can_delete = False
 

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import flatten_fieldsets
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -88,8 +89,7 @@ class RoundEventInline(admin.TabularInline):
     """The round's event log: who did what, when. Append-only in PostgreSQL as well."""
 
     model = RoundEvent
-    fields = ["at", "by", "kind", "what"]
-    readonly_fields = fields
+    fields = readonly_fields = ("at", "by", "kind", "what")
     extra = 0
     can_delete = False
     verbose_name = "event"
@@ -142,7 +142,7 @@ class RoundAdmin(admin.ModelAdmin):
         ("Settlement", {"fields": ["settlement_positions", "settlement_bank", "ledger_entries"]}),
         ("Table settings for this round", {"fields": ["rules_"], "classes": ["collapse"]}),
     ]
-    readonly_fields = [field for _, options in fieldsets for field in options["fields"]]
+    readonly_fields = flatten_fieldsets(fieldsets)
 
     # --- nothing is written here except through the actions ------------------------------
 
@@ -192,6 +192,8 @@ class RoundAdmin(admin.ModelAdmin):
     def solvency(self, round_: Round) -> str:
         if round_.solvency_required is None:
             return "none: the house banks" if round_.banker_is_house else EMPTY
+        # The check records the cover's hold with its figures (services._hold_banker_cover).
+        assert round_.banker_hold_id is not None
         text = (f"required {money_shown(round_.solvency_required, round_.currency)}, "
                 f"available {money_shown(round_.solvency_available, round_.currency)}; "
                 "cover held as ")
