@@ -18,7 +18,12 @@ def update_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> int:
         return 0
     meta = objs[0]._meta
     pk = meta.pk
-    columns = [meta.get_field(name) for name in fields]
+    columns: list[models.Field] = []
+    for name in fields:
+        field = meta.get_field(name)
+        if not isinstance(field, models.Field) or not field.concrete:
+            raise ValueError(f"{meta.label}.{name} is not a column")
+        columns.append(field)
     sets = ", ".join(f'"{c.column}" = v."{c.column}"' for c in columns)
     arrays = ", ".join(
         f'unnest(%s::{c.db_type(connection)}[]) AS "{c.column}"' for c in [pk, *columns])

@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.db import connection, models, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from rest_framework.authentication import BaseAuthentication
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -89,8 +93,10 @@ def _authenticated_user_id(request: HttpRequest) -> int | None:
     from rest_framework.request import Request
     from rest_framework.settings import api_settings
 
-    drf_request = Request(request, authenticators=[
-        auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
+    # api_settings imports the dotted paths of the setting: these are classes, not strings.
+    classes = cast("Sequence[type[BaseAuthentication]]",
+                   api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+    drf_request = Request(request, authenticators=[auth() for auth in classes])
     try:
         user = drf_request.user
     except APIException:

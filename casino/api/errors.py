@@ -76,8 +76,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(exc, exceptions.MethodNotAllowed):
             view = context.get("view")
             detail["allowed"] = sorted(getattr(view, "allowed_methods", []))
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            detail["retry_after_seconds"] = exc.wait
+        if isinstance(exc, exceptions.Throttled):
+            # Throttled.__init__ sets wait (whole seconds); the stubs do not declare it.
+            wait: int | None = getattr(exc, "wait", None)
+            if wait is not None:
+                detail["retry_after_seconds"] = wait
         body = error_body(code, _message_of(exc.detail), detail)
     response.data = body
     return response

@@ -81,7 +81,7 @@ class EntryOutput(serializers.Serializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_created_by(self, entry: Entry) -> str | None:
-        return entry.created_by.get_username() if entry.created_by_id else None
+        return entry.created_by.get_username() if entry.created_by is not None else None
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_reversed_by(self, entry: Entry) -> int | None:

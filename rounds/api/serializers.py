@@ -138,7 +138,8 @@ class EventOut(serializers.Serializer):
     kind = serializers.CharField()
     at = serializers.DateTimeField()
     by = serializers.CharField(source="by.username")
-    data = serializers.JSONField()
+    # The metaclass pops declared fields off the class, so Serializer.data stays the property.
+    data = serializers.JSONField()  # type: ignore[assignment]
 
 
 class RoundOut(serializers.Serializer):
