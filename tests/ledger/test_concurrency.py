@@ -81,7 +81,8 @@ def hammer(threads: int, operations: int) -> tuple[list[BaseException], int]:
     start = threading.Barrier(threads)
 
     def work(seed: int) -> None:
-        rng, mine = random.Random(seed), []
+        rng = random.Random(seed)
+        mine: list[int] = []
         boss = get_user_model().objects.get(pk=boss_user.pk)
         try:
             start.wait()

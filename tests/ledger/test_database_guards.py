@@ -41,8 +41,8 @@ def refused(match: str):
             self.atomic.__enter__()
 
         def __exit__(self, *exc):
-            suppressed = self.atomic.__exit__(*exc)
-            return self.raises.__exit__(*exc) or suppressed
+            self.atomic.__exit__(*exc)  # never suppresses: it re-raises after rolling back
+            return self.raises.__exit__(*exc)
 
     return Refused()
 

@@ -129,6 +129,7 @@ def test_an_electronic_deal_shows_dice_and_deal_order(boss, table, players, pit_
 
     html = boss.get(f"{ROUNDS}{round_.pk}/change/").content.decode()
 
+    assert round_.dice is not None and round_.deal_order is not None
     assert f"(total {sum(round_.dice)})" in html
     assert " → ".join(round_.deal_order) in html
     assert sum(html.count(suit) for suit in "♠♥♦♣") >= 4 * 7

@@ -17,7 +17,7 @@ def test_the_demo_floor_seats_three_funded_players_and_loads_only_once(settings,
     call_command("seed_demo")
 
     seated = Seat.objects.filter(table__name="Demo table 1", player__isnull=False)
-    assert [(s.number, s.player.name) for s in seated.order_by("number")] == [
+    assert list(seated.order_by("number").values_list("number", "player__name")) == [
         (1, "Anna"), (2, "Bram"), (3, "Chris")]
     assert [player_balance(p).available for p in Player.objects.order_by("id")] == [
         50_000, 30_000, 20_000]

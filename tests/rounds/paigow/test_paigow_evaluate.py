@@ -184,7 +184,7 @@ def test_wrong_number_of_cards_or_a_card_twice_is_refused() -> None:
     with pytest.raises(InvalidCards, match="expected 5 cards"):
         evaluate_high(parse_cards("AS KS QS JS"))
     with pytest.raises(InvalidCards, match="same card twice"):
-        evaluate_high(["AS", "KS", "QS", "JS", "AS"])
+        evaluate_high("AS KS QS JS AS")
     with pytest.raises(InvalidCards, match="expected 2 cards"):
         evaluate_low(parse_cards("AS KS QS"))
 
