@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
+MAX_PATH_LENGTH = 500
 PATH_PREFIX = "/api/v1/"
 KEEP_FOR = timedelta(hours=24)
 
@@ -49,7 +50,7 @@ class IdempotencyKey(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     method = models.CharField(max_length=10)
-    path = models.CharField(max_length=500)
+    path = models.CharField(max_length=MAX_PATH_LENGTH)
     key = models.CharField(max_length=MAX_KEY_LENGTH)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request.")
     status_code = models.PositiveSmallIntegerField(null=True)
@@ -80,7 +81,8 @@ def _fingerprint(request: HttpRequest) -> str:
     body = request.body
     try:
         canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
-    except ValueError:
+    except (ValueError, RecursionError):
+        # Not JSON we can read (the view will refuse it): the raw bytes identify it.
         canonical = body
     return hashlib.sha256(request.META.get("QUERY_STRING", "").encode() + b"\n"
                           + canonical).hexdigest()
@@ -167,6 +169,11 @@ class IdempotencyMiddleware:
             return _error(400, "invalid_idempotency_key",
                           f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable characters.",
                           {"length": len(key)})
+        if len(request.path) > MAX_PATH_LENGTH:
+            # The key is stored with its path; no route of the API is this long.
+            return _error(414, "uri_too_long",
+                          f"A path with an {HEADER} may be at most {MAX_PATH_LENGTH} characters.",
+                          {"length": len(request.path)})
         user_id = _authenticated_user_id(request)
         if user_id is None:
             return self.get_response(request)

@@ -340,11 +340,22 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
     return entry
 
 
-def entry_reverse(*, entry_id: int, reason: str, by: User) -> Entry:
+# Entry kinds whose reversal belongs to the flow that posted them (kind -> how to reverse
+# one), registered by that flow's app. Reversing such an entry directly would move the money
+# back behind the owner's back (a round would still read "settled").
+OWNED_KINDS: dict[str, str] = {}
+
+
+def entry_kind_register_owner(*, kind: str, how_to_reverse: str) -> None:
+    OWNED_KINDS[kind] = how_to_reverse
+
+
+def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = False) -> Entry:
     """A new entry with the original's lines negated, pointing at it; once per entry.
 
     Holds the original settled stay resolved: a reversal moves money back, it does not
-    reopen a wager.
+    reopen a wager. An entry of an owned kind (OWNED_KINDS) is reversed only by its owner's
+    flow, which says so with ``by_owner``.
     """
     if by is None or not by.has_perm("ledger.reverse_entry"):
         raise PermissionRefused("Reversing an entry needs the ledger.reverse_entry permission.")
@@ -353,6 +364,10 @@ def entry_reverse(*, entry_id: int, reason: str, by: User) -> Entry:
     original = Entry.objects.filter(pk=entry_id).first()
     if original is None:
         raise NotFound(f"There is no ledger entry #{entry_id}.", detail={"entry_id": entry_id})
+    if original.kind in OWNED_KINDS and not by_owner:
+        raise Conflict(f"Entry #{entry_id} is a {original.kind}: {OWNED_KINDS[original.kind]}.",
+                       code="owned_entry",
+                       detail={"entry_id": entry_id, "kind": original.kind, "ref": original.ref})
     # Lines never change, so they can be read before the locks entry_post takes.
     lines = [(account_id, -amount) for account_id, amount in
              original.lines.order_by("pk").values_list("account_id", "amount")]

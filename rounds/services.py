@@ -24,7 +24,7 @@ from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.gaming_day import gaming_day_of
 from casino.models import Player, Table
 from ledger import services as ledger
-from ledger.money import format_minor
+from ledger.money import MAX_MINOR, format_minor
 from ledger.selectors import account_balance
 from rounds import accounts, paigow
 from rounds.errors import (
@@ -43,6 +43,8 @@ from rounds.models import Hand, Round, RoundEvent, Seat, TableSettingsChange, Wa
 from rounds.settlement import settle as settle_money
 
 OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
+# The bank's side of a round (six wagers plus a house stake) is one ledger amount.
+MAX_TABLE_BET = MAX_MINOR // 8
 
 # The table settings a round copies when it opens (rules §6-§9), and that a pit boss may
 # change between rounds.
@@ -66,6 +68,14 @@ def _check_table_rules(table: Table) -> None:
         raise ValidationFailed(
             "the table limits need 0 < min_bet <= max_bet",
             detail={"fields": {"max_bet": ["must be at least min_bet"]}},
+        )
+    if table.max_bet > MAX_TABLE_BET:
+        # Six wagers and a house stake at the maximum must still fit in one ledger amount,
+        # or a round within the limits could never be settled.
+        raise ValidationFailed(
+            f"max_bet may be at most {format_minor(MAX_TABLE_BET, table.currency)}",
+            detail={"fields": {"max_bet": [
+                f"at most {format_minor(MAX_TABLE_BET, table.currency)}"]}},
         )
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
         raise ValidationFailed("commission_rate is a fraction from 0 up to 1 (0.05 = 5%)")
@@ -227,14 +237,18 @@ def _active_wagers(round_: Round) -> list[Wager]:
     return list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
 
 
-def _previous_settled(round_: Round) -> Round | None:
-    return (Round.objects.filter(table_id=round_.table_id, state=Round.State.SETTLED,
+# A reversed round was still played: it counts for the rotation and eligibility rules.
+PLAYED_STATES = (Round.State.SETTLED, Round.State.REVERSED)
+
+
+def _previous_played(round_: Round) -> Round | None:
+    return (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
                                  number__lt=round_.number)
             .order_by("-number").first())
 
 
 def _last_house_banked(round_: Round) -> Round | None:
-    return (Round.objects.filter(table_id=round_.table_id, state=Round.State.SETTLED,
+    return (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
                                  banker_is_house=True, number__lt=round_.number)
             .order_by("-number").first())
 
@@ -304,14 +318,17 @@ def wager_clear(*, round_id: int, seat: int, by: User) -> Wager:
     return wager
 
 
+@transaction.atomic
 def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
-    """Repeat the seat's player's last wager at this table."""
-    round_ = Round.objects.filter(pk=round_id).first()
-    if round_ is None:
-        raise RoundNotFound(f"no round #{round_id}")
+    """Repeat the wager the seat's player played in their last hand at this table ("Re-Bet",
+    German seed): a wager cleared before a deal, or of a voided round, was never played.
+    Locks the round (wager_place takes the same lock again in this transaction)."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, doing="place a wager")
     player = _seated_player(round_, seat)
-    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player)
-            .exclude(round=round_).order_by("-id").first())
+    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
+                                 state=Wager.State.ACTIVE, round__state__in=PLAYED_STATES)
+            .order_by("-round__number").first())
     if last is None:
         raise Conflict(f"{player.name} has no earlier wager at this table to repeat",
                        code="no_previous_wager")
@@ -353,12 +370,20 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
         raise BankerNotAllowed(
             f"the bank holder places no wager of their own: clear seat {seat}'s wager first")
-    previous = _previous_settled(round_)
+    previous = _previous_played(round_)
     if (rules["bank_rotation"] == "alternate" and previous is not None
             and previous.banker_is_house is False):
         raise BankerNotAllowed(
             "with alternate rotation the bank returns to the house every other round, and "
             f"round {previous.number} was banked by a player")
+    if (rules["bank_rotation"] == "circle" and previous is not None
+            and previous.banker_is_house is False and previous.banker_seat is not None
+            and seat <= previous.banker_seat):
+        # Each player in turn, then the house (rules §7.1): after seat k banked, the bank
+        # moves on to a later seat (those between passed) or, the circle done, the house.
+        raise BankerNotAllowed(
+            f"with circle rotation the bank moves on after seat {previous.banker_seat}: "
+            "a later seat, or the house once the circle is complete")
     last_house = _last_house_banked(round_)
     last_wager_vs_house = None
     if last_house is not None:
@@ -392,7 +417,7 @@ def _last_wager_against_house(round_: Round, player: Player) -> int:
     """The player's own last wager against the house at this table (rules §7.3 cap)."""
     last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
                                  state=Wager.State.ACTIVE, round__banker_is_house=True,
-                                 round__state=Round.State.SETTLED)
+                                 round__state__in=PLAYED_STATES)
             .exclude(round=round_).order_by("-id").first())
     return last.amount if last is not None else 0
 
@@ -401,7 +426,7 @@ def _offer_order(round_: Round, seat: int) -> list[int]:
     """The seated players the bank was offered to before ``seat`` accepted (they passed):
     in seat order, starting after the last player who banked (rules §7.1)."""
     last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
-                                             state=Round.State.SETTLED)
+                                             state__in=PLAYED_STATES)
                         .exclude(pk=round_.pk).order_by("-number").first())
     start = last_player_bank.banker_seat if last_player_bank is not None else 0
     assert start is not None  # a player-banked round names its seat (round_banker_consistent)
@@ -815,7 +840,8 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     _require(round_, Round.State.SETTLED, doing="reverse")
     reversal_id = None
     if round_.entry_id is not None:
-        reversal_id = ledger.entry_reverse(entry_id=round_.entry_id, reason=reason, by=by).pk
+        reversal_id = ledger.entry_reverse(entry_id=round_.entry_id, reason=reason, by=by,
+                                           by_owner=True).pk
     round_.reversal_entry_id = reversal_id
     round_.state = Round.State.REVERSED
     round_.closed_reason = reason
