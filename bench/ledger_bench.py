@@ -40,29 +40,17 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 settings.DEBUG = False  # no query log: measure the service, not Django's debugging aids
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, connections  # noqa: E402
+
+from bench._scratch import scratch_database  # noqa: E402
 
 PLAYERS = 1_000
 TABLES = 10
 
 
-def _admin_sql(statement: str) -> None:
-    """Run CREATE/DROP DATABASE from the maintenance database (not inside a transaction)."""
-    with connection._nodb_cursor() as cursor:
-        cursor.execute(statement)
-
-
-def _use_database(name: str) -> None:
-    connections.close_all()
-    settings.DATABASES["default"]["NAME"] = name
-    connection.settings_dict["NAME"] = name
-
-
 def _setup_ledger() -> tuple[list[int], list[int]]:
     from ledger.services import account_get_or_create, entry_post
 
-    call_command("migrate", verbosity=0)
     cage = account_get_or_create(kind="cage", currency="EUR")
     players = [account_get_or_create(kind="player", currency="EUR", ref=f"player:{i}").pk
                for i in range(PLAYERS)]
@@ -140,11 +128,8 @@ def main() -> int:
                         help="alternate ledger and pgbench this many times; best of each")
     options = parser.parse_args()
 
-    original = settings.DATABASES["default"]["NAME"]
     scratch = f"ledger_bench_{os.getpid()}"
-    _admin_sql(f'CREATE DATABASE "{scratch}"')
-    try:
-        _use_database(scratch)
+    with scratch_database(scratch):
         print(f"Scratch database {scratch} on {settings.DATABASES['default']['HOST']}; "
               f"{options.seconds:g} s per measurement, best of {options.repeat}.")
         players, tables = _setup_ledger()
@@ -175,9 +160,6 @@ def main() -> int:
         print("ledger_verify on the bench's entries: "
               + ("OK" if report.ok else f"{len(report.problems)} problems")
               + f" ({report.entries} entries)")
-    finally:
-        _use_database(original)
-        _admin_sql(f'DROP DATABASE IF EXISTS "{scratch}"')
     print("target (ledger >= 0.5 x pgbench): " + ("met" if ok else "NOT met"))
     return 0
 

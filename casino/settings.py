@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import unquote
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -90,6 +91,9 @@ TEMPLATES = [
 DATABASE_URL = env.str("DATABASE_URL", default="")
 if DATABASE_URL:
     _db = env.db_url_config(DATABASE_URL)
+    # libpq's convention for a Unix socket: the directory percent-encoded as the host
+    # (postgres://user@%2Fvar%2Frun%2Fpostgresql/casino), which django-environ leaves encoded.
+    _db["HOST"] = unquote(_db.get("HOST") or "")
     if _db["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at a PostgreSQL server.")
 else:

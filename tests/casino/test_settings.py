@@ -49,3 +49,15 @@ def test_sqlite_is_refused():
 
     assert done.returncode != 0
     assert "must point at a PostgreSQL server" in done.stderr
+
+
+def test_a_socket_directory_in_database_url_is_decoded():
+    done = run_manage(
+        "shell", "-c",
+        "from django.conf import settings; print(settings.DATABASES['default']['HOST'])",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
+        DATABASE_URL="postgres://postgres@%2Fvar%2Frun%2Fpostgresql/casino",
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "/var/run/postgresql"
