@@ -118,6 +118,8 @@ class Round(models.Model):
     banker_commission = models.BigIntegerField(null=True, blank=True)
     house_stake_result = models.BigIntegerField(null=True, blank=True)
     player_commission = models.BigIntegerField(null=True, blank=True)
+    house_bank_share = models.BigIntegerField(
+        default=0, help_text="Co-banking: the house's half of the bank's result (+ won).")
     entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
     reversal_entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
 

@@ -40,6 +40,7 @@ from rounds.errors import (
     WrongState,
 )
 from rounds.models import Hand, Round, RoundEvent, Seat, TableSettingsChange, Wager
+from rounds.settlement import banker_share
 from rounds.settlement import settle as settle_money
 
 OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
@@ -79,13 +80,6 @@ def _check_table_rules(table: Table) -> None:
         )
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
         raise ValidationFailed("commission_rate is a fraction from 0 up to 1 (0.05 = 5%)")
-    if table.co_banking:
-        # Co-banking splits the action between the house and a player-banker; its money
-        # rules are not on the rules page yet, so a table cannot turn it on.
-        raise ValidationFailed(
-            "co_banking is not supported: the rules page gives no settlement for it yet",
-            detail={"fields": {"co_banking": ["must be false"]}},
-        )
     table.full_clean(validate_unique=False, validate_constraints=False)
 
 
@@ -402,6 +396,10 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
             f"({rules['house_stake_cap'].replace('_', ' ')})",
             detail={"min": _money(round_, rules["min_bet"]), "max": _money(round_, cap)},
         )
+    if house_stake and rules["co_banking"]:
+        raise ValidationFailed(
+            "with co-banking the house covers half the action itself and stakes nothing "
+            "against the bank", detail={"fields": {"house_stake": ["must be 0"]}})
     passed = _offer_order(round_, seat)
     round_.banker_is_house, round_.banker_seat, round_.banker_player = False, seat, player
     round_.house_stake = house_stake
@@ -457,7 +455,9 @@ def _hold_banker_cover(round_: Round, wagers: Sequence[Wager], by: User) -> None
     if round_.banker_is_house:
         return
     assert round_.banker_player is not None
-    required = sum(w.amount for w in wagers) + round_.house_stake
+    # Under co-banking the player-banker covers its half of every wager (rules §7).
+    share = banker_share if round_.rules["co_banking"] else (lambda amount: amount)
+    required = sum(share(w.amount) for w in wagers) + round_.house_stake
     account = accounts.player_account(round_.banker_player)
     available = account_balance(account_id=account.pk).available
 
@@ -683,6 +683,7 @@ def round_settle(*, round_id: int, by: User,
         wagers=stakes, outcomes={p: r[0] for p, r in results.items()},
         banker_is_house=bool(round_.banker_is_house), house_stake=round_.house_stake,
         rate=Decimal(rules["commission_rate"]), rounding=rules["commission_rounding"],
+        co_banking=bool(rules["co_banking"]),
     )
     entry_id = _post_settlement(round_, wagers, money.moves, by)
 
@@ -708,11 +709,13 @@ def round_settle(*, round_id: int, by: User,
     round_.banker_commission = money.banker_commission
     round_.house_stake_result = money.house_stake_result if not round_.banker_is_house else 0
     round_.player_commission = money.player_commission
+    round_.house_bank_share = money.house_bank_share
     round_.entry_id = entry_id
     round_.settled_at = timezone.now()
     round_.state = Round.State.SETTLED
     round_.save(update_fields=[
         "banker_net", "banker_commission", "house_stake_result", "player_commission",
+        "house_bank_share",
         "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
         "solvency_available", "banker_hold_id"])
     _event(round_, "settled", by, entry=entry_id,

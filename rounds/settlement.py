@@ -11,6 +11,13 @@ A player-banker then pays commission on the bank's NET winnings over the round (
 everything the bank won minus everything it paid out, and nothing when that is zero or
 negative. The house's stake against a player-banker pays no commission: it is the house's
 own money (rules §7.7 counts the stake's result as house income as it is).
+
+Co-banking (rules §7, table setting ``co_banking``): the house and the player-banker each
+cover half the action. This module reads that as: every amount the bank wins or pays is
+split, the player-banker's share being half rounded down and the house taking the other
+half (so an odd cent falls to the house); the player-banker's commission is on the net of
+its own share. The house stakes nothing against a bank it half holds (services refuse a
+house stake then).
 """
 
 from __future__ import annotations
@@ -61,11 +68,12 @@ class PositionResult:
 @dataclass
 class Settlement:
     positions: list[PositionResult]
-    banker_won: int        # everything the bank took from losing positions
-    banker_paid: int       # everything the bank paid to winning positions
+    banker_won: int        # everything the bank took from losing positions (under
+    banker_paid: int       # co-banking, the player-banker's share); and paid to winners
     banker_commission: int
     house_stake_result: int  # + the house's stake won, - lost (player-banked rounds only)
     player_commission: int   # total commission from winning players
+    house_bank_share: int = 0  # co-banking: the house's half of the bank's result
     # Signed balance changes per party: {"bank": ..., "house": ..., "commission": ...,
     # "1": ..., "3": ...}; they sum to zero.
     moves: dict[str, int] = field(default_factory=dict)
@@ -83,6 +91,7 @@ def settle(
     house_stake: int,
     rate: Decimal,
     rounding: str,
+    co_banking: bool = False,
 ) -> Settlement:
     """The money of a round.
 
@@ -92,6 +101,9 @@ def settle(
     """
     if set(wagers) != set(outcomes):
         raise ValueError("every position against the bank needs exactly one outcome")
+    co_banking = co_banking and not banker_is_house
+    if co_banking and "dealer" in wagers:
+        raise ValueError("the house stakes nothing against a bank it half holds")
     moves: dict[str, int] = defaultdict(int)
     results: list[PositionResult] = []
     won = paid = player_commission = 0
@@ -107,14 +119,18 @@ def settle(
             commission = 0 if is_house_stake else commission_on(wager, rate, rounding)
             moves[party] += wager - commission
             moves[COMMISSION] += commission
-            moves[BANK] -= wager
-            paid += wager
+            share = banker_share(wager) if co_banking else wager
+            moves[BANK] -= share
+            moves[HOUSE] -= wager - share
+            paid += share
             player_commission += commission
             amount = wager
         elif outcome == "loss":
             moves[party] -= wager
-            moves[BANK] += wager
-            won += wager
+            share = banker_share(wager) if co_banking else wager
+            moves[BANK] += share
+            moves[HOUSE] += wager - share
+            won += share
             commission = 0
             amount = -wager
         elif outcome == "push":
@@ -138,8 +154,14 @@ def settle(
         banker_commission=banker_commission,
         house_stake_result=stake_result,
         player_commission=player_commission,
+        house_bank_share=moves[HOUSE] if co_banking else 0,
         moves={k: v for k, v in moves.items() if v},
     )
+
+
+def banker_share(amount: int) -> int:
+    """The player-banker's half of an amount under co-banking (rounded down)."""
+    return amount // 2
 
 
 def _position_order(position: str) -> int:

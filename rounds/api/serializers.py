@@ -211,6 +211,7 @@ class RoundOut(serializers.Serializer):
             },
             "house": {
                 "stake_result": self._money(round_.house_stake_result),
+                "bank_share_result": self._money(round_.house_bank_share),
                 "commission_income": self._money((round_.player_commission or 0)
                                                  + (round_.banker_commission or 0)),
             },

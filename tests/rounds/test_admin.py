@@ -314,12 +314,12 @@ def test_a_setting_the_service_refuses_is_shown_on_its_field(boss, table):
     page = boss.get(f"{TABLES}{table.pk}/change/")
 
     response = boss.post(f"{TABLES}{table.pk}/change/",
-                         change_form_data(page, co_banking=True))
+                         change_form_data(page, max_bet="2000000000000.00"))
 
     assert response.status_code == 200
-    assert "co_banking is not supported" in response.content.decode()
+    assert "max_bet may be at most" in response.content.decode()
     table.refresh_from_db()
-    assert table.co_banking is False
+    assert table.max_bet == 10_000
 
 
 def test_a_table_added_in_the_admin_gets_its_seats_and_accounts(boss):

@@ -150,3 +150,33 @@ def test_electronic_deal_gives_hands_only_to_positions_in_play(dealer, table, se
     assert set(dealt["discarded"]) == {"dealer", "2", "4", "5", "6"}
     # dealing starts after the counted position, which receives the seventh stack
     assert dealt["order"][-1] == body["deal"]["counted_position"]
+
+
+def test_a_co_banked_round_holds_and_settles_only_the_player_bankers_half(
+    dealer, make_table, seat_player
+):
+    table = make_table(co_banking=True, banker_must_have_played=False)
+    banker = seat_player(table, 1, funds=5_000)
+    p2, p3 = seat_player(table, 2), seat_player(table, 3)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, "100.00")
+    dealer.wager(round_id, 3, "60.01")
+    assert dealer.banker(round_id, seat=1, house_stake="10.00", expect=400)
+    dealer.banker(round_id, seat=1, house_stake="0")
+
+    # the banker's €50 covers half of €160.01 (€80.00, rounded down per wager), not all
+    body = dealer.deal(round_id, {"results_only": True}, expect=409)
+    assert body["error"]["detail"]["required"] == "80.00"
+    from casino.services import player_deposit
+
+    player_deposit(player_id=banker.pk, amount=3_000, by=None)
+    assert dealer.deal(round_id, {"results_only": True})["solvency"]["required"] == "80.00"
+    body = dealer.settle(round_id, {"outcomes": {"2": "loss", "3": "win"}})
+
+    settlement = body["settlement"]
+    assert settlement["banker"] == {"position": "1", "net": "20.00", "commission": "1.00"}
+    assert settlement["house"]["bank_share_result"] == "19.99"
+    from tests.rounds.conftest import available
+
+    assert available(banker) == 8_000 + 2_000 - 100
+    assert (available(p2), available(p3)) == (100_000 - 10_000, 100_000 + 6_001 - 300)

@@ -89,17 +89,43 @@ def test_commission_rounds_by_the_table_setting(win, rounding, expected):
     data=st.data(),
     banker_is_house=st.booleans(),
     rounding=st.sampled_from(["exact", "up_to_quarter", "down_to_unit"]),
+    co_banking=st.booleans(),
 )
 def test_a_settlement_always_balances_and_never_takes_more_than_a_wager(
-    wagers, data, banker_is_house, rounding
+    wagers, data, banker_is_house, rounding, co_banking
 ):
     outcomes = {p: data.draw(st.sampled_from(["win", "push", "loss"])) for p in wagers}
 
     money = settle(wagers=wagers, outcomes=outcomes, banker_is_house=banker_is_house,
-                   house_stake=0, rate=FIVE, rounding=rounding)
+                   house_stake=0, rate=FIVE, rounding=rounding, co_banking=co_banking)
 
     assert sum(money.moves.values()) == 0
     for position, wager in wagers.items():
         assert money.moves.get(position, 0) >= -wager
-    # the bank never loses more than it covers
-    assert money.moves.get("bank", 0) >= -sum(wagers.values())
+    # the bank never loses more than it covers (its half, under co-banking)
+    covered = sum(w // 2 if co_banking and not banker_is_house else w for w in wagers.values())
+    assert money.moves.get("bank", 0) >= -covered
+
+
+def test_co_banking_splits_the_bank_in_half_with_the_odd_cent_to_the_house():
+    # the bank wins 100.00 from seat 1 and pays 60.01 to seat 2, shared with the house
+    money = settle(wagers={"1": 10_000, "2": 6_001}, outcomes={"1": "loss", "2": "win"},
+                   banker_is_house=False, house_stake=0, rate=FIVE, rounding="exact",
+                   co_banking=True)
+
+    # the player-banker's half: +50.00 - 30.00 = +20.00 net, 5% = 1.00 commission
+    assert (money.banker_won, money.banker_paid) == (5_000, 3_000)
+    assert money.banker_commission == 100
+    # the house's half: +50.00 - 30.01
+    assert money.house_bank_share == 1_999
+    assert money.moves == {"1": -10_000, "2": 6_001 - 300, "bank": 2_000 - 100,
+                           "house": 1_999, "commission": 100 + 300}
+
+
+def test_co_banking_means_nothing_when_the_house_banks_alone():
+    plain = settle(wagers={"1": 1_000}, outcomes={"1": "loss"}, banker_is_house=True,
+                   house_stake=0, rate=FIVE, rounding="exact")
+    co = settle(wagers={"1": 1_000}, outcomes={"1": "loss"}, banker_is_house=True,
+                house_stake=0, rate=FIVE, rounding="exact", co_banking=True)
+
+    assert co.moves == plain.moves == {"1": -1_000, "bank": 1_000}

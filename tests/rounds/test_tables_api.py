@@ -61,7 +61,7 @@ def test_settings_do_not_change_while_a_round_is_in_play(pit_boss_client, dealer
     {"min_bet": "50", "max_bet": "10"},
     {"house_way": "nowhere"},
     {"commission_rate": "1.5"},
-    {"co_banking": True},
+    {"min_bet": "0"},
     {"wheel": "sideways"},
 ])
 def test_bad_settings_are_refused_with_400_and_change_nothing(pit_boss_client, table, body):
