@@ -273,6 +273,9 @@ class RoundAdmin(admin.ModelAdmin):
              ["House: stake against the player-banker",
               EMPTY if round_.banker_is_house
               else money_shown(round_.house_stake_result, cur, signed=True), EMPTY],
+             *([["House: its half of the bank (co-banking)",
+                 money_shown(round_.house_bank_share, cur, signed=True), EMPTY]]
+               if round_.rules.get("co_banking") and not round_.banker_is_house else []),
              ["House: commission income", money_shown(income, cur), EMPTY]])
 
     @admin.display(description="ledger entries")
