@@ -1,0 +1,244 @@
+"""The end of a round: settlement as one ledger entry, void, reversal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from casino.db import update_rows
+from casino.errors import Conflict, ValidationFailed
+from ledger import services as ledger
+from rounds import accounts, paigow
+from rounds.errors import (
+    HandsMissing,
+    WrongState,
+)
+from rounds.models import Hand, Round, Wager
+from rounds.services.common import (
+    _active_wagers,
+    _event,
+    _hold_banker_cover,
+    _lock_round,
+    _money,
+    _positions_against_bank,
+    _require,
+)
+from rounds.services.tables import OPEN_STATES
+from rounds.settlement import settle as settle_money
+
+# --- settlement, void, reversal --------------------------------------------------------------
+
+@transaction.atomic
+def round_settle(*, round_id: int, by: User,
+                 outcomes: Mapping[str, str] | None = None) -> Round:
+    """Settle every hand against the bank and post the round as ONE ledger entry that
+    resolves every hold (rules §5-§7). Settling again returns the first settlement.
+
+    Locks the round row first, so concurrent calls queue and the later ones find the round
+    settled; the ledger then locks the accounts in primary-key order.
+    """
+    round_ = _lock_round(round_id)
+    if round_.state in (Round.State.SETTLED, Round.State.REVERSED):
+        return round_
+    wagers = _active_wagers(round_)
+    if outcomes is not None:
+        if round_.state == Round.State.BANKER_SET:
+            # A results-only table settles straight after the banker is set; the solvency
+            # check and the cover hold still come first.
+            against = _positions_against_bank(round_, wagers)
+            if not against:
+                raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
+            _hold_banker_cover(round_, wagers, by)
+            round_.deal_kind = Round.DealKind.RESULTS
+        else:
+            _require(round_, Round.State.DEALT, doing="settle")
+            if round_.deal_kind != Round.DealKind.RESULTS:
+                raise WrongState("this round was dealt with cards: settle it without outcomes")
+        results = _check_outcomes(round_, wagers, outcomes)
+        hands: dict[str, Hand] = {}
+    else:
+        _require(round_, Round.State.DEALT, doing="settle")
+        if round_.deal_kind == Round.DealKind.RESULTS:
+            raise ValidationFailed("a results-only round settles with the outcome of each "
+                                   "position", detail={"fields": {"outcomes": ["required"]}})
+        hands = {h.position: h for h in round_.hands.all()}
+        results = _showdown_all(round_, wagers, hands)
+
+    rules = round_.rules
+    stakes = _positions_against_bank(round_, wagers)
+    money = settle_money(
+        wagers=stakes, outcomes={p: r[0] for p, r in results.items()},
+        banker_is_house=bool(round_.banker_is_house), house_stake=round_.house_stake,
+        rate=Decimal(rules["commission_rate"]), rounding=rules["commission_rounding"],
+        co_banking=bool(rules["co_banking"]),
+    )
+    entry_id = _post_settlement(round_, wagers, money.moves, by)
+
+    by_position = {r.position: r for r in money.positions}
+    rows = []
+    for position, (outcome, high_result, low_result) in results.items():
+        hand = hands.get(position) or Hand(round=round_, position=position)
+        result = by_position[position]
+        hand.outcome, hand.high_result, hand.low_result = outcome, high_result, low_result
+        hand.wager, hand.amount, hand.commission = result.wager, result.amount, \
+            result.commission
+        rows.append(hand)
+    banker_hand = hands.get(round_.banker_position)
+    if banker_hand is not None:
+        banker_hand.amount = money.banker_net - money.banker_commission
+        banker_hand.commission = money.banker_commission
+        rows.append(banker_hand)
+    fields = ["outcome", "high_result", "low_result", "wager", "amount", "commission"]
+    update_rows([h for h in rows if h.pk], fields)
+    Hand.objects.bulk_create([h for h in rows if not h.pk])
+
+    round_.banker_net = money.banker_net
+    round_.banker_commission = money.banker_commission
+    round_.house_stake_result = money.house_stake_result if not round_.banker_is_house else 0
+    round_.player_commission = money.player_commission
+    round_.house_bank_share = money.house_bank_share
+    round_.entry_id = entry_id
+    round_.settled_at = timezone.now()
+    round_.state = Round.State.SETTLED
+    round_.save(update_fields=[
+        "banker_net", "banker_commission", "house_stake_result", "player_commission",
+        "house_bank_share",
+        "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
+        "solvency_available", "banker_hold_id"])
+    _event(round_, "settled", by, entry=entry_id,
+           outcomes={p: r[0] for p, r in results.items()},
+           banker_net=_money(round_, money.banker_net),
+           banker_commission=_money(round_, money.banker_commission),
+           player_commission=_money(round_, money.player_commission))
+    return round_
+
+
+def _check_outcomes(round_: Round, wagers: Sequence[Wager],
+                    outcomes: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
+    expected = set(_positions_against_bank(round_, wagers))
+    given = {str(k): v for k, v in outcomes.items()}
+    if set(given) != expected:
+        raise ValidationFailed(
+            "give an outcome for exactly the positions playing against the bank: "
+            f"{', '.join(sorted(expected)) or 'none'}",
+            detail={"fields": {"outcomes": [f"positions {sorted(expected)}"]}},
+        )
+    bad = {p: v for p, v in given.items() if v not in ("win", "push", "loss")}
+    if bad:
+        raise ValidationFailed("an outcome is win, push or loss",
+                               detail={"fields": {"outcomes": [f"{p}: {v!r}" for p, v in
+                                                               bad.items()]}})
+    return {p: (v, "", "") for p, v in given.items()}
+
+
+def _showdown_all(round_: Round, wagers: Sequence[Wager],
+                  hands: Mapping[str, Hand]) -> dict[str, tuple[str, str, str]]:
+    """Each position against the banker's hand (rules §5)."""
+    against = _positions_against_bank(round_, wagers)
+    unset = sorted(p for p in [*against, round_.banker_position]
+                   if p not in hands or not hands[p].set_by)
+    if unset:
+        raise HandsMissing(f"set these hands first: {', '.join(unset)}",
+                           detail={"positions": unset})
+    wheel = round_.rules["wheel"]
+    banker = hands[round_.banker_position]
+    results: dict[str, tuple[str, str, str]] = {}
+    for position in against:
+        hand = hands[position]
+        if hand.set_by == Hand.SetBy.FOUL_FORFEIT:
+            results[position] = ("loss", "loss", "loss")  # a forfeited hand loses
+        elif banker.set_by == Hand.SetBy.FOUL_FORFEIT:
+            results[position] = ("win", "win", "win")
+        else:
+            outcome = paigow.showdown(player=_setting(hand), banker=_setting(banker),
+                                      wheel=wheel)
+            results[position] = (outcome.result, outcome.high, outcome.low)
+    return results
+
+
+def _setting(hand: Hand) -> paigow.Setting:
+    return paigow.Setting(high=paigow.parse_cards(hand.high), low=paigow.parse_cards(hand.low))
+
+
+def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str, int],
+                     by: User) -> int | None:
+    """The round's one ledger entry, resolving the wager holds and the banker's cover.
+    A round where nothing moved (every hand a push) posts no entry; its holds are released."""
+    holds = [w.hold_id for w in wagers]
+    if round_.banker_hold_id is not None:
+        holds.append(round_.banker_hold_id)
+    if not moves:
+        ledger.holds_release(hold_ids=holds, by=by)
+        return None
+    table_accounts = accounts.table_accounts(round_.table)
+    if round_.banker_is_house:
+        bank_account = table_accounts.bankroll
+    else:
+        # A player-banked round names its banker (constraint round_banker_consistent).
+        assert round_.banker_player is not None
+        bank_account = accounts.player_account(round_.banker_player)
+    players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
+    seat_player = {str(w.seat): w.player_id for w in wagers}
+    lines: dict[int, int] = {}
+    for party, amount in moves.items():
+        if party == "bank":
+            account_id = bank_account.pk
+        elif party == "house":
+            account_id = table_accounts.bankroll.pk
+        elif party == "commission":
+            account_id = table_accounts.commission.pk
+        else:
+            account_id = players[seat_player[party]].pk
+        lines[account_id] = lines.get(account_id, 0) + amount
+    entry = ledger.entry_post(
+        kind="round_settlement", memo=f"{round_.table.name}, round {round_.number}",
+        lines=[(a, v) for a, v in sorted(lines.items()) if v], by=by,
+        ref=f"round:{round_.pk}", settle_holds=holds,
+    )
+    return entry.pk
+
+
+@transaction.atomic
+def round_void(*, round_id: int, reason: str, by: User) -> Round:
+    """Void a round before settlement: every hold is released, nothing else moves."""
+    if not reason.strip():
+        raise ValidationFailed("say why the round is voided",
+                               detail={"fields": {"reason": ["required"]}})
+    round_ = _lock_round(round_id)
+    _require(round_, *OPEN_STATES, doing="void")
+    released = [w.hold_id for w in _active_wagers(round_)]
+    if round_.banker_hold_id is not None:
+        released.append(round_.banker_hold_id)
+    ledger.holds_release(hold_ids=released, by=by)
+    round_.state = Round.State.VOIDED
+    round_.closed_reason = reason
+    round_.save(update_fields=["state", "closed_reason"])
+    _event(round_, "voided", by, reason=reason, released_holds=released)
+    return round_
+
+
+@transaction.atomic
+def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
+    """Reverse a settled round with a reason: a new ledger entry that undoes the
+    settlement's; the round keeps both."""
+    if not reason.strip():
+        raise ValidationFailed("say why the round is reversed",
+                               detail={"fields": {"reason": ["required"]}})
+    round_ = _lock_round(round_id)
+    if round_.state == Round.State.REVERSED:
+        return round_
+    _require(round_, Round.State.SETTLED, doing="reverse")
+    reversal_id = None
+    if round_.entry_id is not None:
+        reversal_id = ledger.entry_reverse(entry_id=round_.entry_id, reason=reason, by=by,
+                                           by_owner=True).pk
+    round_.reversal_entry_id = reversal_id
+    round_.state = Round.State.REVERSED
+    round_.closed_reason = reason
+    round_.save(update_fields=["reversal_entry_id", "state", "closed_reason"])
+    _event(round_, "reversed", by, reason=reason, entry=reversal_id)
+    return round_

@@ -1,0 +1,126 @@
+"""What the steps of a round share: locking, state checks, events, the bank's cover."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from casino.errors import Conflict
+from casino.models import Player
+from ledger import services as ledger
+from ledger.money import format_minor
+from ledger.selectors import account_balance
+from rounds import accounts
+from rounds.errors import (
+    BankerInsolvent,
+    RoundNotFound,
+    SeatProblem,
+    WrongState,
+)
+from rounds.models import Round, RoundEvent, Seat, Wager
+from rounds.settlement import banker_share
+
+# --- the round: helpers ---------------------------------------------------------------------
+
+def _lock_round(round_id: int) -> Round:
+    try:
+        return Round.objects.select_for_update().get(pk=round_id)
+    except Round.DoesNotExist:
+        raise RoundNotFound(f"no round #{round_id}") from None
+
+
+def _require(round_: Round, *states: str, doing: str) -> None:
+    if round_.state not in states:
+        raise WrongState(
+            f"cannot {doing}: round {round_.number} is {round_.state!r}, "
+            f"and this needs {' or '.join(repr(s) for s in states)}",
+            detail={"state": round_.state, "allowed": list(states)},
+        )
+
+
+def _event(round_: Round, kind: str, by: User, **data: Any) -> None:
+    RoundEvent.objects.create(round=round_, kind=kind, by=by, data=data)
+
+
+def _money(round_: Round, amount: int) -> str:
+    return format_minor(amount, round_.currency)
+
+
+def _active_wagers(round_: Round) -> list[Wager]:
+    return list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
+
+
+# A reversed round was still played: it counts for the rotation and eligibility rules.
+PLAYED_STATES = (Round.State.SETTLED, Round.State.REVERSED)
+
+
+def _previous_played(round_: Round) -> Round | None:
+    return (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
+                                 number__lt=round_.number)
+            .order_by("-number").first())
+
+
+def _last_house_banked(round_: Round) -> Round | None:
+    return (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
+                                 banker_is_house=True, number__lt=round_.number)
+            .order_by("-number").first())
+
+
+
+def _seated_player(round_: Round, seat: int) -> Player:
+    found = Seat.objects.filter(table_id=round_.table_id, number=seat).select_related(
+        "player").first()
+    if found is None or found.player is None:
+        raise SeatProblem(f"nobody sits at seat {seat}", detail={"seat": seat})
+    return found.player
+
+
+
+def _positions_against_bank(round_: Round, wagers: Sequence[Wager]) -> dict[str, int]:
+    """Each position playing against the bank with its stake."""
+    stakes = {str(w.seat): w.amount for w in wagers}
+    if not round_.banker_is_house and round_.house_stake:
+        stakes["dealer"] = round_.house_stake
+    return stakes
+
+
+def _hold_banker_cover(round_: Round, wagers: Sequence[Wager], by: User) -> None:
+    """The solvency check before play (rules §7.4): the player-banker's available funds
+    must cover every wager against the bank plus the house stake; that cover is then held
+    until the round is settled or voided. Refused with the figures, changing nothing."""
+    if round_.banker_is_house:
+        return
+    assert round_.banker_player is not None
+    # Under co-banking the player-banker covers its half of every wager (rules §7).
+    share = banker_share if round_.rules["co_banking"] else (lambda amount: amount)
+    required = sum(share(w.amount) for w in wagers) + round_.house_stake
+    account = accounts.player_account(round_.banker_player)
+    available = account_balance(account_id=account.pk).available
+
+    def refuse(available: int) -> BankerInsolvent:
+        shortfall = required - available
+        return BankerInsolvent(
+            f"the banker cannot cover the table: {_money(round_, required)} required, "
+            f"{_money(round_, available)} available, {_money(round_, shortfall)} short",
+            detail={"required": _money(round_, required),
+                    "available": _money(round_, available),
+                    "shortfall": _money(round_, shortfall)},
+        )
+
+    if available < required:
+        raise refuse(available)
+    try:
+        # The ledger locks the account and checks again, so money spent elsewhere since
+        # the read above cannot slip through.
+        hold = ledger.hold_place(account_id=account.pk, amount=required, by=by,
+                                 ref=f"round:{round_.pk}", memo="banker's cover")
+    except Conflict as exc:
+        if exc.code != "insufficient_funds":
+            raise
+        raise refuse(account_balance(account_id=account.pk).available) from exc
+    round_.solvency_required, round_.solvency_available = required, available
+    round_.banker_hold_id = hold.pk
+    _event(round_, "solvency_checked", by, required=_money(round_, required),
+           available=_money(round_, available), hold=hold.pk)

@@ -1,0 +1,381 @@
+"""A round from opening to the hands: wagers, the banker, the deal, setting hands."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from casino.errors import Conflict, NotFound, ValidationFailed
+from casino.gaming_day import gaming_day_of
+from casino.models import Player
+from ledger import services as ledger
+from rounds import accounts, paigow
+from rounds.errors import (
+    BadCards,
+    BankerNotAllowed,
+    FoulRefused,
+    OutOfLimits,
+    TableBusy,
+    WrongState,
+)
+from rounds.models import Hand, Round, Seat, Wager
+from rounds.services.common import (
+    PLAYED_STATES,
+    _active_wagers,
+    _event,
+    _hold_banker_cover,
+    _last_house_banked,
+    _lock_round,
+    _money,
+    _positions_against_bank,
+    _previous_played,
+    _require,
+    _seated_player,
+)
+from rounds.services.tables import (
+    OPEN_STATES,
+    RULE_FIELDS,
+    _check_seat_number,
+    _jsonable,
+    _lock_table,
+)
+
+# --- the round: steps ----------------------------------------------------------------------
+
+@transaction.atomic
+def round_open(*, table_id: int, by: User) -> Round:
+    """Open the next round at a table, copying its settings. Locks the table row, which
+    serialises round numbering and settings changes."""
+    table = _lock_table(table_id)
+    if not table.is_open:
+        raise Conflict(f"{table.name} is closed", code="table_closed")
+    if Round.objects.filter(table=table, state__in=OPEN_STATES).exists():
+        raise TableBusy(f"{table.name} has a round in play; settle or void it first")
+    last = Round.objects.filter(table=table).order_by("-number").values_list(
+        "number", flat=True).first()
+    rules = {field: _jsonable(getattr(table, field)) for field in RULE_FIELDS}
+    round_ = Round.objects.create(
+        table=table, number=(last or 0) + 1, gaming_day=gaming_day_of(),
+        currency=table.currency, rules=rules, opened_by=by,
+    )
+    _event(round_, "opened", by, rules=rules)
+    return round_
+
+
+@transaction.atomic
+def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
+    """A seat's wager against the bank, within the table limits, held on the player's
+    account at once. Locks the round, then (in ledger) the player's account."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, doing="place a wager")
+    _check_seat_number(seat)
+    player = _seated_player(round_, seat)
+    low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+    if not low <= amount <= high:
+        raise OutOfLimits(
+            f"a wager at this table is from {_money(round_, low)} to {_money(round_, high)}",
+            detail={"min_bet": _money(round_, low), "max_bet": _money(round_, high),
+                    "amount": _money(round_, amount)},
+        )
+    if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
+        raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
+                       code="wager_exists")
+    account = accounts.player_account(player)
+    hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
+                             ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
+    wager = Wager.objects.create(round=round_, seat=seat, player=player, amount=amount,
+                                 hold_id=hold.pk, placed_by=by)
+    _event(round_, "wager_placed", by, seat=seat, player=player.pk,
+           amount=_money(round_, amount), hold=hold.pk)
+    return wager
+
+
+@transaction.atomic
+def wager_clear(*, round_id: int, seat: int, by: User) -> Wager:
+    """Take a wager back before the deal; its hold is released."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, doing="clear a wager")
+    wager = round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).first()
+    if wager is None:
+        raise NotFound(f"seat {seat} has no wager in this round")
+    ledger.hold_release(hold_id=wager.hold_id, by=by)
+    wager.state = Wager.State.CLEARED
+    wager.save(update_fields=["state"])
+    _event(round_, "wager_cleared", by, seat=seat, amount=_money(round_, wager.amount))
+    return wager
+
+
+@transaction.atomic
+def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
+    """Repeat the wager the seat's player played in their last hand at this table ("Re-Bet",
+    German seed): a wager cleared before a deal, or of a voided round, was never played.
+    Locks the round (wager_place takes the same lock again in this transaction)."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, doing="place a wager")
+    player = _seated_player(round_, seat)
+    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
+                                 state=Wager.State.ACTIVE, round__state__in=PLAYED_STATES)
+            .order_by("-round__number").first())
+    if last is None:
+        raise Conflict(f"{player.name} has no earlier wager at this table to repeat",
+                       code="no_previous_wager")
+    return wager_place(round_id=round_id, seat=seat, amount=last.amount, by=by)
+
+
+@transaction.atomic
+def banker_set(*, round_id: int, by: User, house: bool = False,
+               seat: int | None = None, house_stake: int = 0) -> Round:
+    """Who banks this round: the house, or a seated player with the house stake they
+    announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
+    rules = round_.rules
+    if house:
+        if seat is not None or house_stake:
+            raise ValidationFailed("when the house banks there is no seat and no house stake")
+        round_.banker_is_house, round_.banker_seat, round_.banker_player = True, None, None
+        round_.house_stake = 0
+        round_.state = Round.State.BANKER_SET
+        round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
+                                   "house_stake", "state"])
+        _event(round_, "banker_set", by, banker="house")
+        return round_
+
+    if seat is None:
+        raise ValidationFailed("name the banker's seat, or say the house banks",
+                               detail={"fields": {"seat": ["required unless house is true"]}})
+    _check_seat_number(seat)
+    player = _seated_player(round_, seat)
+    if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
+        raise BankerNotAllowed(
+            f"the bank holder places no wager of their own: clear seat {seat}'s wager first")
+    previous = _previous_played(round_)
+    if (rules["bank_rotation"] == "alternate" and previous is not None
+            and previous.banker_is_house is False):
+        raise BankerNotAllowed(
+            "with alternate rotation the bank returns to the house every other round, and "
+            f"round {previous.number} was banked by a player")
+    if (rules["bank_rotation"] == "circle" and previous is not None
+            and previous.banker_is_house is False and previous.banker_seat is not None
+            and seat <= previous.banker_seat):
+        # Each player in turn, then the house (rules §7.1): after seat k banked, the bank
+        # moves on to a later seat (those between passed) or, the circle done, the house.
+        raise BankerNotAllowed(
+            f"with circle rotation the bank moves on after seat {previous.banker_seat}: "
+            "a later seat, or the house once the circle is complete")
+    last_house = _last_house_banked(round_)
+    last_wager_vs_house = None
+    if last_house is not None:
+        last_wager_vs_house = last_house.wagers.filter(
+            player=player, state=Wager.State.ACTIVE).first()
+    if rules["banker_must_have_played"] and last_wager_vs_house is None:
+        raise BankerNotAllowed(
+            f"{player.name} may bank only after wagering against the house in the last "
+            "house-banked round at this table")
+    cap = (rules["max_bet"] if rules["house_stake_cap"] == "table_max"
+           else _last_wager_against_house(round_, player))
+    if house_stake and not rules["min_bet"] <= house_stake <= cap:
+        raise OutOfLimits(
+            "the house stake is zero (the house sits out) or from the table minimum "
+            f"{_money(round_, rules['min_bet'])} up to {_money(round_, cap)} "
+            f"({rules['house_stake_cap'].replace('_', ' ')})",
+            detail={"min": _money(round_, rules["min_bet"]), "max": _money(round_, cap)},
+        )
+    if house_stake and rules["co_banking"]:
+        raise ValidationFailed(
+            "with co-banking the house covers half the action itself and stakes nothing "
+            "against the bank", detail={"fields": {"house_stake": ["must be 0"]}})
+    passed = _offer_order(round_, seat)
+    round_.banker_is_house, round_.banker_seat, round_.banker_player = False, seat, player
+    round_.house_stake = house_stake
+    round_.state = Round.State.BANKER_SET
+    round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
+                               "house_stake", "state"])
+    _event(round_, "banker_set", by, banker="player", seat=seat, player=player.pk,
+           house_stake=_money(round_, house_stake), passed=passed)
+    return round_
+
+
+def _last_wager_against_house(round_: Round, player: Player) -> int:
+    """The player's own last wager against the house at this table (rules §7.3 cap)."""
+    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
+                                 state=Wager.State.ACTIVE, round__banker_is_house=True,
+                                 round__state__in=PLAYED_STATES)
+            .exclude(round=round_).order_by("-id").first())
+    return last.amount if last is not None else 0
+
+
+def _offer_order(round_: Round, seat: int) -> list[int]:
+    """The seated players the bank was offered to before ``seat`` accepted (they passed):
+    in seat order, starting after the last player who banked (rules §7.1)."""
+    last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
+                                             state__in=PLAYED_STATES)
+                        .exclude(pk=round_.pk).order_by("-number").first())
+    start = last_player_bank.banker_seat if last_player_bank is not None else 0
+    assert start is not None  # a player-banked round names its seat (round_banker_consistent)
+    occupied = set(Seat.objects.filter(table_id=round_.table_id, player__isnull=False)
+                   .values_list("number", flat=True))
+    order = [((start + i - 1) % 6) + 1 for i in range(1, 7)]
+    passed = []
+    for number in order:
+        if number == seat:
+            break
+        if number in occupied:
+            passed.append(number)
+    return passed
+
+
+@transaction.atomic
+def round_deal(*, round_id: int, by: User,
+               hands: Mapping[str, Sequence[str] | str] | None = None,
+               results_only: bool = False, rng: random.Random | None = None) -> Round:
+    """Check the banker's solvency and hold the cover, then deal: electronically (secure
+    shuffle and three dice, rules §8), by recording a physical table's hands, or — for a
+    results-only table — no cards at all. Locks the round, then the banker's account."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BANKER_SET, doing="deal")
+    wagers = _active_wagers(round_)
+    against_bank = _positions_against_bank(round_, wagers)
+    if not against_bank:
+        raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
+    _hold_banker_cover(round_, wagers, by)
+    playing = [p for p in paigow.POSITIONS if p in against_bank or p == round_.banker_position]
+    rules = round_.rules
+
+    if results_only:
+        if hands:
+            raise ValidationFailed("a results-only deal records no hands")
+        round_.deal_kind = Round.DealKind.RESULTS
+        _event(round_, "dealt", by, deal="results", positions=playing)
+    elif hands:
+        dealt = _parse_physical_hands(hands, playing)
+        round_.deal_kind = Round.DealKind.PHYSICAL
+        _create_hands(round_, dealt, rules)
+        _event(round_, "dealt", by, deal="physical",
+               hands={p: paigow.format_cards(c) for p, c in dealt.items()})
+    else:
+        shuffled = paigow.deal(rng)
+        dice = paigow.roll_dice(rng)
+        order = paigow.deal_order(sum(dice), banker=round_.banker_position,
+                                  first_stack=rules["first_stack"])
+        stacks = order.assign(shuffled.stacks)
+        dealt = {p: stacks[p] for p in playing}
+        round_.deal_kind = Round.DealKind.ELECTRONIC
+        round_.dice = list(dice)
+        round_.counted_position = order.counted
+        round_.deal_order = list(order.order)
+        round_.burnt = paigow.format_cards(shuffled.burnt)
+        _create_hands(round_, dealt, rules)
+        _event(round_, "dealt", by, deal="electronic", dice=list(dice),
+               counted=order.counted, order=list(order.order),
+               stacks={p: paigow.format_cards(stacks[p]) for p in order.order},
+               discarded=[p for p in order.order if p not in dealt],
+               burnt=round_.burnt)
+    round_.state = Round.State.DEALT
+    round_.save()
+    return round_
+
+
+def _parse_physical_hands(hands: Mapping[str, Sequence[str] | str],
+                          playing: Sequence[str]) -> dict[str, tuple[paigow.Card, ...]]:
+    given = {str(k): v for k, v in hands.items()}
+    if set(given) != set(playing):
+        missing = sorted(set(playing) - set(given))
+        extra = sorted(set(given) - set(playing))
+        raise BadCards(
+            "record a hand for exactly the positions in play: "
+            f"{', '.join(playing)}" + (f"; missing {', '.join(missing)}" if missing else "")
+            + (f"; not in play {', '.join(extra)}" if extra else ""),
+            detail={"positions": list(playing), "missing": missing, "extra": extra},
+        )
+    dealt: dict[str, tuple[paigow.Card, ...]] = {}
+    for position in playing:
+        try:
+            dealt[position] = paigow.parse_cards(given[position], count=7)
+        except paigow.PaiGowError as exc:
+            raise BadCards(f"position {position}: {exc}",
+                           detail={"position": position}) from exc
+    seen = Counter(card for cards in dealt.values() for card in cards)
+    twice = sorted(str(card) for card, n in seen.items() if n > 1)
+    if twice:
+        raise BadCards(f"a card cannot be dealt twice: {', '.join(twice)}",
+                       detail={"duplicates": twice})
+    return dealt
+
+
+def _create_hands(round_: Round, dealt: Mapping[str, tuple[paigow.Card, ...]],
+                  rules: Mapping[str, Any]) -> None:
+    rows = []
+    for position, cards in dealt.items():
+        hand = Hand(round=round_, position=position, cards=paigow.format_cards(cards))
+        if position == "dealer":
+            # The dealer always sets by the house way (rules §9).
+            _apply_setting(hand, paigow.house_way(cards, way=rules["house_way"],
+                                                  wheel=rules["wheel"]),
+                           Hand.SetBy.HOUSE_WAY)
+        rows.append(hand)
+    Hand.objects.bulk_create(rows)
+
+
+def _apply_setting(hand: Hand, setting: paigow.Setting, set_by: str) -> None:
+    hand.high = paigow.format_cards(setting.high)
+    hand.low = paigow.format_cards(setting.low)
+    hand.set_by = set_by
+
+
+@transaction.atomic
+def hand_set(*, round_id: int, position: str, by: User,
+             high: Sequence[str] | str | None = None, low: Sequence[str] | str | None = None,
+             house_way: bool = False, as_played: bool = False) -> Hand:
+    """Set one position's hand: as submitted (a foul is refused), by the house way on
+    request, or — ``as_played`` — as a live table's player set it, where a foul follows
+    the table's foul policy (rules §4). Locks the round."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.DEALT, doing="set a hand")
+    if round_.deal_kind == Round.DealKind.RESULTS:
+        raise WrongState("this round records results only; it has no cards to set")
+    if position == "dealer":
+        raise Conflict("the dealer's hand is always set by the house way", code="dealer_hand")
+    hand = round_.hands.filter(position=position).first()
+    if hand is None:
+        raise NotFound(f"position {position} has no hand in this round")
+    rules = round_.rules
+    seven = paigow.parse_cards(hand.cards)
+    if house_way:
+        setting = paigow.house_way(seven, way=rules["house_way"], wheel=rules["wheel"])
+        _apply_setting(hand, setting, Hand.SetBy.HOUSE_WAY)
+    else:
+        if high is None or low is None:
+            raise ValidationFailed("give the high and low hands, or ask for the house way",
+                                   detail={"fields": {"high": ["5 cards"], "low": ["2 cards"]}})
+        try:
+            five = paigow.parse_cards(high, count=5)
+            two = paigow.parse_cards(low, count=2)
+        except paigow.PaiGowError as exc:
+            raise BadCards(str(exc)) from exc
+        if Counter(five + two) != Counter(seven):
+            raise BadCards(
+                f"the setting must use exactly the seven cards dealt to position {position}: "
+                f"{hand.cards}", detail={"cards": hand.cards})
+        try:
+            setting = paigow.validate_setting(seven, high=five, low=two, wheel=rules["wheel"])
+            _apply_setting(hand, setting, Hand.SetBy.PLAYER)
+        except paigow.FoulSetting as exc:
+            if not as_played:
+                raise FoulRefused(str(exc), detail={"high": paigow.format_cards(five),
+                                                    "low": paigow.format_cards(two)}) from exc
+            if rules["foul_policy"] == "forfeit":
+                hand.high, hand.low = paigow.format_cards(five), paigow.format_cards(two)
+                hand.set_by = Hand.SetBy.FOUL_FORFEIT
+            else:
+                setting = paigow.house_way(seven, way=rules["house_way"], wheel=rules["wheel"])
+                _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
+    hand.save(update_fields=["high", "low", "set_by"])
+    _event(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,
+           set_by=hand.set_by)
+    return hand

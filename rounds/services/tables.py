@@ -1,0 +1,179 @@
+"""Tables and seats: settings change only between rounds and are recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.errors import Conflict, NotFound, ValidationFailed
+from casino.models import Player, Table
+from ledger.money import MAX_MINOR, format_minor
+from rounds import accounts, paigow
+from rounds.errors import (
+    SeatProblem,
+    TableBusy,
+)
+from rounds.models import Round, Seat, TableSettingsChange, Wager
+
+OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
+# The bank's side of a round (six wagers plus a house stake) is one ledger amount.
+MAX_TABLE_BET = MAX_MINOR // 8
+
+# The table settings a round copies when it opens (rules §6-§9), and that a pit boss may
+# change between rounds.
+RULE_FIELDS = (
+    "min_bet", "max_bet", "commission_rate", "commission_rounding", "wheel", "house_way",
+    "bank_rotation", "banker_must_have_played", "house_stake_cap", "foul_policy",
+    "co_banking", "first_stack",
+)
+TABLE_FIELDS = ("name", "currency", "is_open", *RULE_FIELDS)
+
+
+
+# --- tables and seats ----------------------------------------------------------------------
+
+def _check_table_rules(table: Table) -> None:
+    if table.house_way not in paigow.HOUSE_WAYS:
+        raise ValidationFailed(
+            f"unknown house way {table.house_way!r}; one of {', '.join(paigow.HOUSE_WAYS)}",
+            detail={"fields": {"house_way": [f"choose one of {sorted(paigow.HOUSE_WAYS)}"]}},
+        )
+    if table.min_bet <= 0 or table.max_bet < table.min_bet:
+        raise ValidationFailed(
+            "the table limits need 0 < min_bet <= max_bet",
+            detail={"fields": {"max_bet": ["must be at least min_bet"]}},
+        )
+    if table.max_bet > MAX_TABLE_BET:
+        # Six wagers and a house stake at the maximum must still fit in one ledger amount,
+        # or a round within the limits could never be settled.
+        raise ValidationFailed(
+            f"max_bet may be at most {format_minor(MAX_TABLE_BET, table.currency)}",
+            detail={"fields": {"max_bet": [
+                f"at most {format_minor(MAX_TABLE_BET, table.currency)}"]}},
+        )
+    if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
+        raise ValidationFailed("commission_rate is a fraction from 0 up to 1 (0.05 = 5%)")
+    table.full_clean(validate_unique=False, validate_constraints=False)
+
+
+@transaction.atomic
+def table_create(*, by: User, name: str, **settings: Any) -> Table:
+    """A new table with six empty seats; settings not given take the rules' defaults."""
+    unknown = set(settings) - set(TABLE_FIELDS)
+    if unknown:
+        raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
+    table = Table(name=name, **settings)
+    _check_table_rules(table)
+    try:
+        with transaction.atomic():
+            table.save()
+    except IntegrityError as exc:
+        raise Conflict(f"a table named {name!r} exists already", code="duplicate") from exc
+    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, 7))
+    accounts.table_accounts(table)
+    return table
+
+
+@transaction.atomic
+def table_update(*, table_id: int, by: User, changes: Mapping[str, Any]) -> Table:
+    """Change a table's settings between rounds; every change is recorded (who, when, what).
+
+    Locks the table row, so no round can open while the change is made.
+    """
+    table = _lock_table(table_id)
+    unknown = set(changes) - set(TABLE_FIELDS) - {"currency"}
+    if unknown:
+        raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
+    if "currency" in changes and changes["currency"] != table.currency:
+        raise ValidationFailed("a table's currency cannot change; open a new table")
+    if Round.objects.filter(table=table, state__in=OPEN_STATES).exists():
+        raise TableBusy("settings change only between rounds: this table has a round in play")
+    diff: dict[str, list[Any]] = {}
+    for field, value in changes.items():
+        old = getattr(table, field)
+        if old != value:
+            diff[field] = [_jsonable(old), _jsonable(value)]
+            setattr(table, field, value)
+    if not diff:
+        return table
+    _check_table_rules(table)
+    try:
+        with transaction.atomic():
+            table.save(update_fields=list(diff))
+    except IntegrityError as exc:
+        raise Conflict("another table has that name", code="duplicate") from exc
+    TableSettingsChange.objects.create(table=table, changed_by=by, changes=diff)
+    return table
+
+
+def _jsonable(value: Any) -> Any:
+    return str(value) if isinstance(value, Decimal) else value
+
+
+def _lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"no table #{table_id}") from None
+
+
+@transaction.atomic
+def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
+    """Seat a player. Locks the table's seat rows in primary-key order."""
+    table = _lock_table(table_id)
+    _check_seat_number(number)
+    seats = {s.number: s for s in Seat.objects.select_for_update().filter(table=table)
+             .order_by("pk")}
+    try:
+        player = Player.objects.get(pk=player_id)
+    except Player.DoesNotExist:
+        raise NotFound(f"no player #{player_id}") from None
+    if player.currency != table.currency:
+        raise SeatProblem(
+            f"{player.name} plays in {player.currency}; this table plays in {table.currency}"
+        )
+    seat = seats[number]
+    if seat.player_id == player.pk:
+        return seat
+    if seat.player_id is not None:
+        raise SeatProblem(f"seat {number} is taken; the player there must leave first",
+                          detail={"seat": number, "player": seat.player_id})
+    elsewhere = [s.number for s in seats.values() if s.player_id == player.pk]
+    if elsewhere:
+        raise SeatProblem(f"{player.name} already sits at seat {elsewhere[0]} of this table",
+                          detail={"seat": elsewhere[0]})
+    seat.player = player
+    seat.since = timezone.now()
+    seat.save(update_fields=["player", "since"])
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
+    table = _lock_table(table_id)
+    _check_seat_number(number)
+    seat = Seat.objects.select_for_update().get(table=table, number=number)
+    if seat.player_id is None:
+        return seat
+    open_round = Round.objects.filter(table=table, state__in=OPEN_STATES).first()
+    if open_round is not None:
+        if open_round.wagers.filter(seat=number, state=Wager.State.ACTIVE).exists():
+            raise SeatProblem(f"seat {number} has a wager in round {open_round.number}; "
+                              "clear it or finish the round first")
+        if open_round.banker_seat == number:
+            raise SeatProblem(f"seat {number} holds the bank in round {open_round.number}")
+    seat.player = None
+    seat.since = None
+    seat.save(update_fields=["player", "since"])
+    return seat
+
+
+def _check_seat_number(number: int) -> None:
+    if number not in range(1, 7):
+        raise ValidationFailed(f"seats are numbered 1 to 6, not {number}",
+                               detail={"fields": {"seat": ["a seat from 1 to 6"]}})
