@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, connection, transaction
 from django.db.models.functions import Now
 
+from casino.db import update_rows
 from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from ledger import chain
 from ledger.models import Account, Entry, Hold
@@ -311,10 +312,9 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
                 hold.entry_id = new_id
                 hold.resolved_at = new_at
                 hold.resolved_by_id = by_id
-            Hold.objects.bulk_update(
-                [h for h, _ in settled],
-                ["status", "captured_amount", "entry", "resolved_at", "resolved_by"],
-            )
+            # One statement for every hold the entry resolves (a round resolves one per seat).
+            update_rows([h for h, _ in settled],
+                        ["status", "captured_amount", "entry", "resolved_at", "resolved_by"])
         try:
             cursor.execute(statement, values)
             row = cursor.fetchone()
