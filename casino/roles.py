@@ -28,12 +28,13 @@ _DEALER = {
     "rounds.view_round",
     "rounds.view_seat",
 }
-# Everything a dealer can, plus table settings, voids and reversals.
+# Everything a dealer can, plus table settings, voids, reversals and the daily reports.
 _PIT_BOSS = _DEALER | {
     "casino.add_table",
     "casino.change_table",
     "rounds.void_round",
     "rounds.reverse_round",
+    "rounds.run_reports",
     # The ledger: read it, and correct it with a reversing entry.
     "ledger.view_account",
     "ledger.view_entry",
@@ -54,7 +55,7 @@ _CAGE = {
 # Reads everything and runs reports; changes nothing. Every view_* permission of these
 # apps is granted automatically, so a new model is readable by auditors from day one.
 AUDITED_APPS = ("casino", "ledger", "rounds")
-_AUDITOR_EXTRA = {"auth.view_user", "auth.view_group"}
+_AUDITOR_EXTRA = {"auth.view_user", "auth.view_group", "rounds.run_reports"}
 
 EXPLICIT: dict[str, set[str]] = {
     DEALER: _DEALER,

@@ -134,6 +134,7 @@ class Round(models.Model):
         permissions = [
             ("void_round", "Can void a round before settlement"),
             ("reverse_round", "Can reverse a settled round"),
+            ("run_reports", "Can run the tables' daily reports"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="round_unique_number"),

@@ -281,3 +281,29 @@ class SettleIn(serializers.Serializer):
 
 class ReasonIn(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
+
+
+# --- reports --------------------------------------------------------------------------------
+
+class ReportQueryIn(serializers.Serializer):
+    gaming_day = serializers.DateField()
+
+
+class TableDayReportOut(serializers.Serializer):
+    table = serializers.IntegerField(source="table_id")
+    table_name = serializers.CharField()
+    currency = serializers.CharField()
+    gaming_day = serializers.DateField()
+    rounds_settled = serializers.IntegerField()
+    rounds_house_banked = serializers.IntegerField()
+    rounds_player_banked = serializers.IntegerField()
+    rounds_reversed = serializers.IntegerField()
+    rounds_voided = serializers.IntegerField()
+    handle = MoneyOut()
+    house_stakes = MoneyOut()
+    house_win_house_banked = MoneyOut()
+    house_win_house_stakes = MoneyOut()
+    commission_players = MoneyOut()
+    commission_bankers = MoneyOut()
+    house_result = MoneyOut()
+    hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)

@@ -7,6 +7,7 @@ urlpatterns = [
     path("tables/<int:table_id>", views.TableDetailView.as_view(), name="table"),
     path("tables/<int:table_id>/seats/<int:number>", views.SeatView.as_view(), name="seat"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
+    path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
     path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),

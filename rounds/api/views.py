@@ -18,16 +18,18 @@ from rest_framework.views import APIView
 from casino.api.pagination import Pagination
 from casino.api.permissions import acting_user, requires
 from ledger.money import to_minor
-from rounds import selectors, services
+from rounds import reports, selectors, services
 from rounds.api.serializers import (
     BankerIn,
     DealIn,
     HandIn,
     ReasonIn,
+    ReportQueryIn,
     RoundOut,
     SeatIn,
     SeatOnlyIn,
     SettleIn,
+    TableDayReportOut,
     TableIn,
     TableOut,
     WagerIn,
@@ -286,3 +288,20 @@ class ReverseView(APIView):
 
 
 
+
+
+class TableReportView(APIView):
+    permission_classes = [requires("rounds.run_reports")]
+
+    @extend_schema(
+        summary="A table's figures for one gaming day (rules §10)",
+        parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
+                                     description="YYYY-MM-DD")],
+        responses={200: TableDayReportOut},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        query = ReportQueryIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        report = reports.table_day_report(table_id=table_id,
+                                          gaming_day=query.validated_data["gaming_day"])
+        return Response(TableDayReportOut(report, context={"currency": report.currency}).data)
