@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
+from casino.admin_base import ReadOnlyAdmin, ReadOnlyInline
 from ledger.models import Account, Entry, Hold, Line
 from ledger.money import format_minor
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Viewable by whoever holds view_*; nobody adds, changes or deletes ledger rows here
-    (PostgreSQL would refuse the change anyway)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Account)
@@ -45,17 +29,11 @@ class AccountAdmin(ReadOnlyAdmin):
         return format_minor(account.available, account.currency)
 
 
-class LineInline(admin.TabularInline):
+class LineInline(ReadOnlyInline):
     model = Line
     fields = readonly_fields = ("account", "amount_")
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    # An entry's lines are the entry: whoever may see the entry sees them.
+    view_permission = "ledger.view_entry"
 
     @admin.display(description="amount (+ credit, - debit)")
     def amount_(self, line: Line) -> str:

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from casino.admin_base import ReadOnlyInline, staff_user
 from casino.errors import DomainError
 from ledger.money import format_minor
 from rounds import paigow, services
@@ -85,31 +86,18 @@ def event_shown(data: dict[str, Any]) -> str:
     return "; ".join(parts) or EMPTY
 
 
-class RoundEventInline(admin.TabularInline):
+class RoundEventInline(ReadOnlyInline):
     """The round's event log: who did what, when. Append-only in PostgreSQL as well."""
 
     model = RoundEvent
     fields = readonly_fields = ("at", "by", "kind", "what")
-    extra = 0
-    can_delete = False
     verbose_name = "event"
     verbose_name_plural = "event log"
+    # The log is part of the round's story: whoever may see the round sees its log.
+    view_permission = "rounds.view_round"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RoundEvent]:
         return super().get_queryset(request).select_related("by")
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # The log is part of the round's story: whoever may see the round sees its log.
-        return request.user.has_perm("rounds.view_round")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description="what")
     def what(self, event: RoundEvent) -> str:
@@ -325,7 +313,7 @@ class RoundAdmin(admin.ModelAdmin):
             reason = form.cleaned_data["reason"]
             for round_ in rounds:
                 try:
-                    service(round_id=round_.pk, reason=reason, by=request.user)
+                    service(round_id=round_.pk, reason=reason, by=staff_user(request))
                 except DomainError as exc:
                     self.message_user(request, f"{round_} was not {done}: {exc.message}",
                                       messages.ERROR)
@@ -346,3 +334,7 @@ class RoundAdmin(admin.ModelAdmin):
         }
         request.current_app = self.admin_site.name
         return TemplateResponse(request, "admin/rounds/round/action_with_reason.html", context)
+
+
+# Tables' admin lives beside this one; importing it registers it with the site.
+from rounds import admin_tables  # noqa: E402, F401

@@ -34,3 +34,16 @@ def test_an_entry_shows_its_lines(admin_client, rows):
 def test_nobody_adds_or_deletes_ledger_rows_in_the_admin(admin_client, rows, model):
     assert admin_client.get(f"/admin/ledger/{model}/add/").status_code == 403
     assert admin_client.get(f"/admin/ledger/{model}/{rows[model]}/delete/").status_code == 403
+
+
+def test_a_pit_boss_who_may_view_entries_sees_their_lines(client, rows):
+    from casino import roles
+    from casino.services import staff_create
+
+    boss, _ = staff_create(username="lines-boss", role=roles.PIT_BOSS)
+    assert not boss.has_perm("ledger.view_line")  # lines come with the entry, not alone
+    client.force_login(boss)
+
+    page = client.get(f"/admin/ledger/entry/{rows['entry']}/change/").content.decode()
+
+    assert "-50.00" in page

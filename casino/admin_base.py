@@ -1,0 +1,57 @@
+"""Read-only admin pieces shared by the apps: money and history are changed through the
+services (and PostgreSQL refuses edits of ledger rows and round events anyway)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable by whoever holds the model's view permission; nobody adds, changes or
+    deletes rows here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown inside their parent's page, to whoever may view the parent
+    (``view_permission``): they are part of its story, not editable on their own."""
+
+    view_permission = ""
+    extra = 0
+    can_delete = False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm(self.view_permission)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def staff_user(request: HttpRequest) -> User:
+    """The signed-in staff member a service records as ``by``; the admin site lets no
+    anonymous request this far, and one that got here is refused rather than recorded."""
+    user = request.user
+    if not user.is_authenticated:
+        raise PermissionDenied
+    return user

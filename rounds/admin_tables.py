@@ -1,0 +1,205 @@
+"""Tables in the admin: settings through rounds.services (so the "only between rounds"
+check and the change record happen), seats and the settings history read-only."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from django import forms
+from django.contrib import admin
+from django.db.models import Count, Model, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+
+from casino.admin_base import ReadOnlyInline, staff_user
+from casino.errors import DomainError
+from casino.models import Table
+from ledger.money import format_minor, to_minor
+from rounds import paigow
+from rounds import services as play
+from rounds.models import Seat, TableSettingsChange
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+
+class TableForm(forms.ModelForm):
+    """The table's settings, with the limits in the currency's units ("2.00"), not cents."""
+
+    min_bet = forms.DecimalField(decimal_places=2, min_value=Decimal("0.01"),
+                                 label="Minimum bet")
+    max_bet = forms.DecimalField(decimal_places=2, min_value=Decimal("0.01"),
+                                 label="Maximum bet")
+    house_way = forms.ChoiceField(choices=[(w, w) for w in sorted(paigow.HOUSE_WAYS)])
+
+    class Meta:
+        model = Table
+        fields = list(play.TABLE_FIELDS)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("min_bet", "max_bet", "house_way"):
+            # A new table's form starts from the rules' defaults, like the model's fields.
+            self.initial.setdefault(name, getattr(self.instance, name))
+        for limit in ("min_bet", "max_bet"):
+            if isinstance(self.initial.get(limit), int):
+                self.initial[limit] = Decimal(format_minor(self.initial[limit],
+                                                           self.instance.currency))
+
+    def _minor(self, value: Decimal) -> int:
+        currency = self.cleaned_data.get("currency") or self.instance.currency
+        try:
+            return to_minor(value, currency)
+        except DomainError as exc:
+            raise forms.ValidationError(exc.message) from exc
+
+    def clean_min_bet(self) -> int:
+        return self._minor(self.cleaned_data["min_bet"])
+
+    def clean_max_bet(self) -> int:
+        return self._minor(self.cleaned_data["max_bet"])
+
+
+class SeatInline(ReadOnlyInline):
+    """Who sits where; players take and leave seats through the API (rounds.services)."""
+
+    model: type[Model] = Seat
+    fields = readonly_fields = ("number", "player", "since")
+    ordering = ["number"]
+    view_permission = "casino.view_table"
+
+
+class TableSettingsChangeInline(SeatInline):
+    """Every change of the table's settings: who, when, what (recorded by table_update)."""
+
+    model = TableSettingsChange
+    fields = readonly_fields = ("changed_at", "changed_by", "what")
+    ordering = ["-id"]
+    verbose_name = "settings change"
+    verbose_name_plural = "settings history"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[TableSettingsChange]:
+        return super().get_queryset(request).select_related("table", "changed_by")
+
+    @admin.display(description="changes (old → new)")
+    def what(self, change: TableSettingsChange) -> str:
+        currency = change.table.currency
+        parts = []
+        for field, (old, new) in change.changes.items():
+            if field in ("min_bet", "max_bet"):
+                old, new = format_minor(old, currency), format_minor(new, currency)
+            parts.append(f"{field}: {old} → {new}")
+        return "; ".join(parts)
+
+
+class _SeatsTaken(TypedDict):
+    taken: int  # annotated by TableAdmin.get_queryset
+
+
+class _Refused(Exception):
+    """A service refused the save; carries the DomainError to the form's second pass."""
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """Settings change only through rounds.services: between rounds, by a pit boss, and
+    each change recorded; a refusal shows on the form."""
+
+    form = TableForm
+    list_display = ["name", "currency", "limits", "is_open", "seats_taken"]
+    list_filter = ["is_open", "currency"]
+    search_fields = ["name"]
+    fieldsets = [
+        (None, {"fields": ["name", "currency", "is_open"]}),
+        ("Limits and commission", {"fields": ["min_bet", "max_bet", "commission_rate",
+                                              "commission_rounding"]}),
+        ("The game", {"fields": ["wheel", "house_way", "foul_policy", "first_stack"]}),
+        ("The bank", {"fields": ["bank_rotation", "banker_must_have_played",
+                                 "house_stake_cap", "co_banking"]}),
+    ]
+    # Shown instead of the minor-unit fields to staff who may only look.
+    _LIMITS_SHOWN = {"min_bet": "minimum_bet", "max_bet": "maximum_bet"}
+    readonly_fields = list(_LIMITS_SHOWN.values())
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
+        return super().get_queryset(request).annotate(
+            taken=Count("seats", filter=Q(seats__player__isnull=False)))
+
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        return [SeatInline, TableSettingsChangeInline] if obj is not None else []
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        if obj is None or self.has_change_permission(request, obj):
+            return self.fieldsets
+        return [(name, {**options, "fields": [self._LIMITS_SHOWN.get(f, f) if isinstance(f, str)
+                                              else f for f in options["fields"]]})
+                for name, options in self.fieldsets]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # A table's accounts are opened in its currency, so it never changes after.
+        return [*self.readonly_fields, "currency"] if obj is not None else self.readonly_fields
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="limits")
+    def limits(self, table: Table) -> str:
+        return (f"{format_minor(table.min_bet, table.currency)}\N{EN DASH}"
+                f"{format_minor(table.max_bet, table.currency)}")
+
+    @admin.display(description="seats taken", ordering="taken")
+    def seats_taken(self, table: WithAnnotations[Table, _SeatsTaken]) -> str:
+        return f"{table.taken} of 6"
+
+    @admin.display(description="minimum bet")
+    def minimum_bet(self, table: Table) -> str:
+        return f"{format_minor(table.min_bet, table.currency)} {table.currency}"
+
+    @admin.display(description="maximum bet")
+    def maximum_bet(self, table: Table) -> str:
+        return f"{format_minor(table.max_bet, table.currency)} {table.currency}"
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        try:
+            if change:
+                changes = {f: form.cleaned_data[f] for f in form.changed_data}
+                play.table_update(table_id=obj.pk, by=staff_user(request), changes=changes)
+                return
+            settings = {f: form.cleaned_data[f] for f in form.fields if f != "name"}
+            created = play.table_create(by=staff_user(request), name=form.cleaned_data["name"],
+                                        **settings)
+        except DomainError as exc:
+            raise _Refused(exc) from exc
+        obj.pk, obj.created_at = created.pk, created.created_at
+        obj._state.adding = False
+
+    def changeform_view(self, request: HttpRequest, object_id: str | None = None,
+                        form_url: str = "", extra_context: dict[str, Any] | None = None,
+                        ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except _Refused as refused:
+            # The service refused (say, a round is in play) and its transaction rolled
+            # back; show the same form again, with the refusal as its error.
+            request.table_refusal = refused.args[0]  # type: ignore[attr-defined]
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False,
+                 **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        refusal: DomainError | None = getattr(request, "table_refusal", None)
+        if refusal is None:
+            return form
+        error: DomainError = refusal  # mypy does not carry the narrowing into the class below
+
+        class RefusedForm(form):  # type: ignore[valid-type, misc]  # form: made by get_form
+            def clean(self) -> dict[str, Any]:
+                cleaned = super().clean()
+                for field, errors in error.detail.get("fields", {}).items():
+                    if field in self.fields:
+                        self.add_error(field, errors)
+                self.add_error(None, f"Not saved: {error.message}")
+                return cleaned
+
+        return RefusedForm
