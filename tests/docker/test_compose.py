@@ -49,4 +49,5 @@ def test_the_image_runs_as_a_non_root_user_with_gunicorn():
     assert dockerfile.count("FROM ") >= 2  # multi-stage
     assert re.search(r"^USER (?!root)\w+", dockerfile, re.MULTILINE)
     assert "gunicorn" in dockerfile
-    assert "uv sync --frozen" in dockerfile
+    # only the lock, and without the dev tools or the embedded PostgreSQL server
+    assert "uv sync --frozen --no-default-groups" in dockerfile
