@@ -73,28 +73,29 @@ def _cage_account(currency: str) -> Account:
 def player_deposit(*, player_id: int, amount: int, reference: str = "",
                    by: User | None) -> Entry:
     """Cash bought in at the cage: the cage's account pays the player's."""
-    if amount <= 0:
-        raise ValidationFailed("A deposit must be positive.", code="invalid_amount",
-                               detail={"amount": amount})
-    player = player_get(player_id=player_id)
-    with transaction.atomic():
-        account = player_account_open(player=player)
-        cage = _cage_account(player.currency)
-        return entry_post(kind="deposit", memo=reference or "Deposit at the cage",
-                          lines=[(cage.pk, -amount), (account.pk, amount)], by=by,
-                          ref=player_account_ref(player.pk))
+    return _cage_move(player_id=player_id, amount=amount, to_player=True, kind="deposit",
+                      memo=reference or "Deposit at the cage", by=by)
 
 
 def player_withdraw(*, player_id: int, amount: int, reference: str = "",
                     by: User | None) -> Entry:
     """Cash paid out at the cage; never more than the player's available balance (409)."""
+    return _cage_move(player_id=player_id, amount=amount, to_player=False, kind="withdrawal",
+                      memo=reference or "Withdrawal at the cage", by=by)
+
+
+def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo: str,
+               by: User | None) -> Entry:
+    """One entry between the cage's account and the player's (the ledger refuses a
+    withdrawal beyond the player's available funds)."""
     if amount <= 0:
-        raise ValidationFailed("A withdrawal must be positive.", code="invalid_amount",
+        raise ValidationFailed(f"A {kind} must be positive.", code="invalid_amount",
                                detail={"amount": amount})
     player = player_get(player_id=player_id)
     with transaction.atomic():
         account = player_account_open(player=player)
         cage = _cage_account(player.currency)
-        return entry_post(kind="withdrawal", memo=reference or "Withdrawal at the cage",
-                          lines=[(account.pk, -amount), (cage.pk, amount)], by=by,
+        change = amount if to_player else -amount
+        return entry_post(kind=kind, memo=memo,
+                          lines=[(cage.pk, -change), (account.pk, change)], by=by,
                           ref=player_account_ref(player.pk))
