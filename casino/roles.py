@@ -19,6 +19,8 @@ PIT_BOSS = "pit_boss"
 CAGE = "cage"
 AUDITOR = "auditor"
 ROLES = (DEALER, PIT_BOSS, CAGE, AUDITOR)
+# How a role is named on screens.
+LABELS = {DEALER: "dealer", PIT_BOSS: "pit boss", CAGE: "cage", AUDITOR: "auditor"}
 
 # Runs rounds at tables.
 _DEALER = {

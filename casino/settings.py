@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
+    "template_partials",
     "casino",
     "ledger",
     "rounds",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # request.htmx: the console's screens answer a partial to htmx and a page otherwise.
+    "django_htmx.middleware.HtmxMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
     "casino.idempotency.IdempotencyMiddleware",
 ]
@@ -82,6 +86,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "casino.context_processors.console",
             ],
         },
     },
@@ -119,6 +124,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# The console signs staff in with the same accounts and roles as the admin.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")

@@ -1,10 +1,12 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
+         name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("casino.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -20,3 +22,4 @@ handler500 = "casino.api.errors.server_error"
 admin.site.site_header = "Pai Gow Poker — casino accounting"
 admin.site.site_title = "Pai Gow accounting"
 admin.site.index_title = "Pit, cage and audit"
+admin.site.site_url = "/"  # "View site" opens the pit console

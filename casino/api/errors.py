@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
+from django.template.loader import render_to_string
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -90,16 +90,38 @@ def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
     return JsonResponse(error_body(code, message), status=status_code)
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The API answers in its error shape; people in a browser get a page in words."""
+    return request.path.startswith("/api/")
+
+
+def _html_error(request: HttpRequest | None, status_code: int, title: str,
+                message: str) -> HttpResponse:
+    context = {"title": title, "message": message}
+    try:
+        body: str = render_to_string("console/error.html", context, request=request)
+    except Exception:  # a broken request or database must not hide the error page itself
+        logger.exception("rendering the %s page failed", status_code)
+        body = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{message}</p>"
+    return HttpResponse(body, status=status_code)
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    if not request.path.startswith("/api/"):
-        # The admin and other pages keep Django's HTML page.
-        return defaults.page_not_found(request, exception or Http404())
+    if not _wants_json(request):
+        return _html_error(request, 404, "Page not found",
+                           f"There is nothing at {request.path}. It may have moved, or the "
+                           "link is mistyped.")
     return _json_error(
         status.HTTP_404_NOT_FOUND, "not_found", f"No such resource: {request.path}"
     )
 
 
-def server_error(request: HttpRequest) -> JsonResponse:
+def server_error(request: HttpRequest) -> HttpResponse:
+    if not _wants_json(request):
+        # No request context: the context processors may need the database that just failed.
+        return _html_error(None, 500, "Something went wrong",
+                           "The server could not answer. Nothing was changed by the failed "
+                           "step; the failure has been logged for the technical staff.")
     return _json_error(
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         "server_error",
@@ -107,11 +129,18 @@ def server_error(request: HttpRequest) -> JsonResponse:
     )
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if not _wants_json(request):
+        return _html_error(request, 400, "Bad request",
+                           "The browser sent a request the server could not read.")
     return _json_error(status.HTTP_400_BAD_REQUEST, "bad_request", "The request is malformed.")
 
 
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if not _wants_json(request):
+        return _html_error(request, 403, "Not allowed",
+                           "Your role does not allow this. Ask a pit boss if you think it "
+                           "should.")
     return _json_error(
         status.HTTP_403_FORBIDDEN, "permission_denied", "You may not perform this action."
     )

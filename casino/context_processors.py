@@ -1,0 +1,33 @@
+"""What every console page shows in its header: the screens this person may open, and their
+roles. One list, so a screen's link and the permission that guards it are written once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from casino import roles
+
+# (label, url name, permission needed; "" = any signed-in staff member). A screen adds its line.
+NAV: list[tuple[str, str, str]] = [
+    ("Admin", "admin:index", ""),
+]
+
+
+def console(request: HttpRequest) -> dict[str, Any]:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    here = request.path
+    items = []
+    for label, url_name, permission in NAV:
+        if permission and not user.has_perm(permission):
+            continue
+        url = reverse(url_name)
+        current = here == url if url == "/" else here.startswith(url)
+        items.append({"label": label, "url": url, "current": current})
+    names = sorted(g.name for g in user.groups.all() if g.name in roles.ROLES)
+    return {"console_nav": items,
+            "console_roles": ", ".join(roles.LABELS.get(n, n) for n in names)}

@@ -1,0 +1,108 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a live server on the test
+database. Each test signs in as a person of one role, clicks through the console, and saves
+a screenshot of each step under .data/screenshots/<test name>/.
+
+Without Chromium the tests are skipped, unless CASINO_REQUIRE_BROWSER is set (CI sets it), in
+which case a missing browser fails them: a green run must have seen the screens.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the tests' own ORM calls (setup,
+# checking the ledger afterwards) are plain synchronous code all the same.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CASINO_CHROMIUM", "/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / ".data" / "screenshots"
+PASSWORD = "console-test-2026"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            # One browser at a time: two Chromiums on two cores make both flaky and slow.
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CASINO_REQUIRE_BROWSER"):
+            pytest.fail(f"Chromium is required (CASINO_REQUIRE_BROWSER) but {CHROMIUM} is missing")
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+class Screen:
+    """One person's browser tab, with a screenshot helper named after the test."""
+
+    def __init__(self, page: Any, base_url: str, folder: Path) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.folder = folder
+        self.count = 0
+
+    def goto(self, path: str) -> Any:
+        return self.page.goto(self.base_url + path)
+
+    def shot(self, name: str, *, full_page: bool = True) -> Path:
+        self.count += 1
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"{self.count:02d}-{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    def sign_in(self, username: str, password: str = PASSWORD) -> None:
+        self.goto("/login/")
+        self.page.get_by_label("Username").fill(username)
+        self.page.get_by_label("Password").fill(password)
+        self.page.get_by_role("button", name="Sign in").click()
+        self.page.wait_for_load_state("networkidle")
+
+
+@pytest.fixture
+def screen_factory(browser: Any, live_server: Any,
+                   request: pytest.FixtureRequest) -> Iterator[Callable[..., Screen]]:
+    """screen_factory(width=1280) -> a fresh tab (own cookies) on the live server."""
+    contexts = []
+    test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+
+    def make(width: int = 1280, height: int = 900, who: str = "") -> Screen:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      timezone_id="Europe/Amsterdam", locale="en-GB")
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        folder = SCREENSHOTS / test_name / who if who else SCREENSHOTS / test_name
+        return Screen(context.new_page(), live_server.url, folder)
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def staff_user(transactional_db: None) -> Callable[[str, str], Any]:
+    """staff_user("dealer", "dana") -> a staff member of that role who signs in with PASSWORD."""
+    from casino.services import staff_create
+
+    def make(role: str, username: str) -> Any:
+        user, _ = staff_create(username=username, role=role, password=PASSWORD)
+        return user
+
+    return make
