@@ -4,7 +4,7 @@ Design overview
 - A ``Player`` is a person known to the cage. Their money lives in the ledger (one account
   per player and currency); this model only says who they are.
 - A ``Table`` is a Pai Gow Poker table with its currency, limits and every table setting of
-  the rules page (shared/rules/paigow.md), each a field with the rules' default. Amounts are
+  the rules page (docs/rules.md), each a field with the rules' default. Amounts are
   integers in the currency's minor unit (cents for EUR). Settings change only between
   rounds, through a service that records each change (rounds.services).
 - Staff are Django users; their role is the Django group they belong to (casino.roles).

@@ -4,7 +4,7 @@ Each round step locks the round row first (``select_for_update``), so two steps 
 round never interleave, then checks the state and refuses out-of-order calls before it
 writes anything. Money moves only through ledger.services, inside the same transaction:
 wagers and the banker's cover are holds, the settlement is one entry that resolves every
-hold. Rules references are to shared/rules/paigow.md.
+hold. Rules references are to docs/rules.md.
 """
 
 from rounds.services.closing import round_reverse, round_settle, round_void
