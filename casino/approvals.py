@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -64,6 +64,8 @@ class Approval(models.Model):
         permissions = [
             ("approve_results", "Can approve a results-only settlement"),
             ("approve_cage_movement", "Can approve a cage movement above the cap"),
+            # Oversight (pit bosses, auditors): every request, not only one's own.
+            ("view_all_approvals", "Can view every request and its decision"),
         ]
         constraints = [
             # Dual control means two people; PostgreSQL holds it whatever the code does.
@@ -142,16 +144,22 @@ def approval_request(*, action: str, params: Mapping[str, Any], by: User) -> App
     if spec.check is not None:
         spec.check(params, by)
     ref = spec.ref(params)
-    if spec.one_pending_per_ref:
-        pending = Approval.objects.filter(action=action, ref=ref,
-                                          status=Approval.Status.PENDING).first()
-        if pending is not None:
-            raise Conflict(f"Request #{pending.pk} for {ref} already waits for a decision.",
-                           code="approval_pending",
-                           detail={"approval_id": pending.pk, "ref": ref})
-    return Approval.objects.create(action=action, params=dict(params),
-                                   summary=spec.summary(params)[:300], ref=ref,
-                                   requested_by=by)
+    with transaction.atomic():
+        if spec.one_pending_per_ref:
+            # Two requests for the same entry or round at once: the second waits on this
+            # lock until the first commits, then finds it pending.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                               [f"casino.approval:{action}:{ref}"])
+            pending = Approval.objects.filter(action=action, ref=ref,
+                                              status=Approval.Status.PENDING).first()
+            if pending is not None:
+                raise Conflict(f"Request #{pending.pk} for {ref} already waits for a "
+                               "decision.", code="approval_pending",
+                               detail={"approval_id": pending.pk, "ref": ref})
+        return Approval.objects.create(action=action, params=dict(params),
+                                       summary=spec.summary(params)[:300], ref=ref,
+                                       requested_by=by)
 
 
 def approval_check(*, approval: Approval, by: User) -> Action:
@@ -197,10 +205,18 @@ def approval_decide(*, approval_id: int, approve: bool, by: User, note: str = ""
         return approval
 
 
+VIEW_ALL = "casino.view_all_approvals"
+
+
 def approval_list(*, user: User, status: str | None = None) -> models.QuerySet[Approval]:
-    """The requests ``user`` asked for or may decide, newest first."""
-    decidable = [name for name, spec in ACTIONS.items() if user.has_perm(spec.approve_permission)]
-    approvals = Approval.objects.filter(Q(requested_by=user) | Q(action__in=decidable))
+    """The requests ``user`` asked for or may decide (every one, for oversight), newest
+    first."""
+    if user.has_perm(VIEW_ALL):
+        approvals = Approval.objects.all()
+    else:
+        decidable = [name for name, spec in ACTIONS.items()
+                     if user.has_perm(spec.approve_permission)]
+        approvals = Approval.objects.filter(Q(requested_by=user) | Q(action__in=decidable))
     if status:
         approvals = approvals.filter(status=status)
     return approvals.select_related("requested_by", "decided_by").order_by("-id")

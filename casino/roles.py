@@ -37,6 +37,7 @@ _PIT_BOSS = _DEALER | {
     "casino.approve_results",
     "casino.approve_cage_movement",
     "casino.view_refusal",
+    "casino.view_all_approvals",
     "casino.add_table",
     "casino.change_table",
     "rounds.void_round",

@@ -53,6 +53,8 @@ def approval_response(approval: approvals.Approval, status_code: int = 200) -> R
 
 
 @extend_schema(summary="Requests you asked for or may decide (pending by default)",
+               description="With casino.view_all_approvals (pit bosses, auditors): every "
+                           "request.",
                parameters=[ApprovalFilters], responses={200: ApprovalOutput(many=True), **ERRORS})
 class ApprovalListView(generics.ListAPIView):
     permission_classes = [requires(VIEW)]
@@ -91,6 +93,9 @@ _DECIDE_ERRORS = {404: ErrorOutput, 409: ErrorOutput, 422: ErrorOutput, **ERRORS
 
 class ApprovalApproveView(APIView):
     permission_classes = [requires(VIEW)]
+    # A refused approval (one's own request, no right, the operation refused) is traced.
+    refusal_action = "approval.approve"
+    refusal_ref = "approval:{approval_id}"
 
     @extend_schema(
         summary="Approve a request: the operation runs now, as asked",

@@ -359,3 +359,87 @@ def test_auditors_and_pit_bosses_read_refusals_in_the_admin(api_client, role, st
     if status == 200:
         assert "login_failed" in listing.content.decode()
         assert client.get("/admin/casino/refusal/add/").status_code == 403
+
+
+def test_asking_to_approve_ones_own_request_leaves_a_trace(cage_client, pit_boss_client):
+    player = register(cage_client)
+    approval_id = move(cage_client, player, "deposits", "20000.00").json()["id"]
+
+    response = cage_client.post(f"/api/v1/approvals/{approval_id}/approve", {},
+                                format="json", HTTP_IDEMPOTENCY_KEY="self-1")
+
+    assert response.status_code == 403
+    (refusal,) = Refusal.objects.all()
+    assert (refusal.action, refusal.ref, refusal.by) == (
+        "approval.approve", f"approval:{approval_id}", cage_client.user)
+    assert Approval.objects.get().status == "pending"
+
+
+def test_auditors_and_pit_bosses_oversee_every_request_and_dealers_do_not(
+    cage_client, auditor_client, pit_boss_client, dealer_client
+):
+    player = register(cage_client)
+    approval_id = move(cage_client, player, "deposits", "20000.00").json()["id"]
+
+    for client in (auditor_client, pit_boss_client):
+        listed = client.get("/api/v1/approvals").json()["results"]
+        assert [a["id"] for a in listed] == [approval_id]
+    assert dealer_client.get("/api/v1/approvals").json()["results"] == []
+    assert dealer_client.get(f"/api/v1/approvals/{approval_id}").status_code == 404
+    # the auditor reads, and may not decide
+    refused = auditor_client.post(f"/api/v1/approvals/{approval_id}/approve", {},
+                                  format="json")
+    assert refused.status_code == 403
+    assert available(cage_client, player) == "0.00"
+
+
+@pytest.mark.parametrize(("role", "status"), [(roles.AUDITOR, 200), (roles.PIT_BOSS, 200),
+                                              (roles.DEALER, 403), (roles.CAGE, 403)])
+def test_requests_are_read_in_the_admin_by_those_who_oversee_them(cage_client, role, status):
+    player = register(cage_client)
+    move(cage_client, player, "deposits", "20000.00")
+    user, _ = staff_create(username=f"admin-{role}", role=role)
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=user.pk))
+
+    listing = client.get("/admin/casino/approval/")
+
+    assert listing.status_code == status
+    if status == 200:
+        assert "20000.00 EUR" in listing.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_requests_for_one_reversal_file_one():
+    import threading
+
+    from django.db import connections
+
+    from casino.approvals import approval_request
+    from casino.errors import Conflict
+
+    _, payout = posted_payout()
+    bosses = [staff_create(username=f"boss-{n}", role=roles.PIT_BOSS)[0] for n in (1, 2)]
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def ask(boss) -> None:
+        try:
+            user = get_user_model().objects.get(pk=boss.pk)
+            start.wait()
+            approval_request(action="ledger.entry_reverse", by=user,
+                             params={"entry_id": payout.pk, "reason": "wrong seat"})
+            outcomes.append("filed")
+        except Conflict as exc:
+            outcomes.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ask, args=(b,)) for b in bosses]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == ["approval_pending", "filed"]
+    assert Approval.objects.count() == 1
