@@ -9,8 +9,9 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from casino import selectors, services
-from casino.admin_base import staff_user
-from casino.models import Player
+from casino.admin_base import ReadOnlyAdmin, staff_user
+from casino.approvals import VIEW_ALL, Approval
+from casino.models import Player, Refusal
 from ledger.money import format_minor
 
 
@@ -49,3 +50,33 @@ class PlayerAdmin(admin.ModelAdmin):
         created = services.player_create(name=obj.name, currency=obj.currency,
                                          by=staff_user(request))
         obj.pk, obj.created_at, obj.created_by = created.pk, created.created_at, created.created_by
+
+
+@admin.register(Refusal)
+class RefusalAdmin(ReadOnlyAdmin):
+    """Attempts the service refused (casino.refusals), for auditors and pit bosses: the
+    attempts beside the actions."""
+
+    list_display = ["at", "username", "action", "code", "ref", "message"]
+    list_filter = ["action", "code"]
+    search_fields = ["username", "ref", "message"]
+    date_hierarchy = "at"
+    fields = ["at", "by", "username", "action", "code", "message", "detail", "ref", "path"]
+    list_select_related = ["by"]
+
+
+@admin.register(Approval)
+class ApprovalAdmin(ReadOnlyAdmin):
+    """Requests that waited for a second person and what was decided, for oversight; they
+    are decided through the API (casino.approvals)."""
+
+    list_display = ["id", "requested_at", "action", "summary", "requested_by", "status",
+                    "decided_by", "decided_at"]
+    list_filter = ["status", "action"]
+    search_fields = ["summary", "ref"]
+    fields = ["action", "summary", "ref", "params", "requested_by", "requested_at", "status",
+              "decided_by", "decided_at", "note", "result_ref"]
+    list_select_related = ["requested_by", "decided_by"]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm(VIEW_ALL)

@@ -43,6 +43,7 @@ class Player(models.Model):
         permissions = [
             ("deposit_funds", "Can take a player's deposit at the cage"),
             ("withdraw_funds", "Can pay out a player's withdrawal at the cage"),
+            ("correct_funds", "Can correct a deposit or withdrawal at the cage"),
         ]
 
     def __str__(self) -> str:
@@ -128,4 +129,7 @@ class Table(models.Model):
 
 
 # Answers to POSTs retried with an Idempotency-Key; the model lives beside its middleware.
+# Requests waiting for a second person, and refused attempts, beside their services.
+from casino.approvals import Approval  # noqa: E402, F401
 from casino.idempotency import IdempotencyKey  # noqa: E402, F401
+from casino.refusals import Refusal  # noqa: E402, F401

@@ -22,16 +22,24 @@ ROLES = (DEALER, PIT_BOSS, CAGE, AUDITOR)
 # How a role is named on screens.
 LABELS = {DEALER: "dealer", PIT_BOSS: "pit boss", CAGE: "cage", AUDITOR: "auditor"}
 
-# Runs rounds at tables.
+# Runs rounds at tables. Not every player and balance: a dealer sees the players seated at
+# the tables they run (GET /api/v1/tables/{id}/players, rounds.selectors).
 _DEALER = {
     "casino.view_table",
-    "casino.view_player",
     "casino.run_rounds",
     "rounds.view_round",
     "rounds.view_seat",
+    # Their own requests waiting for a second person (a results-only settlement).
+    "casino.view_approval",
 }
-# Everything a dealer can, plus table settings, voids, reversals and the daily reports.
+# Everything a dealer can, plus every player, table settings, voids, reversals, the daily
+# reports, the second signature on what waits for one, and the refusals' trace.
 _PIT_BOSS = _DEALER | {
+    "casino.view_player",
+    "casino.approve_results",
+    "casino.approve_cage_movement",
+    "casino.view_refusal",
+    "casino.view_all_approvals",
     "casino.add_table",
     "casino.change_table",
     "rounds.void_round",
@@ -41,6 +49,7 @@ _PIT_BOSS = _DEALER | {
     "ledger.view_account",
     "ledger.view_entry",
     "ledger.view_hold",
+    "ledger.view_house_accounts",
     "ledger.reverse_entry",
 }
 # Player deposits and withdrawals.
@@ -50,7 +59,10 @@ _CAGE = {
     "casino.change_player",
     "casino.deposit_funds",
     "casino.withdraw_funds",
-    # A player's history at the cage.
+    # A deposit or withdrawal is corrected only at the cage, with a reason.
+    "casino.correct_funds",
+    "casino.view_approval",
+    # A player's history at the cage (players' accounts only, not the house's).
     "ledger.view_account",
     "ledger.view_entry",
 }

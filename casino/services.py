@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
@@ -9,12 +13,20 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from knox.models import AuthToken
 
-from casino import roles
-from casino.errors import ValidationFailed
+from casino import approvals, roles
+from casino.errors import NotFound, ValidationFailed
 from casino.models import Currency, Player
-from casino.selectors import player_account_ref, player_get
+from casino.selectors import player_account_ref, player_balance, player_get
 from ledger.models import Account, Entry
-from ledger.services import account_get_or_create, entry_post
+from ledger.money import format_minor, to_minor
+from ledger.services import (
+    account_get_or_create,
+    entry_owner_rule,
+    entry_post,
+    entry_reverse,
+    entry_reverse_check,
+    insufficient_funds,
+)
 
 
 @transaction.atomic
@@ -99,3 +111,120 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
         return entry_post(kind=kind, memo=memo,
                           lines=[(cage.pk, -change), (account.pk, change)], by=by,
                           ref=player_account_ref(player.pk))
+
+
+# --- corrections at the cage ----------------------------------------------------------------
+# A deposit or withdrawal is corrected only here (the ledger's own reversal refuses it as an
+# owned entry): the cage knows whether the cash was really counted in or handed out.
+CAGE_KINDS = ("deposit", "withdrawal")
+CORRECT = "casino.correct_funds"
+
+
+def _cage_entry(*, player_id: int, entry_id: int, by: User | None) -> Entry:
+    player = player_get(player_id=player_id)
+    entry = Entry.objects.filter(pk=entry_id, ref=player_account_ref(player.pk)).first()
+    if entry is None:
+        raise NotFound(f"Player #{player_id} has no entry #{entry_id}.",
+                       detail={"player_id": player_id, "entry_id": entry_id})
+    owner = entry_owner_rule(entry)
+    if owner is None or owner[0] not in CAGE_KINDS:
+        raise ValidationFailed(f"Entry #{entry_id} is a {entry.kind}, not a movement at the "
+                               "cage.", code="not_a_cage_movement",
+                               detail={"entry_id": entry_id, "kind": entry.kind})
+    entry_reverse_check(entry_id=entry_id, by=by, by_owner=True, permission=CORRECT)
+    return entry
+
+
+def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User) -> Entry:
+    """Correct one of the player's deposits or withdrawals with a reason: its reversal.
+
+    A correction of a correction is refused (a reversal is never reversed): the cage posts
+    a new deposit or withdrawal instead."""
+    if not reason.strip():
+        raise ValidationFailed("A correction needs a reason.", code="reason_required")
+    _cage_entry(player_id=player_id, entry_id=entry_id, by=by)
+    return entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
+                         permission=CORRECT)
+
+
+# --- operations that may wait for a second person (casino.approvals) -------------------------
+
+def cage_cap(currency: str) -> int:
+    """The largest deposit or withdrawal the cage makes alone, in minor units."""
+    return to_minor(str(settings.CASINO_CAGE_APPROVAL_ABOVE), currency)
+
+
+def _cage_move_needs_approval(params: Mapping[str, Any]) -> bool:
+    player = player_get(player_id=params["player_id"])
+    return int(params["amount_minor"]) > cage_cap(player.currency)
+
+
+def _cage_move_summary(kind: str) -> Any:
+    def summary(params: Mapping[str, Any]) -> str:
+        player = player_get(player_id=params["player_id"])
+        amount = format_minor(int(params["amount_minor"]), player.currency)
+        return f"{kind} of {amount} {player.currency} for {player}"
+    return summary
+
+
+def _withdrawal_check(params: Mapping[str, Any], by: User) -> None:
+    # Refused now rather than after a pit boss's approval: the ledger checks again then.
+    player = player_get(player_id=params["player_id"])
+    available = player_balance(player).available
+    amount = int(params["amount_minor"])
+    if amount > available:
+        account = player_account_open(player=player)
+        raise insufficient_funds(account, required=amount, available=available)
+
+
+def _correction_check(params: Mapping[str, Any], by: User) -> None:
+    _cage_entry(player_id=params["player_id"], entry_id=params["entry_id"], by=by)
+
+
+def _reversal_check(params: Mapping[str, Any], by: User) -> None:
+    entry_reverse_check(entry_id=params["entry_id"], by=by)
+
+
+def _entry_ref(entry: Entry) -> str:
+    return f"entry:{entry.pk}"
+
+
+def approval_actions_register() -> None:
+    """The cage's and the ledger's operations that may wait for a second person."""
+    approvals.action_register(approvals.Action(
+        name="cage.deposit", ask_permission="casino.deposit_funds",
+        approve_permission="casino.approve_cage_movement",
+        needs_approval=_cage_move_needs_approval,
+        run=lambda p, by: player_deposit(player_id=p["player_id"], amount=int(p["amount_minor"]),
+                                         reference=p.get("reference", ""), by=by),
+        result_ref=_entry_ref, summary=_cage_move_summary("Deposit"),
+        ref=lambda p: player_account_ref(p["player_id"]), one_pending_per_ref=False))
+    approvals.action_register(approvals.Action(
+        name="cage.withdrawal", ask_permission="casino.withdraw_funds",
+        approve_permission="casino.approve_cage_movement",
+        needs_approval=_cage_move_needs_approval,
+        run=lambda p, by: player_withdraw(player_id=p["player_id"], amount=int(p["amount_minor"]),
+                                          reference=p.get("reference", ""), by=by),
+        result_ref=_entry_ref, summary=_cage_move_summary("Withdrawal"),
+        ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check,
+        one_pending_per_ref=False))
+    approvals.action_register(approvals.Action(
+        name="cage.correction", ask_permission=CORRECT, approve_permission=CORRECT,
+        needs_approval=lambda p: approvals.dual_control(),
+        run=lambda p, by: player_cage_correct(player_id=p["player_id"],
+                                              entry_id=p["entry_id"], reason=p["reason"],
+                                              by=by),
+        result_ref=_entry_ref,
+        summary=lambda p: f"Correct entry #{p['entry_id']} of player #{p['player_id']}: "
+                          f"{p['reason']}",
+        ref=lambda p: f"entry:{p['entry_id']}",
+        check=_correction_check))
+    approvals.action_register(approvals.Action(
+        name="ledger.entry_reverse", ask_permission="ledger.reverse_entry",
+        approve_permission="ledger.reverse_entry",
+        needs_approval=lambda p: approvals.dual_control(),
+        run=lambda p, by: entry_reverse(entry_id=p["entry_id"], reason=p["reason"], by=by),
+        result_ref=_entry_ref,
+        summary=lambda p: f"Reverse entry #{p['entry_id']}: {p['reason']}",
+        ref=lambda p: f"entry:{p['entry_id']}",
+        check=_reversal_check))

@@ -7,6 +7,7 @@ README's configuration table. Nothing secret has a default unless ``DJANGO_DEBUG
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -69,6 +70,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # request.htmx: the console's screens answer a partial to htmx and a page otherwise.
     "django_htmx.middleware.HtmxMiddleware",
+    # Refusals are written after every transaction of the request (casino/refusals.py).
+    "casino.refusals.RefusalMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
     "casino.idempotency.IdempotencyMiddleware",
 ]
@@ -163,6 +166,17 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # The health check is probed over plain HTTP by load balancers inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+
+# --- Dual control (casino/approvals.py) ---------------------------------------------------
+# When on, a reversal (ledger entry, cage correction, round) or a results-only settlement
+# asked by one person takes effect only once a second person with the right approves it.
+CASINO_DUAL_CONTROL = env.bool("CASINO_DUAL_CONTROL", default=False)
+# A deposit or withdrawal above this (a decimal in the player's currency) waits for a pit
+# boss's approval.
+CASINO_CAGE_APPROVAL_ABOVE = env.str("CASINO_CAGE_APPROVAL_ABOVE", default="10000.00")
+if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
+    raise ImproperlyConfigured("CASINO_CAGE_APPROVAL_ABOVE must be a plain decimal such as "
+                               "10000.00.")
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {

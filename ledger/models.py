@@ -58,6 +58,9 @@ class Account(models.Model):
 
     class Meta:
         ordering = ["id"]
+        # Without it a reader (the cage) sees players' accounts and their entries only.
+        permissions = [("view_house_accounts",
+                        "Can view the house's accounts (bankrolls, commission, the cage)")]
         constraints = [
             models.UniqueConstraint(fields=["kind", "currency", "ref"],
                                     name="ledger_account_one_per_kind_currency_ref"),

@@ -57,8 +57,11 @@ def account_balance(*, account_id: int, as_of: datetime | None = None) -> Balanc
 
 
 def account_list(*, kind: str | None = None, currency: str | None = None,
-                 ref: str | None = None) -> QuerySet[Account]:
+                 ref: str | None = None, players_only: bool = False) -> QuerySet[Account]:
+    """Accounts in id order; ``players_only`` for a reader without the house's accounts."""
     accounts = Account.objects.all()
+    if players_only:
+        accounts = accounts.filter(kind=Account.Kind.PLAYER)
     if kind:
         accounts = accounts.filter(kind=kind)
     if currency:
@@ -70,9 +73,11 @@ def account_list(*, kind: str | None = None, currency: str | None = None,
 
 def entry_list(*, account_id: int | None = None, ref: str | None = None,
                kind: str | None = None, created_after: datetime | None = None,
-               created_before: datetime | None = None) -> QuerySet[Entry]:
-    """Entries, newest first, with their lines and those lines' accounts fetched alongside."""
-    entries = Entry.objects.all()
+               created_before: datetime | None = None,
+               players_only: bool = False) -> QuerySet[Entry]:
+    """Entries, newest first, with their lines and those lines' accounts fetched alongside;
+    ``players_only``: the entries that move a player's account."""
+    entries = _players_only(Entry.objects.all()) if players_only else Entry.objects.all()
     if account_id is not None:
         entries = entries.filter(
             Exists(Line.objects.filter(entry_id=OuterRef("pk"), account_id=account_id)))
@@ -88,9 +93,17 @@ def entry_list(*, account_id: int | None = None, ref: str | None = None,
             .prefetch_related("lines__account").order_by("-id"))
 
 
-def entry_get(*, entry_id: int) -> Entry:
+def _players_only(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    return entries.filter(Exists(Line.objects.filter(entry_id=OuterRef("pk"),
+                                                     account__kind=Account.Kind.PLAYER)))
+
+
+def entry_get(*, entry_id: int, players_only: bool = False) -> Entry:
+    """One entry; with ``players_only`` an entry that moves no player's account is not
+    found (a reader without the house's accounts does not learn it exists)."""
+    entries = _players_only(Entry.objects.all()) if players_only else Entry.objects.all()
     try:
-        return (Entry.objects.select_related("created_by", "reversed_by")
+        return (entries.select_related("created_by", "reversed_by")
                 .prefetch_related("lines__account").get(pk=entry_id))
     except Entry.DoesNotExist:
         raise NotFound(f"There is no ledger entry #{entry_id}.",

@@ -340,38 +340,80 @@ def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User
     return entry
 
 
-# Entry kinds whose reversal belongs to the flow that posted them (kind -> how to reverse
+# Entry kinds whose reversal belongs to the flow that posted them (kind -> how to correct
 # one), registered by that flow's app. Reversing such an entry directly would move the money
-# back behind the owner's back (a round would still read "settled").
+# back behind the owner's back (a round would still read "settled", the cage's cash count
+# would not know of it). A reversal of an owned entry is owned by the same flow.
 OWNED_KINDS: dict[str, str] = {}
+REVERSAL = "reversal"
 
 
 def entry_kind_register_owner(*, kind: str, how_to_reverse: str) -> None:
     OWNED_KINDS[kind] = how_to_reverse
 
 
-def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = False) -> Entry:
-    """A new entry with the original's lines negated, pointing at it; once per entry.
+def entry_owner_rule(entry: Entry) -> tuple[str, str] | None:
+    """(kind, how to correct it) when ``entry`` belongs to a flow, else None; a reversal is
+    owned when the entry it reverses is."""
+    kind = entry.kind
+    if entry.reverses_id is not None:
+        kind = Entry.objects.filter(pk=entry.reverses_id).values_list("kind", flat=True).get()
+    if kind in OWNED_KINDS:
+        return kind, OWNED_KINDS[kind]
+    return None
 
-    Holds the original settled stay resolved: a reversal moves money back, it does not
-    reopen a wager. An entry of an owned kind (OWNED_KINDS) is reversed only by its owner's
-    flow, which says so with ``by_owner``.
-    """
-    if by is None or not by.has_perm("ledger.reverse_entry"):
-        raise PermissionRefused("Reversing an entry needs the ledger.reverse_entry permission.")
-    if not reason or not reason.strip():
-        raise ValidationFailed("A reversal needs a reason.", code="reason_required")
+
+def entry_reverse_check(*, entry_id: int, by: User | None, by_owner: bool = False,
+                        permission: str = "ledger.reverse_entry") -> Entry:
+    """The checks of entry_reverse that need no lock: the permission, the entry exists, it
+    is not owned by another flow, it is not itself a reversal. Returns the entry."""
+    if by is None or not by.has_perm(permission):
+        raise PermissionRefused(f"Reversing an entry needs the {permission} permission.")
     original = Entry.objects.filter(pk=entry_id).first()
     if original is None:
         raise NotFound(f"There is no ledger entry #{entry_id}.", detail={"entry_id": entry_id})
-    if original.kind in OWNED_KINDS and not by_owner:
-        raise Conflict(f"Entry #{entry_id} is a {original.kind}: {OWNED_KINDS[original.kind]}.",
-                       code="owned_entry",
-                       detail={"entry_id": entry_id, "kind": original.kind, "ref": original.ref})
+    owner = entry_owner_rule(original)
+    if owner is not None and not by_owner:
+        kind, how = owner
+        raise Conflict(f"Entry #{entry_id} belongs to a {kind}: {how}.", code="owned_entry",
+                       detail={"entry_id": entry_id, "kind": original.kind, "owner_kind": kind,
+                               "ref": original.ref, "how_to_correct": how})
+    if original.reverses_id is not None:
+        # Reversing a reversal would replay the original behind its owner's back (a round
+        # reads "reversed" while the win is paid again); a new movement says what happened.
+        raise Conflict(f"Entry #{entry_id} is itself the reversal of entry "
+                       f"#{original.reverses_id}; a reversal is never reversed: post a new "
+                       "movement instead.", code="reversal_not_reversible",
+                       detail={"entry_id": entry_id, "reverses": original.reverses_id})
+    # A first look without a lock, for a refusal before anything is asked or filed;
+    # entry_post checks again under the entry's lock.
+    reversal = Entry.objects.filter(reverses_id=entry_id).values_list("pk", flat=True).first()
+    if reversal is not None:
+        raise Conflict(f"Entry #{entry_id} was already reversed by entry #{reversal}.",
+                       code="already_reversed",
+                       detail={"entry_id": entry_id, "reversed_by": reversal})
+    return original
+
+
+def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = False,
+                  permission: str = "ledger.reverse_entry") -> Entry:
+    """A new entry with the original's lines negated, pointing at it; once per entry.
+
+    Holds the original settled stay resolved: a reversal moves money back, it does not
+    reopen a wager. An entry of an owned kind (OWNED_KINDS), or the reversal of one, is
+    reversed only by its owner's flow, which says so with ``by_owner`` and names the
+    permission it requires of ``by``. A reversal is never reversed.
+    """
+    if by is None or not by.has_perm(permission):
+        raise PermissionRefused(f"Reversing an entry needs the {permission} permission.")
+    if not reason or not reason.strip():
+        raise ValidationFailed("A reversal needs a reason.", code="reason_required")
+    original = entry_reverse_check(entry_id=entry_id, by=by, by_owner=by_owner,
+                                   permission=permission)
     # Lines never change, so they can be read before the locks entry_post takes.
     lines = [(account_id, -amount) for account_id, amount in
              original.lines.order_by("pk").values_list("account_id", "amount")]
-    return entry_post(kind="reversal", memo=f"Reversal of entry #{original.pk}", lines=lines,
+    return entry_post(kind=REVERSAL, memo=f"Reversal of entry #{original.pk}", lines=lines,
                       by=by, ref=original.ref, reverses=original, reason=reason)
 
 

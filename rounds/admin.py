@@ -21,10 +21,13 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from casino import approvals
 from casino.admin_base import ReadOnlyInline, staff_user
 from casino.errors import DomainError
+from casino.refusals import refusal_note
 from ledger.money import format_minor
 from rounds import paigow, services
+from rounds.approvals import REVERSE
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -300,25 +303,39 @@ class RoundAdmin(admin.ModelAdmin):
     def reverse_selected(self, request: HttpRequest,
                          queryset: QuerySet[Round]) -> HttpResponse | None:
         return self._with_reason(request, queryset, action="reverse_selected", verb="reverse",
-                                 done="reversed", service=services.round_reverse)
+                                 done="reversed", service=_round_reverse_submit,
+                                 trace="rounds.reverse")
 
     def _with_reason(self, request: HttpRequest, queryset: QuerySet[Round], *, action: str,
-                     verb: str, done: str, service: Callable[..., Round]) -> HttpResponse | None:
+                     verb: str, done: str, service: Callable[..., Any],
+                     trace: str = "") -> HttpResponse | None:
         """Ask for a reason on a confirmation page, then call the service for each round;
         a refusal (a round in the wrong state) is reported for that round and the others
-        go on."""
+        go on; with ``trace``, each refusal is also recorded (casino.refusals). A request
+        filed for a second person's approval is reported as waiting."""
         rounds = list(queryset.select_related("table").order_by("pk"))
         form = ReasonForm(request.POST if request.POST.get("post") == "yes" else None)
         if form.is_valid():
             reason = form.cleaned_data["reason"]
             for round_ in rounds:
                 try:
-                    service(round_id=round_.pk, reason=reason, by=staff_user(request))
+                    result = service(round_id=round_.pk, reason=reason, by=staff_user(request))
                 except DomainError as exc:
                     self.message_user(request, f"{round_} was not {done}: {exc.message}",
                                       messages.ERROR)
+                    if trace:
+                        refusal_note(request, action=trace, code=exc.code,
+                                     message=exc.message, by=staff_user(request),
+                                     detail=exc.detail, ref=f"round:{round_.pk}",
+                                     path=request.path)
                 else:
-                    self.message_user(request, f"{round_} {done}.", messages.SUCCESS)
+                    approval = getattr(result, "approval", None)
+                    if approval is not None:
+                        self.message_user(request, f"{round_} waits for a second person's "
+                                          f"approval (request #{approval.pk}).",
+                                          messages.WARNING)
+                    else:
+                        self.message_user(request, f"{round_} {done}.", messages.SUCCESS)
             return None
         context = {
             **self.admin_site.each_context(request),
@@ -334,6 +351,12 @@ class RoundAdmin(admin.ModelAdmin):
         }
         request.current_app = self.admin_site.name
         return TemplateResponse(request, "admin/rounds/round/action_with_reason.html", context)
+
+
+def _round_reverse_submit(*, round_id: int, reason: str, by: Any) -> approvals.Submitted:
+    # The same dual control as the API's reversal (casino.approvals).
+    return approvals.action_submit(action=REVERSE, params={"round_id": round_id,
+                                                           "reason": reason}, by=by)
 
 
 # Tables' admin lives beside this one; importing it registers it with the site.

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from casino.errors import NotFound
-from casino.models import Table
+from casino.gaming_day import gaming_day_of
+from casino.models import Player, Table
+from casino.selectors import player_list
 from rounds.models import Round, RoundEvent, Seat
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def round_detail(*, round_id: int) -> Round:
@@ -58,3 +64,19 @@ def round_currency(*, round_id: int) -> str:
     if currency is None:
         raise NotFound(f"no round #{round_id}")
     return currency
+
+
+def table_run_by(*, table_id: int, user: User) -> bool:
+    """Whether ``user`` runs this table: they opened a round here this gaming day or took a
+    step of one (a round's events say who), so a dealer relieving another mid-shift runs
+    it from their first step."""
+    return (Round.objects.filter(table_id=table_id, gaming_day=gaming_day_of())
+            .filter(Q(opened_by=user) | Q(events__by=user)).exists())
+
+
+def table_players(*, table_id: int) -> list[tuple[int, Player]]:
+    """(seat number, player with its balance annotated) of each taken seat, in seat order."""
+    seats = dict(Seat.objects.filter(table_id=table_id, player__isnull=False)
+                 .values_list("player_id", "number"))
+    players = player_list().filter(pk__in=seats)
+    return sorted(((seats[p.pk], p) for p in players), key=lambda pair: pair[0])

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casino import roles
+from casino.approvals import approval_request
 from casino.services import player_create, player_deposit, staff_create
 from rounds import services
 
@@ -27,7 +28,8 @@ json_values = st.recursive(scalars, lambda inner: st.one_of(
 field_names = st.sampled_from([
     "seat", "amount", "house", "house_stake", "hands", "position", "high", "low", "house_way",
     "as_played", "outcomes", "reason", "results_only", "player", "name", "min_bet", "max_bet",
-    "commission_rate", "wheel", "house_way", "currency", "reference", "search",
+    "commission_rate", "wheel", "house_way", "currency", "reference", "search", "entry",
+    "note",
 ])
 bodies = st.one_of(json_values, st.dictionaries(field_names, json_values, max_size=5))
 
@@ -46,6 +48,10 @@ ENDPOINTS = [
     ("post", "/api/v1/players"),
     ("post", "/api/v1/players/{player}/deposits"),
     ("post", "/api/v1/players/{player}/withdrawals"),
+    ("post", "/api/v1/players/{player}/corrections"),
+    ("post", "/api/v1/ledger/entries/{entry}/reverse"),
+    ("post", "/api/v1/approvals/{approval}/approve"),
+    ("post", "/api/v1/approvals/{approval}/reject"),
 ]
 
 
@@ -57,11 +63,15 @@ def floor(db):
     table = services.table_create(by=boss, name="Fuzz table", bank_rotation="open",
                                   banker_must_have_played=False, house_stake_cap="table_max")
     player = player_create(name="Fuzz", currency="EUR", by=boss)
-    player_deposit(player_id=player.pk, amount=100_000, by=boss)
+    entry = player_deposit(player_id=player.pk, amount=100_000, by=boss)
+    # A large deposit the cage asked for, waiting for the pit boss (casino.approvals).
+    approval = approval_request(action="cage.deposit", by=user,
+                                params={"player_id": player.pk, "amount_minor": 2_000_000})
     services.seat_take(table_id=table.pk, number=1, player_id=player.pk, by=boss)
     round_ = services.round_open(table_id=table.pk, by=boss)
     services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=boss)
-    return {"token": token, "table": table.pk, "player": player.pk, "round": round_.pk}
+    return {"token": token, "table": table.pk, "player": player.pk, "round": round_.pk,
+            "entry": entry.pk, "approval": approval.pk}
 
 
 @pytest.mark.parametrize(("method", "url"), ENDPOINTS)

@@ -48,7 +48,34 @@ def _plain(detail: Any) -> Any:
     return str(detail)
 
 
+def _note_refusal(exc: Exception, context: dict[str, Any]) -> None:
+    """Keep a trace of a refusal the view asked to record (casino.refusals): its
+    ``refusal_action``, the codes in ``refusal_codes`` (every 403 and 409 when None), and
+    ``refusal_ref`` formatted with the route's arguments."""
+    view = context.get("view")
+    action = getattr(view, "refusal_action", "")
+    request = context.get("request")
+    if not action or request is None:
+        return
+    if isinstance(exc, DomainError):
+        code, message, detail, status_code = exc.code, exc.message, exc.detail, exc.status
+    elif isinstance(exc, exceptions.PermissionDenied | PermissionDenied):
+        code, message, detail, status_code = "permission_denied", str(exc), {}, 403
+    else:
+        return
+    codes = getattr(view, "refusal_codes", None)
+    if status_code not in (403, 409) or (codes is not None and code not in codes):
+        return
+    from casino.refusals import refusal_note
+
+    user = request.user if request.user.is_authenticated else None
+    ref = getattr(view, "refusal_ref", "").format(**context.get("kwargs", {}))
+    refusal_note(request._request, action=action, code=code, message=message, by=user,
+                 detail=detail, ref=ref, path=request.path)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    _note_refusal(exc, context)
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, DjangoValidationError):

@@ -13,7 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import selectors, services
+from casino import approvals, selectors, services
+from casino.api.approvals import ApprovalOutput, approval_response
 from casino.api.permissions import acting_user, requires
 from casino.models import Currency, Player
 from ledger.api.fields import PositiveAmountField
@@ -109,18 +110,32 @@ def _cash_input(request: Request, player_id: int) -> tuple[Player, dict[str, Any
     return player, dict(data.validated_data)
 
 
+def _cash_move(request: Request, player_id: int, action: str) -> Response:
+    player, data = _cash_input(request, player_id)
+    done = approvals.action_submit(
+        action=action, params={"player_id": player.pk, "amount_minor": data["amount"],
+                               "reference": data["reference"]},
+        by=acting_user(request))
+    if done.approval is not None:
+        return approval_response(done.approval, status.HTTP_202_ACCEPTED)
+    return Response(EntryOutput(entry_get(entry_id=done.result.pk)).data,
+                    status=status.HTTP_201_CREATED)
+
+
+ABOVE_CAP = ("Above CASINO_CAGE_APPROVAL_ABOVE (10,000.00 by default) nothing moves yet: "
+             "the answer is 202 with a pending request that a pit boss approves "
+             "(POST /api/v1/approvals/{id}/approve).")
+
+
 class PlayerDepositView(APIView):
     permission_classes = [requires("casino.deposit_funds")]
 
-    @extend_schema(summary="Take a deposit at the cage", request=CashInput,
-                   parameters=[IDEMPOTENCY_KEY],
-                   responses={201: EntryOutput, 404: ErrorOutput, 422: ErrorOutput, **ERRORS})
+    @extend_schema(summary="Take a deposit at the cage", description=ABOVE_CAP,
+                   request=CashInput, parameters=[IDEMPOTENCY_KEY],
+                   responses={201: EntryOutput, 202: ApprovalOutput, 404: ErrorOutput,
+                              422: ErrorOutput, **ERRORS})
     def post(self, request: Request, player_id: int) -> Response:
-        player, data = _cash_input(request, player_id)
-        entry = services.player_deposit(player_id=player.pk, amount=data["amount"],
-                                        reference=data["reference"], by=acting_user(request))
-        return Response(EntryOutput(entry_get(entry_id=entry.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        return _cash_move(request, player_id, "cage.deposit")
 
 
 class PlayerWithdrawalView(APIView):
@@ -128,14 +143,44 @@ class PlayerWithdrawalView(APIView):
 
     @extend_schema(summary="Pay out a withdrawal at the cage",
                    description="Never more than the available balance (posted less held): "
-                               "409 insufficient_funds with the available amount otherwise.",
+                               "409 insufficient_funds with the available amount otherwise. "
+                               + ABOVE_CAP,
                    request=CashInput, parameters=[IDEMPOTENCY_KEY],
-                   responses={201: EntryOutput, 404: ErrorOutput, 409: ErrorOutput,
-                              422: ErrorOutput, **ERRORS})
+                   responses={201: EntryOutput, 202: ApprovalOutput, 404: ErrorOutput,
+                              409: ErrorOutput, 422: ErrorOutput, **ERRORS})
     def post(self, request: Request, player_id: int) -> Response:
-        player, data = _cash_input(request, player_id)
-        entry = services.player_withdraw(player_id=player.pk, amount=data["amount"],
-                                         reference=data["reference"], by=acting_user(request))
-        return Response(EntryOutput(entry_get(entry_id=entry.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        return _cash_move(request, player_id, "cage.withdrawal")
 
+
+class CorrectionInput(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, help_text="The deposit or withdrawal.")
+    reason = serializers.CharField(max_length=2000)
+
+
+class PlayerCorrectionView(APIView):
+    permission_classes = [requires(services.CORRECT)]
+    # Every refused correction leaves a trace (casino.refusals).
+    refusal_action = "cage.correction"
+    refusal_ref = "player:{player_id}"
+
+    @extend_schema(
+        summary="Correct a deposit or withdrawal at the cage (its reversal, with a reason)",
+        description="The only way to reverse a cage movement (the ledger's own reversal "
+                    "answers 409 `owned_entry`). A correction is never corrected "
+                    "(409 `reversal_not_reversible`): post a new deposit or withdrawal. With "
+                    "dual control on, the answer is 202 with a pending request.",
+        request=CorrectionInput, parameters=[IDEMPOTENCY_KEY],
+        responses={201: EntryOutput, 202: ApprovalOutput, 404: ErrorOutput, 409: ErrorOutput,
+                   422: ErrorOutput, **ERRORS})
+    def post(self, request: Request, player_id: int) -> Response:
+        data = CorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = approvals.action_submit(
+            action="cage.correction",
+            params={"player_id": player_id, "entry_id": data.validated_data["entry"],
+                    "reason": data.validated_data["reason"]},
+            by=acting_user(request))
+        if done.approval is not None:
+            return approval_response(done.approval, status.HTTP_202_ACCEPTED)
+        return Response(EntryOutput(entry_get(entry_id=done.result.pk)).data,
+                        status=status.HTTP_201_CREATED)

@@ -11,8 +11,9 @@ urlpatterns = [
     path("", include("rounds.api.urls")),
 ]
 
-# Players and the cage (casino.api.players), and the ledger (ledger.api).
-from casino.api import players  # noqa: E402
+# Players and the cage (casino.api.players), requests waiting for a second person
+# (casino.api.approvals), and the ledger (ledger.api).
+from casino.api import approvals, players  # noqa: E402
 
 urlpatterns += [
     path("players", players.PlayerListView.as_view(), name="players"),
@@ -21,5 +22,14 @@ urlpatterns += [
          name="player-deposits"),
     path("players/<int:player_id>/withdrawals", players.PlayerWithdrawalView.as_view(),
          name="player-withdrawals"),
+    path("players/<int:player_id>/corrections", players.PlayerCorrectionView.as_view(),
+         name="player-corrections"),
+    path("approvals", approvals.ApprovalListView.as_view(), name="approvals"),
+    path("approvals/<int:approval_id>", approvals.ApprovalDetailView.as_view(),
+         name="approval"),
+    path("approvals/<int:approval_id>/approve", approvals.ApprovalApproveView.as_view(),
+         name="approval-approve"),
+    path("approvals/<int:approval_id>/reject", approvals.ApprovalRejectView.as_view(),
+         name="approval-reject"),
     path("", include("ledger.api.urls")),
 ]

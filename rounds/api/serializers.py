@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 from casino.api.fields import AmountField, CardsField
 from casino.models import Currency, Table
+from ledger.api.serializers import BalanceOutput
 from ledger.money import format_minor
 from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round
@@ -50,6 +51,13 @@ class SeatOut(serializers.Serializer):
     player = serializers.IntegerField(source="player_id", allow_null=True)
     player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
     since = serializers.DateTimeField(allow_null=True)
+
+
+class SeatedPlayerOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    balance = BalanceOutput()
 
 
 class TableOut(serializers.Serializer):

@@ -6,6 +6,8 @@ urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
     path("tables/<int:table_id>", views.TableDetailView.as_view(), name="table"),
     path("tables/<int:table_id>/seats/<int:number>", views.SeatView.as_view(), name="seat"),
+    path("tables/<int:table_id>/players", views.TablePlayersView.as_view(),
+         name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),

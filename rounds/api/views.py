@@ -15,8 +15,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import approvals
+from casino.api.approvals import ApprovalOutput, approval_response
 from casino.api.pagination import Pagination
 from casino.api.permissions import acting_user, requires
+from casino.errors import PermissionRefused
+from casino.selectors import player_balance
+from ledger.api.serializers import balance_data
 from ledger.money import to_minor
 from rounds import reports, selectors, services
 from rounds.api.serializers import (
@@ -26,6 +31,7 @@ from rounds.api.serializers import (
     ReasonIn,
     ReportQueryIn,
     RoundOut,
+    SeatedPlayerOut,
     SeatIn,
     SeatOnlyIn,
     SettleIn,
@@ -34,6 +40,7 @@ from rounds.api.serializers import (
     TableOut,
     WagerIn,
 )
+from rounds.approvals import REVERSE, SETTLE_RESULTS
 from rounds.models import Round
 
 RUN = "casino.run_rounds"
@@ -123,6 +130,30 @@ class SeatView(APIView):
     def delete(self, request: Request, table_id: int, number: int) -> Response:
         services.seat_leave(table_id=table_id, number=number, by=acting_user(request))
         return _table_response(table_id)
+
+
+class TablePlayersView(APIView):
+    permission_classes = [requires("rounds.view_seat")]
+
+    @extend_schema(
+        summary="The players seated at a table, with their balances",
+        description="Staff with casino.view_player see any table's. A dealer sees the "
+                    "players of the tables they run: where they opened a round or took a "
+                    "step of one this gaming day (403 `not_your_table` otherwise).",
+        responses={200: SeatedPlayerOut(many=True)})
+    def get(self, request: Request, table_id: int) -> Response:
+        selectors.table_detail(table_id=table_id)  # 404 for no such table
+        user = acting_user(request)
+        if not user.has_perm("casino.view_player") and not selectors.table_run_by(
+                table_id=table_id, user=user):
+            raise PermissionRefused(
+                "You see the players of the tables you run: open a round at this table, "
+                "or take a step of one, first.", code="not_your_table",
+                detail={"table_id": table_id})
+        return Response([
+            {"seat": seat, "player": player.pk, "name": player.name,
+             "balance": balance_data(player_balance(player))}
+            for seat, player in selectors.table_players(table_id=table_id)])
 
 
 class TableRoundsView(APIView):
@@ -230,6 +261,10 @@ class BankerView(APIView):
 
 class DealView(APIView):
     permission_classes = [requires(RUN)]
+    # An insolvent banker's refused deal leaves a trace (casino.refusals).
+    refusal_action = "round_deal"
+    refusal_codes = frozenset({"banker_insolvent"})
+    refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Solvency check, then deal (electronic, physical, results only)",
                    request=DealIn, responses={200: RoundOut})
@@ -255,13 +290,27 @@ class HandsView(APIView):
 
 class SettleView(APIView):
     permission_classes = [requires(RUN)]
+    # A results-only round checks the banker's cover here instead of at the deal.
+    refusal_action = "round_settle"
+    refusal_codes = frozenset({"banker_insolvent"})
+    refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Settle the round: one ledger entry", request=SettleIn,
-                   responses={200: RoundOut})
+                   description="With outcomes (a results-only round) and dual control on, "
+                               "the answer is 202 with a pending request that a second "
+                               "person with casino.approve_results approves.",
+                   responses={200: RoundOut, 202: ApprovalOutput})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(SettleIn, request)
-        services.round_settle(round_id=round_id, by=acting_user(request),
-                              outcomes=data.get("outcomes"))
+        outcomes = data.get("outcomes")
+        if outcomes is None:
+            services.round_settle(round_id=round_id, by=acting_user(request))
+            return _round_response(round_id)
+        done = approvals.action_submit(action=SETTLE_RESULTS,
+                                       params={"round_id": round_id, "outcomes": outcomes},
+                                       by=acting_user(request))
+        if done.approval is not None:
+            return approval_response(done.approval, status.HTTP_202_ACCEPTED)
         return _round_response(round_id)
 
 
@@ -278,12 +327,21 @@ class VoidView(APIView):
 
 class ReverseView(APIView):
     permission_classes = [requires("rounds.reverse_round")]
+    # Every refused reversal leaves a trace (casino.refusals).
+    refusal_action = "rounds.reverse"
+    refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Reverse a settled round with a reason (pit boss)",
-                   request=ReasonIn, responses={200: RoundOut})
+                   description="With dual control on, the answer is 202 with a pending "
+                               "request that a second person approves.",
+                   request=ReasonIn, responses={200: RoundOut, 202: ApprovalOutput})
     def post(self, request: Request, round_id: int) -> Response:
         data = _valid(ReasonIn, request)
-        services.round_reverse(round_id=round_id, reason=data["reason"], by=acting_user(request))
+        done = approvals.action_submit(action=REVERSE,
+                                       params={"round_id": round_id, "reason": data["reason"]},
+                                       by=acting_user(request))
+        if done.approval is not None:
+            return approval_response(done.approval, status.HTTP_202_ACCEPTED)
         return _round_response(round_id)
 
 

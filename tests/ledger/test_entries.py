@@ -97,7 +97,7 @@ def test_posting_an_entry_takes_two_statements_however_many_lines(book):
 
 
 def test_a_reversal_negates_every_line_and_points_at_the_original(book, pit_boss):
-    original = entry_post(kind="deposit", memo="", ref="round:7", by=None,
+    original = entry_post(kind="adjustment", memo="", ref="round:7", by=None,
                           lines=[(book.cage.pk, -2500), (book.anna.pk, 2500)])
 
     reversal = entry_reverse(entry_id=original.pk, reason="wrong player", by=pit_boss)
@@ -110,7 +110,7 @@ def test_a_reversal_negates_every_line_and_points_at_the_original(book, pit_boss
 
 
 def test_an_entry_is_reversed_only_once(book, pit_boss):
-    original = entry_post(kind="deposit", memo="", by=None,
+    original = entry_post(kind="adjustment", memo="", by=None,
                           lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
     entry_reverse(entry_id=original.pk, reason="mistake", by=pit_boss)
 
@@ -120,7 +120,7 @@ def test_an_entry_is_reversed_only_once(book, pit_boss):
 
 
 def test_a_reversal_needs_a_reason_and_the_permission(book, pit_boss, dealer):
-    original = entry_post(kind="deposit", memo="", by=None,
+    original = entry_post(kind="adjustment", memo="", by=None,
                           lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
     with pytest.raises(ValidationFailed):
         entry_reverse(entry_id=original.pk, reason="  ", by=pit_boss)
@@ -130,7 +130,7 @@ def test_a_reversal_needs_a_reason_and_the_permission(book, pit_boss, dealer):
 
 
 def test_reversing_a_deposit_already_spent_is_refused_as_insufficient_funds(book, pit_boss):
-    deposit = entry_post(kind="deposit", memo="", by=None,
+    deposit = entry_post(kind="adjustment", memo="", by=None,
                          lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
     entry_post(kind="wager", memo="", by=None, lines=[(book.anna.pk, -60), (book.table.pk, 60)])
 
@@ -138,3 +138,36 @@ def test_reversing_a_deposit_already_spent_is_refused_as_insufficient_funds(book
         entry_reverse(entry_id=deposit.pk, reason="counterfeit notes", by=pit_boss)
     assert refused.value.code == "insufficient_funds"
     assert fresh(book.anna).posted == 40
+
+
+def test_a_reversal_is_never_reversed(book, pit_boss):
+    original = entry_post(kind="adjustment", memo="", by=None,
+                          lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    reversal = entry_reverse(entry_id=original.pk, reason="mistake", by=pit_boss)
+
+    with pytest.raises(Conflict) as refused:
+        entry_reverse(entry_id=reversal.pk, reason="undo the undo", by=pit_boss)
+
+    assert refused.value.code == "reversal_not_reversible"
+    assert "post a new movement" in refused.value.message
+    assert fresh(book.anna).posted == 0
+
+
+@pytest.mark.parametrize("kind", ["deposit", "withdrawal", "round_settlement"])
+def test_an_owned_entry_and_its_reversal_are_reversed_only_by_their_owner(book, pit_boss,
+                                                                          kind):
+    sign = -1 if kind == "withdrawal" else 1
+    if kind == "withdrawal":
+        book.fund(book.anna, 100)
+    owned = entry_post(kind=kind, memo="", by=None,
+                       lines=[(book.cage.pk, -100 * sign), (book.anna.pk, 100 * sign)])
+
+    with pytest.raises(Conflict) as refused:
+        entry_reverse(entry_id=owned.pk, reason="behind the owner's back", by=pit_boss)
+    assert refused.value.code == "owned_entry"
+    reversal = entry_reverse(entry_id=owned.pk, reason="by the owner", by=pit_boss,
+                             by_owner=True)
+    with pytest.raises(Conflict) as again:
+        entry_reverse(entry_id=reversal.pk, reason="pay it again", by=pit_boss)
+    assert again.value.code == "owned_entry"
+    assert again.value.detail["owner_kind"] == kind

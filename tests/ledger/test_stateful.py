@@ -63,6 +63,9 @@ class LedgerMachine(RuleBasedStateMachine):
         self.open_holds: dict[int, tuple[int, int]] = {}  # hold id -> (account id, amount)
         self.lines: dict[int, list[tuple[int, int]]] = {}  # entry id -> its lines
         self.reversed: set[int] = set()
+        # Refused by entry_reverse: the cage's movements (corrected at the cage) and
+        # reversals (never reversed).
+        self.not_reversible: set[int] = set()
 
     def teardown(self) -> None:
         report = ledger_verify()
@@ -97,7 +100,9 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(target=entries, player=st.integers(0, 2), amount=amounts)
     def deposit(self, player: int, amount: int):
         changes = [(self.cage.pk, -amount), (self.players[player].pk, amount)]
-        return self.apply(entry_post(kind="deposit", memo="", lines=changes, by=None), changes)
+        entry = entry_post(kind="deposit", memo="", lines=changes, by=None)
+        self.not_reversible.add(entry.pk)
+        return self.apply(entry, changes)
 
     @rule(target=entries, player=st.integers(0, 2), amount=amounts)
     def withdraw(self, player: int, amount: int):
@@ -106,7 +111,9 @@ class LedgerMachine(RuleBasedStateMachine):
         if not self.may_debit(changes):
             self.refused_changes_nothing(post)
             return multiple()
-        return self.apply(post(), changes)
+        entry = post()
+        self.not_reversible.add(entry.pk)
+        return self.apply(entry, changes)
 
     @rule(target=holds, player=st.integers(0, 2), amount=amounts)
     def place_hold(self, player: int, amount: int):
@@ -161,11 +168,13 @@ class LedgerMachine(RuleBasedStateMachine):
         changes = [(account_id, -amount) for account_id, amount in self.lines[entry]]
         reverse = lambda: entry_reverse(entry_id=entry, reason="test",  # noqa: E731
                                         by=self.pit_boss)
-        if entry in self.reversed or not self.may_debit(changes):
+        if (entry in self.reversed or entry in self.not_reversible
+                or not self.may_debit(changes)):
             self.refused_changes_nothing(reverse)
             return multiple()
         reversal = reverse()
         self.reversed.add(entry)
+        self.not_reversible.add(reversal.pk)
         return self.apply(reversal, changes)
 
     # --- invariants ------------------------------------------------------------------------

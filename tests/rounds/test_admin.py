@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from casino import roles
-from casino.models import Table
+from casino.approvals import Approval
+from casino.models import Refusal, Table
 from casino.services import staff_create
 from ledger.models import Account, Hold
 from rounds import services
@@ -335,3 +336,30 @@ def test_a_table_added_in_the_admin_gets_its_seats_and_accounts(boss):
     assert Seat.objects.filter(table=table).count() == 6
     assert set(Account.objects.filter(ref=f"table:{table.pk}").values_list("kind", flat=True)) \
         == {"table_bankroll", "commission"}
+
+
+@override_settings(CASINO_DUAL_CONTROL=True)
+def test_with_dual_control_the_reverse_action_files_a_request(boss, table, players, pit_boss):
+    round_ = played_round(table, pit_boss)
+
+    response = action(boss, "reverse_selected", [round_], post="yes", reason="wrong hands")
+
+    assert any("waits for a second person's approval" in m for m in shown_messages(response))
+    round_.refresh_from_db()
+    assert round_.state == Round.State.SETTLED and round_.reversal_entry_id is None
+    approval = Approval.objects.get()
+    assert (approval.action, approval.status, approval.params["round_id"]) == (
+        "rounds.reverse", "pending", round_.pk)
+
+
+def test_a_refused_reverse_action_leaves_a_trace(boss, table, players, pit_boss):
+    open_ = open_round_with_wagers(table, pit_boss)
+
+    action(boss, "reverse_selected", [open_], post="yes", reason="not settled yet")
+
+    (refusal,) = Refusal.objects.all()
+    assert (refusal.action, refusal.code, refusal.ref) == (
+        "rounds.reverse", "wrong_state", f"round:{open_.pk}")
+    assert refusal.by is not None and refusal.by.username == "admin-pit_boss"
+    open_.refresh_from_db()
+    assert open_.state == Round.State.BETTING

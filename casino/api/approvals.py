@@ -1,0 +1,116 @@
+"""Requests waiting for a second person (casino.approvals): list them, approve, reject."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino import approvals
+from casino.api.permissions import acting_user, requires
+from ledger.api.serializers import ErrorOutput
+
+ERRORS = {400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput}
+VIEW = "casino.view_approval"
+
+
+class ApprovalOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    action = serializers.CharField()
+    summary = serializers.CharField()
+    ref = serializers.CharField()
+    params = serializers.DictField()
+    status = serializers.ChoiceField(choices=approvals.Approval.Status.choices)
+    requested_by = serializers.SerializerMethodField()
+    requested_at = serializers.DateTimeField()
+    decided_by = serializers.SerializerMethodField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+    note = serializers.CharField()
+    result_ref = serializers.CharField(help_text='What approving made: "entry:13", "round:4".')
+
+    def get_requested_by(self, approval: approvals.Approval) -> str:
+        return approval.requested_by.get_username()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_decided_by(self, approval: approvals.Approval) -> str | None:
+        return approval.decided_by.get_username() if approval.decided_by else None
+
+
+class ApprovalFilters(serializers.Serializer):
+    status = serializers.ChoiceField(choices=approvals.Approval.Status.choices, required=False,
+                                     default=approvals.Approval.Status.PENDING)
+
+
+class DecisionInput(serializers.Serializer):
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+def approval_response(approval: approvals.Approval, status_code: int = 200) -> Response:
+    return Response(ApprovalOutput(approval).data, status=status_code)
+
+
+@extend_schema(summary="Requests you asked for or may decide (pending by default)",
+               description="With casino.view_all_approvals (pit bosses, auditors): every "
+                           "request.",
+               parameters=[ApprovalFilters], responses={200: ApprovalOutput(many=True), **ERRORS})
+class ApprovalListView(generics.ListAPIView):
+    permission_classes = [requires(VIEW)]
+    serializer_class = ApprovalOutput
+
+    def get_queryset(self) -> QuerySet[approvals.Approval]:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
+            return approvals.Approval.objects.none()
+        filters = ApprovalFilters(data=self.request.query_params)
+        filters.is_valid(raise_exception=True)
+        return approvals.approval_list(user=acting_user(self.request),
+                                       status=filters.validated_data["status"])
+
+
+class ApprovalDetailView(APIView):
+    permission_classes = [requires(VIEW)]
+
+    @extend_schema(summary="One request and its decision",
+                   responses={200: ApprovalOutput, 404: ErrorOutput, **ERRORS})
+    def get(self, request: Request, approval_id: int) -> Response:
+        return approval_response(approvals.approval_get(approval_id=approval_id,
+                                                        user=acting_user(request)))
+
+
+def _decide(request: Request, approval_id: int, *, approve: bool) -> Response:
+    data = DecisionInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    user = acting_user(request)
+    approvals.approval_get(approval_id=approval_id, user=user)  # 404 for what you cannot see
+    return approval_response(approvals.approval_decide(
+        approval_id=approval_id, approve=approve, by=user, note=data.validated_data["note"]))
+
+
+_DECIDE_ERRORS = {404: ErrorOutput, 409: ErrorOutput, 422: ErrorOutput, **ERRORS}
+
+
+class ApprovalApproveView(APIView):
+    permission_classes = [requires(VIEW)]
+    # A refused approval (one's own request, no right, the operation refused) is traced.
+    refusal_action = "approval.approve"
+    refusal_ref = "approval:{approval_id}"
+
+    @extend_schema(
+        summary="Approve a request: the operation runs now, as asked",
+        description="Only a different person holding the operation's approving permission "
+                    "(403 `own_request` for the person who asked). The operation's own "
+                    "refusals (409) leave the request pending.",
+        request=DecisionInput, responses={200: ApprovalOutput, **_DECIDE_ERRORS})
+    def post(self, request: Request, approval_id: int) -> Response:
+        return _decide(request, approval_id, approve=True)
+
+
+class ApprovalRejectView(APIView):
+    permission_classes = [requires(VIEW)]
+
+    @extend_schema(summary="Reject a request: nothing happens",
+                   request=DecisionInput, responses={200: ApprovalOutput, **_DECIDE_ERRORS})
+    def post(self, request: Request, approval_id: int) -> Response:
+        return _decide(request, approval_id, approve=False)

@@ -1,0 +1,76 @@
+"""The round operations that may wait for a second person (casino.approvals): reversing a
+settled round, and settling a round from outcomes alone (no cards prove them), both only
+when CASINO_DUAL_CONTROL is on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from casino import approvals
+from rounds import services
+from rounds.errors import RoundNotFound, WrongState
+from rounds.models import Round
+from rounds.services.closing import _check_outcomes
+from rounds.services.common import _active_wagers, _require
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+SETTLE_RESULTS = "rounds.settle_results"
+REVERSE = "rounds.reverse"
+CLOSED = (Round.State.SETTLED, Round.State.REVERSED)
+
+
+def _round(round_id: int) -> Round:
+    round_ = Round.objects.filter(pk=round_id).first()
+    if round_ is None:
+        raise RoundNotFound(f"no round #{round_id}")
+    return round_
+
+
+def _round_state(round_id: int) -> str:
+    return _round(round_id).state
+
+
+def _settle_check(params: Mapping[str, Any], by: User) -> None:
+    """Refused now what the settlement would refuse later: the wrong state, outcomes for
+    other positions than those playing against the bank."""
+    round_ = _round(params["round_id"])
+    _require(round_, Round.State.BANKER_SET, Round.State.DEALT, doing="settle")
+    if round_.state == Round.State.DEALT and round_.deal_kind != Round.DealKind.RESULTS:
+        raise WrongState("this round was dealt with cards: settle it without outcomes")
+    _check_outcomes(round_, _active_wagers(round_), params["outcomes"])
+
+
+def _reverse_check(params: Mapping[str, Any], by: User) -> None:
+    _require(_round(params["round_id"]), Round.State.SETTLED, doing="reverse")
+
+
+def _round_ref(round_: Round) -> str:
+    return f"round:{round_.pk}"
+
+
+def approval_actions_register() -> None:
+    approvals.action_register(approvals.Action(
+        name=SETTLE_RESULTS, ask_permission="casino.run_rounds",
+        approve_permission="casino.approve_results",
+        # A round already settled answers with its settlement, as round_settle does.
+        needs_approval=lambda p: (approvals.dual_control()
+                                  and _round_state(p["round_id"]) not in CLOSED),
+        run=lambda p, by: services.round_settle(round_id=p["round_id"], by=by,
+                                                outcomes=p["outcomes"]),
+        result_ref=_round_ref,
+        summary=lambda p: f"Settle round #{p['round_id']} with outcomes "
+                          + ", ".join(f"{k}: {v}" for k, v in sorted(p["outcomes"].items())),
+        ref=lambda p: f"round:{p['round_id']}", check=_settle_check))
+    approvals.action_register(approvals.Action(
+        name=REVERSE, ask_permission="rounds.reverse_round",
+        approve_permission="rounds.reverse_round",
+        needs_approval=lambda p: (approvals.dual_control()
+                                  and _round_state(p["round_id"]) != Round.State.REVERSED),
+        run=lambda p, by: services.round_reverse(round_id=p["round_id"], reason=p["reason"],
+                                                 by=by),
+        result_ref=_round_ref,
+        summary=lambda p: f"Reverse round #{p['round_id']}: {p['reason']}",
+        ref=lambda p: f"round:{p['round_id']}", check=_reverse_check))
