@@ -26,6 +26,7 @@ from rounds.services.common import (
     _money,
     _positions_against_bank,
     _require,
+    _require_deal_mode,
 )
 from rounds.services.tables import OPEN_STATES
 from rounds.settlement import settle as settle_money
@@ -49,6 +50,7 @@ def round_settle(*, round_id: int, by: User,
         if round_.state == Round.State.BANKER_SET:
             # A results-only table settles straight after the banker is set; the solvency
             # check and the cover hold still come first.
+            _require_deal_mode(round_, Round.DealKind.RESULTS)
             against = _positions_against_bank(round_, wagers)
             if not against:
                 raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
