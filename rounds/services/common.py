@@ -91,8 +91,11 @@ def _last_house_banked(round_: Round) -> Round | None:
 
 
 def _seated_player(round_: Round, seat: int) -> Player:
-    found = Seat.objects.filter(table_id=round_.table_id, number=seat).select_related(
-        "player").first()
+    """The player in the seat, with the seat row locked (after the round, before any
+    account: the lock order of rounds.services), so they cannot leave while a wager or the
+    bank is being placed for them."""
+    found = (Seat.objects.select_for_update(of=("self",))
+             .filter(table_id=round_.table_id, number=seat).select_related("player").first())
     if found is None or found.player is None:
         raise SeatProblem(f"nobody sits at seat {seat}", detail={"seat": seat})
     return found.player

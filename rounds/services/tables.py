@@ -175,12 +175,19 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
 
 @transaction.atomic
 def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
+    """The player leaves, unless they have a wager or the bank in the round in play.
+
+    Locks the table, then the round in play, then the seat (the lock order of
+    rounds.services): a wager or a bank being placed holds the round, so the leave waits
+    for it and then sees it, or goes first and the wager finds the seat empty.
+    """
     table = _lock_table(table_id)
     _check_seat_number(number)
+    open_round = (Round.objects.select_for_update()
+                  .filter(table=table, state__in=OPEN_STATES).first())
     seat = Seat.objects.select_for_update().get(table=table, number=number)
     if seat.player_id is None:
         return seat
-    open_round = Round.objects.filter(table=table, state__in=OPEN_STATES).first()
     if open_round is not None:
         if open_round.wagers.filter(seat=number, state=Wager.State.ACTIVE).exists():
             raise SeatProblem(f"seat {number} has a wager in round {open_round.number}; "
