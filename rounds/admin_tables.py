@@ -94,6 +94,8 @@ class TableSettingsChangeInline(SeatInline):
         for field, (old, new) in change.changes.items():
             if field in ("min_bet", "max_bet"):
                 old, new = format_minor(old, currency), format_minor(new, currency)
+            elif field == "deal_modes":
+                old, new = ", ".join(old), ", ".join(new)
             parts.append(f"{field}: {old} → {new}")
         return "; ".join(parts)
 

@@ -246,6 +246,8 @@ def test_a_pit_boss_allows_results_only_in_the_admin(default_table):
     default_table.refresh_from_db()
     assert default_table.deal_modes == ["electronic", "results"]
     assert TableSettingsChange.objects.get(table=default_table).changed_by == boss
+    history = client.get(f"/admin/casino/table/{default_table.pk}/change/").content.decode()
+    assert "deal_modes: electronic, physical → electronic, results" in history
 
 
 @pytest.mark.django_db(transaction=True)
@@ -270,3 +272,15 @@ def test_the_migration_keeps_existing_tables_and_gives_them_the_default_modes(pi
     table = Table.objects.get(pk=table.pk)
     assert (table.name, table.min_bet) == ("Old table", 500)
     assert table.deal_modes == ["electronic", "physical"]
+
+
+def test_a_dealer_sees_the_deal_modes_in_the_admin_but_cannot_change_them(default_table):
+    dealer, _ = staff_create(username="admin-dealer", role=roles.DEALER,
+                             password="a long pit password 2024")
+    client = Client()
+    client.force_login(dealer)
+
+    html = client.get(f"/admin/casino/table/{default_table.pk}/change/").content.decode()
+
+    assert "Deal modes" in html and 'name="deal_modes"' not in html
+    assert "electronic, physical" in html
