@@ -7,6 +7,10 @@ Design overview
   the rules page (docs/rules.md), each a field with the rules' default. Amounts are
   integers in the currency's minor unit (cents for EUR). Settings change only between
   rounds, through a service that records each change (rounds.services).
+- A table's ``deal_modes`` say how its rounds may be dealt: electronically (the service
+  shuffles and rolls), by recording a physical table's cards, or results only (the dealer
+  records each position's outcome). Choosing cards or outcomes decides the money, so a
+  table allows results only when a pit boss says it deals that way.
 - Staff are Django users; their role is the Django group they belong to (casino.roles).
 """
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 
@@ -50,8 +55,19 @@ class Player(models.Model):
         return f"{self.name} (#{self.pk})"
 
 
+def default_deal_modes() -> list[str]:
+    """Electronic and physical deals; results only is a pit boss's choice per table."""
+    return [Table.DealMode.ELECTRONIC.value, Table.DealMode.PHYSICAL.value]
+
+
 class Table(models.Model):
     """A table and its settings; every setting's default is the rules page's."""
+
+    class DealMode(models.TextChoices):
+        # The same words as a round's deal kind (rounds.models.Round.DealKind).
+        ELECTRONIC = "electronic", "Electronic (the service shuffles and rolls the dice)"
+        PHYSICAL = "physical", "Physical (the dealer records the cards dealt)"
+        RESULTS = "results", "Results only (the dealer records each outcome)"
 
     class CommissionRounding(models.TextChoices):
         EXACT = "exact", "Exact to the minor unit, half up"
@@ -108,6 +124,10 @@ class Table(models.Model):
     first_stack = models.CharField(
         max_length=20, choices=FirstStack.choices, default=FirstStack.AFTER_COUNTED
     )
+    deal_modes = ArrayField(
+        models.CharField(max_length=20, choices=DealMode.choices), default=default_deal_modes,
+        help_text="How this table's rounds may be dealt.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -121,6 +141,11 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=Q(commission_rate__gte=0) & Q(commission_rate__lt=1),
                 name="table_commission_rate_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(deal_modes__len__gte=1)
+                & Q(deal_modes__contained_by=["electronic", "physical", "results"]),
+                name="table_deal_modes_known_and_not_empty",
             ),
         ]
 

@@ -10,9 +10,10 @@ Locking, always in this order, so two movements can never wait on each other in 
   4. the chain head (ledger_chainhead's single row), taken last, inside the one statement
      that appends the entry, and held to commit, because each entry's hash includes the
      previous entry's.
-A caller that posts several entries in one transaction should first lock the union of their
-accounts with ``account_lock``; otherwise its second entry would take account locks while
-already holding the chain lock, out of the order above.
+A caller that posts several entries in one transaction, or places a hold and then posts an
+entry, should first lock the union of their accounts with ``account_lock``; otherwise its
+second movement would take account locks while already holding the chain lock or another
+account's, out of the order above.
 
 The ledger needs READ COMMITTED (Django's default): the UPDATE that locks the chain head must
 read the head as committed by the lock's previous holder, not as of an older snapshot.

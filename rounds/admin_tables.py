@@ -32,6 +32,11 @@ class TableForm(forms.ModelForm):
     max_bet = forms.DecimalField(decimal_places=2, min_value=Decimal("0.01"),
                                  label="Maximum bet")
     house_way = forms.ChoiceField(choices=[(w, w) for w in sorted(paigow.HOUSE_WAYS)])
+    deal_modes = forms.TypedMultipleChoiceField(
+        choices=Table.DealMode.choices, widget=forms.CheckboxSelectMultiple,
+        label="Deal modes",
+        help_text="Results only lets the dealer record each position's outcome: allow it "
+                  "only at a table that records outcomes dealt elsewhere.")
 
     class Meta:
         model = Table
@@ -39,7 +44,7 @@ class TableForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in ("min_bet", "max_bet", "house_way"):
+        for name in ("min_bet", "max_bet", "house_way", "deal_modes"):
             # A new table's form starts from the rules' defaults, like the model's fields.
             self.initial.setdefault(name, getattr(self.instance, name))
         for limit in ("min_bet", "max_bet"):
@@ -89,6 +94,8 @@ class TableSettingsChangeInline(SeatInline):
         for field, (old, new) in change.changes.items():
             if field in ("min_bet", "max_bet"):
                 old, new = format_minor(old, currency), format_minor(new, currency)
+            elif field == "deal_modes":
+                old, new = ", ".join(old), ", ".join(new)
             parts.append(f"{field}: {old} → {new}")
         return "; ".join(parts)
 
@@ -114,7 +121,8 @@ class TableAdmin(admin.ModelAdmin):
         (None, {"fields": ["name", "currency", "is_open"]}),
         ("Limits and commission", {"fields": ["min_bet", "max_bet", "commission_rate",
                                               "commission_rounding"]}),
-        ("The game", {"fields": ["wheel", "house_way", "foul_policy", "first_stack"]}),
+        ("The game", {"fields": ["wheel", "house_way", "foul_policy", "first_stack",
+                                 "deal_modes"]}),
         ("The bank", {"fields": ["bank_rotation", "banker_must_have_played",
                                  "house_stake_cap", "co_banking"]}),
     ]

@@ -23,6 +23,12 @@ class BankerNotAllowed(Conflict):
     code = "banker_not_allowed"
 
 
+class DealModeNotAllowed(Conflict):
+    """The table does not deal this way (its deal_modes setting, set by a pit boss)."""
+
+    code = "deal_mode_not_allowed"
+
+
 class SeatProblem(Conflict):
     code = "seat_unavailable"
 

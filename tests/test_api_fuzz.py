@@ -29,7 +29,7 @@ field_names = st.sampled_from([
     "seat", "amount", "house", "house_stake", "hands", "position", "high", "low", "house_way",
     "as_played", "outcomes", "reason", "results_only", "player", "name", "min_bet", "max_bet",
     "commission_rate", "wheel", "house_way", "currency", "reference", "search", "entry",
-    "note",
+    "note", "deal_modes",
 ])
 bodies = st.one_of(json_values, st.dictionaries(field_names, json_values, max_size=5))
 

@@ -77,6 +77,9 @@ class TableOut(serializers.Serializer):
     foul_policy = serializers.CharField()
     co_banking = serializers.BooleanField()
     first_stack = serializers.CharField()
+    deal_modes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Table.DealMode.choices),
+        help_text="How this table's rounds may be dealt.")
     seats = SeatOut(many=True)
     created_at = serializers.DateTimeField()
 
@@ -103,6 +106,12 @@ class TableIn(serializers.Serializer):
     foul_policy = serializers.ChoiceField(choices=Table.FoulPolicy.choices, required=False)
     co_banking = serializers.BooleanField(required=False)
     first_stack = serializers.ChoiceField(choices=Table.FirstStack.choices, required=False)
+    deal_modes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Table.DealMode.choices), min_length=1,
+        max_length=len(Table.DealMode.values), required=False,
+        help_text='How the table deals: "electronic", "physical" (the dealer records the '
+                  'cards), "results" (the dealer records the outcomes). Default: electronic '
+                  'and physical.')
 
 
 class SeatIn(serializers.Serializer):

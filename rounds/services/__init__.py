@@ -5,6 +5,16 @@ round never interleave, then checks the state and refuses out-of-order calls bef
 writes anything. Money moves only through ledger.services, inside the same transaction:
 wagers and the banker's cover are holds, the settlement is one entry that resolves every
 hold. Rules references are to docs/rules.md.
+
+Locking, always in this order (a service may skip a step, never go back to one), so two
+services can never wait on each other in a cycle:
+  1. the table (settings, seating, opening a round: ``_lock_table``);
+  2. the round (every round step, and a seat's leaving, which locks the round in play);
+  3. seats (taking and leaving one; a wager or the bank locks the seat of its player);
+  4. ledger accounts, in primary-key order, all those a step touches at once, then holds
+     and the chain head as ledger.services orders them. A step that places a hold and
+     posts an entry in one transaction (a results-only settlement holding the banker's
+     cover) locks the union of both's accounts first.
 """
 
 from rounds.services.closing import round_reverse, round_settle, round_void

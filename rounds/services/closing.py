@@ -26,6 +26,7 @@ from rounds.services.common import (
     _money,
     _positions_against_bank,
     _require,
+    _require_deal_mode,
 )
 from rounds.services.tables import OPEN_STATES
 from rounds.settlement import settle as settle_money
@@ -39,21 +40,22 @@ def round_settle(*, round_id: int, by: User,
     resolves every hold (rules §5-§7). Settling again returns the first settlement.
 
     Locks the round row first, so concurrent calls queue and the later ones find the round
-    settled; the ledger then locks the accounts in primary-key order.
+    settled; then every account the settlement touches, in primary-key order, before any
+    hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
     """
     round_ = _lock_round(round_id)
     if round_.state in (Round.State.SETTLED, Round.State.REVERSED):
         return round_
     wagers = _active_wagers(round_)
+    hold_cover = False
     if outcomes is not None:
         if round_.state == Round.State.BANKER_SET:
             # A results-only table settles straight after the banker is set; the solvency
-            # check and the cover hold still come first.
-            against = _positions_against_bank(round_, wagers)
-            if not against:
+            # check and the cover hold still come first, after the outcomes are checked.
+            _require_deal_mode(round_, Round.DealKind.RESULTS)
+            if not _positions_against_bank(round_, wagers):
                 raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
-            _hold_banker_cover(round_, wagers, by)
-            round_.deal_kind = Round.DealKind.RESULTS
+            hold_cover = True
         else:
             _require(round_, Round.State.DEALT, doing="settle")
             if round_.deal_kind != Round.DealKind.RESULTS:
@@ -76,7 +78,21 @@ def round_settle(*, round_id: int, by: User,
         rate=Decimal(rules["commission_rate"]), rounding=rules["commission_rounding"],
         co_banking=bool(rules["co_banking"]),
     )
-    entry_id = _post_settlement(round_, wagers, money.moves, by)
+    lines = _settlement_lines(round_, wagers, money.moves)
+    if hold_cover:
+        # Placing the cover locks the banker's account; the entry then locks every account
+        # of the round. Taking one account before the others would break the key order:
+        # two such rounds whose players bank at each other's tables would deadlock. So
+        # every account the cover, the entry and its holds touch is locked first, at once.
+        banker = accounts.player_account(round_.banker_player) \
+            if round_.banker_player is not None else None
+        players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
+        ledger.account_lock(account_ids=[a for a, _ in lines]
+                            + [a.pk for a in players.values()]
+                            + ([banker.pk] if banker is not None else []))
+        _hold_banker_cover(round_, wagers, by)
+        round_.deal_kind = Round.DealKind.RESULTS
+    entry_id = _post_settlement(round_, wagers, lines, by)
 
     by_position = {r.position: r for r in money.positions}
     rows = []
@@ -164,16 +180,12 @@ def _setting(hand: Hand) -> paigow.Setting:
     return paigow.Setting(high=paigow.parse_cards(hand.high), low=paigow.parse_cards(hand.low))
 
 
-def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str, int],
-                     by: User) -> int | None:
-    """The round's one ledger entry, resolving the wager holds and the banker's cover.
-    A round where nothing moved (every hand a push) posts no entry; its holds are released."""
-    holds = [w.hold_id for w in wagers]
-    if round_.banker_hold_id is not None:
-        holds.append(round_.banker_hold_id)
+def _settlement_lines(round_: Round, wagers: Sequence[Wager],
+                      moves: Mapping[str, int]) -> list[tuple[int, int]]:
+    """The settlement entry's lines (account, amount) in account order; none when nothing
+    moved (every hand a push)."""
     if not moves:
-        ledger.holds_release(hold_ids=holds, by=by)
-        return None
+        return []
     table_accounts = accounts.table_accounts(round_.table)
     if round_.banker_is_house:
         bank_account = table_accounts.bankroll
@@ -194,10 +206,22 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], moves: Mapping[str,
         else:
             account_id = players[seat_player[party]].pk
         lines[account_id] = lines.get(account_id, 0) + amount
+    return [(a, v) for a, v in sorted(lines.items()) if v]
+
+
+def _post_settlement(round_: Round, wagers: Sequence[Wager], lines: list[tuple[int, int]],
+                     by: User) -> int | None:
+    """The round's one ledger entry, resolving the wager holds and the banker's cover.
+    A round where nothing moved (every hand a push) posts no entry; its holds are released."""
+    holds = [w.hold_id for w in wagers]
+    if round_.banker_hold_id is not None:
+        holds.append(round_.banker_hold_id)
+    if not lines:
+        ledger.holds_release(hold_ids=holds, by=by)
+        return None
     entry = ledger.entry_post(
         kind="round_settlement", memo=f"{round_.table.name}, round {round_.number}",
-        lines=[(a, v) for a, v in sorted(lines.items()) if v], by=by,
-        ref=f"round:{round_.pk}", settle_holds=holds,
+        lines=lines, by=by, ref=f"round:{round_.pk}", settle_holds=holds,
     )
     return entry.pk
 

@@ -15,6 +15,7 @@ from ledger.selectors import account_balance
 from rounds import accounts
 from rounds.errors import (
     BankerInsolvent,
+    DealModeNotAllowed,
     RoundNotFound,
     SeatProblem,
     WrongState,
@@ -37,6 +38,26 @@ def _require(round_: Round, *states: str, doing: str) -> None:
             f"cannot {doing}: round {round_.number} is {round_.state!r}, "
             f"and this needs {' or '.join(repr(s) for s in states)}",
             detail={"state": round_.state, "allowed": list(states)},
+        )
+
+
+# What a round opened before tables had the deal_modes setting allows: the setting's default.
+_DEFAULT_DEAL_MODES = ("electronic", "physical")
+_DEAL_MODE_WORDS = {"electronic": "an electronic deal", "physical": "a physical deal of "
+                    "recorded cards", "results": "results only (outcomes recorded)"}
+
+
+def _require_deal_mode(round_: Round, mode: str) -> None:
+    """Refuse a deal the table does not allow, before anything is written: who picks the
+    cards or the outcomes decides the money, so only a pit boss opens a table to that.
+    The round's copy of the setting is the table's, which changes only between rounds."""
+    allowed = list(round_.rules.get("deal_modes", _DEFAULT_DEAL_MODES))
+    if mode not in allowed:
+        raise DealModeNotAllowed(
+            f"this table does not allow {_DEAL_MODE_WORDS[mode]}; it allows "
+            f"{', '.join(_DEAL_MODE_WORDS[m] for m in allowed)} (a pit boss sets the "
+            "table's deal modes between rounds)",
+            detail={"mode": mode, "allowed": allowed},
         )
 
 
@@ -70,8 +91,11 @@ def _last_house_banked(round_: Round) -> Round | None:
 
 
 def _seated_player(round_: Round, seat: int) -> Player:
-    found = Seat.objects.filter(table_id=round_.table_id, number=seat).select_related(
-        "player").first()
+    """The player in the seat, with the seat row locked (after the round, before any
+    account: the lock order of rounds.services), so they cannot leave while a wager or the
+    bank is being placed for them."""
+    found = (Seat.objects.select_for_update(of=("self",))
+             .filter(table_id=round_.table_id, number=seat).select_related("player").first())
     if found is None or found.player is None:
         raise SeatProblem(f"nobody sits at seat {seat}", detail={"seat": seat})
     return found.player

@@ -35,6 +35,7 @@ from rounds.services.common import (
     _positions_against_bank,
     _previous_played,
     _require,
+    _require_deal_mode,
     _seated_player,
 )
 from rounds.services.tables import (
@@ -239,6 +240,8 @@ def round_deal(*, round_id: int, by: User,
     results-only table — no cards at all. Locks the round, then the banker's account."""
     round_ = _lock_round(round_id)
     _require(round_, Round.State.BANKER_SET, doing="deal")
+    _require_deal_mode(round_, Round.DealKind.RESULTS if results_only
+                       else Round.DealKind.PHYSICAL if hands else Round.DealKind.ELECTRONIC)
     wagers = _active_wagers(round_)
     against_bank = _positions_against_bank(round_, wagers)
     if not against_bank:

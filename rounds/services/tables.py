@@ -29,7 +29,7 @@ MAX_TABLE_BET = MAX_MINOR // 8
 RULE_FIELDS = (
     "min_bet", "max_bet", "commission_rate", "commission_rounding", "wheel", "house_way",
     "bank_rotation", "banker_must_have_played", "house_stake_cap", "foul_policy",
-    "co_banking", "first_stack",
+    "co_banking", "first_stack", "deal_modes",
 )
 TABLE_FIELDS = ("name", "currency", "is_open", *RULE_FIELDS)
 
@@ -37,7 +37,23 @@ TABLE_FIELDS = ("name", "currency", "is_open", *RULE_FIELDS)
 
 # --- tables and seats ----------------------------------------------------------------------
 
+def _deal_modes(modes: Any) -> Any:
+    """One spelling per set of deal modes (the choices' order, each once), so a reordered
+    list is no change to record; anything else is left for _check_table_rules to refuse."""
+    if not isinstance(modes, list | tuple) or not all(isinstance(m, str) for m in modes):
+        return modes
+    known = [m for m in Table.DealMode.values if m in modes]
+    return known + sorted(set(modes) - set(known))
+
+
 def _check_table_rules(table: Table) -> None:
+    modes = table.deal_modes if isinstance(table.deal_modes, list) else []
+    unknown_modes = [m for m in modes if m not in Table.DealMode.values]
+    if not modes or unknown_modes:
+        raise ValidationFailed(
+            f"deal_modes lists one or more of {', '.join(Table.DealMode.values)}",
+            detail={"fields": {"deal_modes": [f"choose from {list(Table.DealMode.values)}"]}},
+        )
     if table.house_way not in paigow.HOUSE_WAYS:
         raise ValidationFailed(
             f"unknown house way {table.house_way!r}; one of {', '.join(paigow.HOUSE_WAYS)}",
@@ -67,6 +83,8 @@ def table_create(*, by: User, name: str, **settings: Any) -> Table:
     unknown = set(settings) - set(TABLE_FIELDS)
     if unknown:
         raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
+    if "deal_modes" in settings:
+        settings["deal_modes"] = _deal_modes(settings["deal_modes"])
     table = Table(name=name, **settings)
     _check_table_rules(table)
     try:
@@ -94,6 +112,8 @@ def table_update(*, table_id: int, by: User, changes: Mapping[str, Any]) -> Tabl
     if Round.objects.filter(table=table, state__in=OPEN_STATES).exists():
         raise TableBusy("settings change only between rounds: this table has a round in play")
     diff: dict[str, list[Any]] = {}
+    if "deal_modes" in changes:
+        changes = {**changes, "deal_modes": _deal_modes(changes["deal_modes"])}
     for field, value in changes.items():
         old = getattr(table, field)
         if old != value:
@@ -155,12 +175,19 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
 
 @transaction.atomic
 def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
+    """The player leaves, unless they have a wager or the bank in the round in play.
+
+    Locks the table, then the round in play, then the seat (the lock order of
+    rounds.services): a wager or a bank being placed holds the round, so the leave waits
+    for it and then sees it, or goes first and the wager finds the seat empty.
+    """
     table = _lock_table(table_id)
     _check_seat_number(number)
+    open_round = (Round.objects.select_for_update()
+                  .filter(table=table, state__in=OPEN_STATES).first())
     seat = Seat.objects.select_for_update().get(table=table, number=number)
     if seat.player_id is None:
         return seat
-    open_round = Round.objects.filter(table=table, state__in=OPEN_STATES).first()
     if open_round is not None:
         if open_round.wagers.filter(seat=number, state=Wager.State.ACTIVE).exists():
             raise SeatProblem(f"seat {number} has a wager in round {open_round.number}; "

@@ -26,6 +26,9 @@ def pit_boss(db):
 def make_table(pit_boss) -> Callable[..., Table]:
     def make(**settings: Any) -> Table:
         settings.setdefault("name", f"Table {Table.objects.count() + 1}")
+        # Most tests settle with outcomes for brevity, so their tables allow every deal
+        # mode; test_deal_modes.py plays at tables with the default setting.
+        settings.setdefault("deal_modes", list(Table.DealMode.values))
         return services.table_create(by=pit_boss, **settings)
 
     return make
