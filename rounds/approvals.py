@@ -12,7 +12,7 @@ from rounds import services
 from rounds.errors import RoundNotFound, WrongState
 from rounds.models import Round
 from rounds.services.closing import _check_outcomes
-from rounds.services.common import _active_wagers, _require
+from rounds.services.common import _active_wagers, _require, _require_deal_mode
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -38,6 +38,8 @@ def _settle_check(params: Mapping[str, Any], by: User) -> None:
     other positions than those playing against the bank."""
     round_ = _round(params["round_id"])
     _require(round_, Round.State.BANKER_SET, Round.State.DEALT, doing="settle")
+    # A table that deals with cards files no request for an outcome it would refuse later.
+    _require_deal_mode(round_, Round.DealKind.RESULTS)
     if round_.state == Round.State.DEALT and round_.deal_kind != Round.DealKind.RESULTS:
         raise WrongState("this round was dealt with cards: settle it without outcomes")
     _check_outcomes(round_, _active_wagers(round_), params["outcomes"])
