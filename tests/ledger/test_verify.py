@@ -99,7 +99,9 @@ def test_a_tampered_held_cache_is_caught(busy_book):
 
 
 def test_a_chain_head_moved_off_the_last_entry_is_caught(busy_book):
-    sql("UPDATE ledger_chainhead SET last_entry_id = last_entry_id - 1")
+    # The head's own triggers refuse this move; the owner can switch them off.
+    behind_the_triggers_back("ledger_chainhead", "USER",
+                             "UPDATE ledger_chainhead SET last_entry_id = last_entry_id - 1", [])
 
     (problem,) = ledger_verify().problems
     assert problem.startswith("chain head names entry #")
