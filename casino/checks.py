@@ -13,7 +13,7 @@ RUNTIME_ROLE_HINT = ("Connect the service as a role that owns nothing: `manage.p
                      "DATABASE_OWNER_URL for migrations.")
 
 
-@register("security", deploy=True)
+@register("security", "database_role", deploy=True)
 def check_database_role(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """Warn when the service connects as a superuser or as the owner of its tables: either
     could disable the ledger's triggers, truncate it or rewrite its chain."""

@@ -35,5 +35,5 @@ class Command(BaseCommand):
             except ValueError as exc:
                 raise CommandError(str(exc)) from exc
         url = runtime_url(name=name, password=password)
-        self.stderr.write(f"Role {name!r} has the service's privileges; run the service with")
+        self.stderr.write(f"Role {name!r} is ready; the service's DATABASE_URL follows on stdout.")
         self.stdout.write(url)
