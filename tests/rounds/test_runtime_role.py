@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
+from django.db.models.functions import Now
 
 from ledger.models import Hold
+from rounds.models import Round, Wager
 from tests.rounds.conftest import balances
 
 
@@ -45,3 +47,47 @@ def test_cage_rounds_reversals_and_the_audit_run_as_the_runtime_role(
     call_command("ledger_verify")
     assert capsys.readouterr().out.startswith("OK: ")
     assert cage_client.post("/api/v1/auth/token/revoke").status_code in (200, 204)
+
+
+def released_behind_the_services(hold_id: int) -> None:
+    """An insider's release: as the ledger's guard wants it (resolved now), but no round
+    step; the deferred guards run now, as at COMMIT."""
+    with transaction.atomic():
+        Hold.objects.filter(pk=hold_id).update(status="released", resolved_at=Now())
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+@pytest.mark.django_db
+def test_a_live_wagers_hold_cannot_be_released_behind_the_round(as_runtime_role, dealer,
+                                                                  table, seat_player):
+    seat_player(table, 1, funds=10_000)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 1, "50.00")
+    hold_id = Wager.objects.get(round_id=round_id, seat=1).hold_id
+
+    with pytest.raises(IntegrityError, match=f"backs round {round_id} still in play"):
+        released_behind_the_services(hold_id)
+
+    assert Hold.objects.get(pk=hold_id).status == Hold.Status.OPEN
+    # the round's own step still releases it
+    dealer.call("delete", f"/api/v1/rounds/{round_id}/wagers/1", expect=200)
+    assert Hold.objects.get(pk=hold_id).status == Hold.Status.RELEASED
+
+
+@pytest.mark.django_db
+def test_a_player_bankers_cover_cannot_be_released_while_the_round_is_dealt(
+        as_runtime_role, dealer, table, seat_player):
+    seat_player(table, 1, funds=100_000)
+    seat_player(table, 2, funds=10_000)
+    dealer.house_round(table, {1: "100.00"}, {"1": "push"})  # seat 1 may bank next
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, "20.00")
+    dealer.banker(round_id, seat=1, house_stake="0")
+    dealer.deal(round_id)
+    cover = Round.objects.get(pk=round_id).banker_hold_id
+    assert cover is not None
+
+    with pytest.raises(IntegrityError, match=f"backs round {round_id} still in play"):
+        released_behind_the_services(cover)
+    assert Hold.objects.get(pk=cover).status == Hold.Status.OPEN
