@@ -92,10 +92,11 @@ def test_the_deploy_check_warns_about_a_superuser_connection():
     assert [w.id for w in check_database_role()] == ["casino.W001"]
 
 
-def test_the_deploy_check_warns_about_an_owner_and_accepts_the_runtime_role(runtime_role):
-    sql("CREATE ROLE casino_owner_check NOLOGIN")
-    sql("ALTER TABLE casino_player OWNER TO casino_owner_check")
-    sql("SET LOCAL ROLE casino_owner_check")
+def test_the_deploy_check_warns_about_an_owner_and_accepts_the_runtime_role(runtime_role,
+                                                                           role_name):
+    sql(f"CREATE ROLE {role_name} NOLOGIN")
+    sql(f"ALTER TABLE casino_player OWNER TO {role_name}")
+    sql(f"SET LOCAL ROLE {role_name}")
     with connection.cursor() as cursor:
         assert [w.id for w in database_role_warnings(cursor)] == ["casino.W002"]
         cursor.execute(f"SET LOCAL ROLE {runtime_role}")
