@@ -104,6 +104,10 @@ def test_no_line_can_be_added_to_an_old_entry_even_a_balanced_pair(runtime_role)
             committed_as(runtime_role):
         Line.objects.bulk_create([Line(entry=old, account=book.cage, amount=-1_000_000),
                                   Line(entry=old, account=book.anna, amount=1_000_000)])
+    with pytest.raises(IntegrityError, match="not posted by this transaction"), \
+            committed_as(runtime_role):
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, -7),"
+            " (%s, %s, 7)", [old.pk, book.cage.pk, old.pk, book.anna.pk])
 
     assert sql("SELECT count(*) FROM ledger_line WHERE entry_id = %s", [old.pk]) == [(2,)]
     assert sql("SELECT posted FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(1_000,)]
@@ -153,6 +157,10 @@ def test_a_hold_cannot_be_released_backdated_or_reopened_behind_the_services(run
         live.update(status="open", resolved_by=None)
     with pytest.raises(ProgrammingError, match="permission denied"), committed_as(runtime_role):
         live.update(amount=1)
+    with pytest.raises(IntegrityError, match="at the time of its resolution"), \
+            committed_as(runtime_role):
+        sql("UPDATE ledger_hold SET status = 'released', resolved_at = now() - interval '1 day'"
+            " WHERE id = %s", [hold.pk])
 
     assert live.get().status == Hold.Status.OPEN
     assert sql("SELECT held FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(400,)]
