@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from psycopg import sql
 
 
@@ -86,8 +86,10 @@ def _tables_and_owner(cursor: Any) -> tuple[list[str], list[str], str]:
 
 def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
     """Give ``role`` exactly RUNTIME_PRIVILEGES on this schema's tables, and the defaults
-    (read, insert, update) on tables the owner creates later. Idempotent."""
-    with connections[using].cursor() as cursor:
+    (read, insert, update) on tables the owner creates later. Idempotent, and in one
+    transaction, so a service running meanwhile never sees a table between its REVOKE and
+    its GRANT."""
+    with transaction.atomic(using=using), connections[using].cursor() as cursor:
         tables, sequences, owner = _tables_and_owner(cursor)
         r = sql.Identifier(role)
         cursor.execute("SELECT current_schema(), current_database()")
@@ -126,14 +128,19 @@ def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
 
 
 def runtime_roles(*, using: str = DEFAULT_DB_ALIAS) -> list[str]:
-    """The roles create_runtime_role set up for this schema: those given default privileges
-    on the owner's future tables here."""
+    """The roles create_runtime_role set up for this schema: those whose default privileges
+    on the owner's future tables here are exactly runtime_grant's (SELECT, INSERT, UPDATE),
+    so a role given other defaults by someone else (a read-only reporting role) is left
+    alone."""
     with connections[using].cursor() as cursor:
         cursor.execute(
-            "SELECT DISTINCT pg_get_userbyid(acl.grantee) FROM pg_default_acl d,"
+            "SELECT pg_get_userbyid(acl.grantee) FROM pg_default_acl d,"
             " aclexplode(d.defaclacl) acl"
-            " WHERE d.defaclnamespace = current_schema()::regnamespace AND acl.grantee <> 0"
-            " AND acl.grantee <> d.defaclrole ORDER BY 1")
+            " WHERE d.defaclnamespace = current_schema()::regnamespace"
+            " AND d.defaclobjtype = 'r' AND acl.grantee <> 0 AND acl.grantee <> d.defaclrole"
+            " GROUP BY acl.grantee"
+            " HAVING array_agg(acl.privilege_type::text ORDER BY acl.privilege_type)"
+            " = ARRAY['INSERT', 'SELECT', 'UPDATE'] ORDER BY 1")
         return [row[0] for row in cursor.fetchall()]
 
 
@@ -157,8 +164,8 @@ def runtime_role_create(*, name: str, password: str | None,
         cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [name])
         found = cursor.fetchone()
         r = sql.Identifier(name)
-        attributes = sql.SQL("LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION"
-                             " NOBYPASSRLS")
+        attributes: sql.Composable = sql.SQL("LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
+                                             " NOREPLICATION NOBYPASSRLS")
         if password is not None:
             attributes = sql.SQL("{} PASSWORD {}").format(attributes, sql.Literal(password))
         verb = sql.SQL("ALTER ROLE" if found else "CREATE ROLE")
@@ -193,7 +200,7 @@ def owner_connection(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     saved = {key: conn.settings_dict.get(key) for key in owner}
     saved_options = dict(conn.settings_dict.get("OPTIONS") or {})
     conn.close()
-    conn.close_pool()
+    conn.close_pool()  # type: ignore[attr-defined]  # PostgreSQL's wrapper has it
     conn.settings_dict.update(owner)
     # A one-off command needs no pool (and the pool would keep the other credentials).
     conn.settings_dict["OPTIONS"] = {k: v for k, v in saved_options.items() if k != "pool"}

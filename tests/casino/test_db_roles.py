@@ -131,3 +131,10 @@ def test_an_owner_url_for_another_database_is_refused():
 
     assert done.returncode != 0
     assert "DATABASE_OWNER_URL must name the same database" in done.stderr
+
+
+def test_a_role_given_other_default_privileges_is_not_taken_for_a_runtime_role(role_name):
+    sql(f"CREATE ROLE {role_name} NOLOGIN")
+    sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {role_name}")
+
+    assert role_name not in runtime_roles()
