@@ -20,7 +20,9 @@ else. These triggers make each of those writes mean only what the services mean 
 
 The two cache triggers (ledger_post_lines, ledger_hold_held) become SECURITY DEFINER with a
 fixed search_path: they update the accounts' posted and held as the owner, so the service's
-role needs no UPDATE on accounts at all.
+role needs no UPDATE on accounts at all. Every guard that reads a table gets a fixed
+search_path too (pg_temp last), so no session's temporary table can stand in for a ledger
+table.
 
 "Written by this transaction" is ledger_written_here(xmin): a visible row whose inserting
 transaction is still in progress can only be the current transaction or one of its
@@ -189,18 +191,29 @@ CREATE CONSTRAINT TRIGGER ledger_chainhead_advanced
     FOR EACH ROW EXECUTE FUNCTION ledger_check_chain_head_entry();
 
 -- The caches are the owner's to move: the service's role has no UPDATE on accounts.
+-- Every guard that reads a table does so by a fixed search_path with pg_temp last: a
+-- session's temporary table named ledger_line would otherwise stand in for the real one
+-- (any role may create temporary tables), and the guard would judge the wrong rows.
 DO $$
+DECLARE
+    fn text;
 BEGIN
     EXECUTE format('ALTER FUNCTION ledger_post_lines() SECURITY DEFINER'
                    ' SET search_path = %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION ledger_hold_held() SECURITY DEFINER'
                    ' SET search_path = %I, pg_temp', current_schema());
+    FOREACH fn IN ARRAY ARRAY['ledger_check_entry_balanced', 'ledger_check_hold_entry',
+                              'ledger_guard_chain_head', 'ledger_check_chain_head_entry'] LOOP
+        EXECUTE format('ALTER FUNCTION %I() SET search_path = %I, pg_temp', fn,
+                       current_schema());
+    END LOOP;
 END $$;
 REVOKE ALL ON FUNCTION ledger_post_lines(), ledger_hold_held() FROM PUBLIC;
 """
 
 BACKWARD = r"""
 GRANT EXECUTE ON FUNCTION ledger_post_lines(), ledger_hold_held() TO PUBLIC;
+ALTER FUNCTION ledger_check_entry_balanced() RESET search_path;
 ALTER FUNCTION ledger_hold_held() SECURITY INVOKER RESET search_path;
 ALTER FUNCTION ledger_post_lines() SECURITY INVOKER RESET search_path;
 DROP TRIGGER ledger_chainhead_advanced ON ledger_chainhead;

@@ -32,6 +32,13 @@ BEGIN
     RETURN NULL;
 END $$;
 
+-- A fixed search_path, pg_temp last: no session's temporary table stands in for these.
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION rounds_check_live_hold() SET search_path = %I, pg_temp',
+                   current_schema());
+END $$;
+
 CREATE CONSTRAINT TRIGGER rounds_live_holds_stay_open
     AFTER UPDATE ON ledger_hold DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (OLD.status = 'open' AND NEW.status <> 'open')

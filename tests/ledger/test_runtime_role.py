@@ -218,3 +218,22 @@ def test_the_chain_head_starts_only_at_the_newest_entry(as_runtime_role):
     book.fund(book.bram, 500)  # the append makes it again, at the newest entry
 
     assert ledger_verify().ok
+
+
+def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_a_guard(as_runtime_role):
+    book = make_book()
+    # then the balance check at commit still reads the real lines
+    with refused(IntegrityError, "has 1 line"):
+        # given an unbalanced entry in the real tables, and a session's temporary
+        # ledger_line (any role may create one) showing the guard a balanced pair instead
+        (entry_id,) = sql(
+            "INSERT INTO public.ledger_entry (seq, kind, memo, ref, created_at, reason,"
+            " prev_hash, hash) VALUES (10000, 'raw', '', '', now(), '', '', '')"
+            " RETURNING id")[0]
+        sql("INSERT INTO public.ledger_line (entry_id, account_id, amount)"
+            " VALUES (%s, %s, 100)", [entry_id, book.anna.pk])
+        sql("CREATE TEMP TABLE ledger_line (id bigserial, entry_id bigint, account_id bigint,"
+            " amount bigint)")
+        sql("INSERT INTO pg_temp.ledger_line (entry_id, account_id, amount)"
+            " VALUES (%s, %s, -5), (%s, %s, 5)",
+            [entry_id, book.cage.pk, entry_id, book.anna.pk])
