@@ -138,3 +138,10 @@ def test_a_role_given_other_default_privileges_is_not_taken_for_a_runtime_role(r
     sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {role_name}")
 
     assert role_name not in runtime_roles()
+
+
+def test_create_runtime_role_without_the_right_to_create_roles_says_so(runtime_role):
+    sql(f"SET LOCAL ROLE {runtime_role}")
+
+    with pytest.raises(CommandError, match=r"permission denied.*CREATEROLE, or as a superuser"):
+        call_command("create_runtime_role", "casino_never_made")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import DEFAULT_DB_ALIAS, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
 
 from casino.db_roles import owner_connection, runtime_role_create, runtime_url
 
@@ -34,6 +34,10 @@ class Command(BaseCommand):
                     runtime_role_create(name=name, password=password)
             except ValueError as exc:
                 raise CommandError(str(exc)) from exc
+            except DatabaseError as exc:
+                raise CommandError(
+                    f"{str(exc).strip()} (run this as the tables' owner with CREATEROLE, or as "
+                    "a superuser: DATABASE_OWNER_URL, else DATABASE_URL)") from exc
         url = runtime_url(name=name, password=password)
         self.stderr.write(f"Role {name!r} is ready; the service's DATABASE_URL follows on stdout.")
         self.stdout.write(url)
