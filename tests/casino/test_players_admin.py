@@ -26,7 +26,7 @@ def test_the_admin_offers_no_deletion_the_services_database_role_would_refuse(ad
     admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
     player = Player.objects.get(name="Dora")
     staff = django_user_model.objects.create_user("someone")
-    group = Group.objects.first()
+    group = Group.objects.get(name="dealer")
 
     assert admin_client.get(f"/admin/casino/player/{player.pk}/delete/").status_code == 403
     assert admin_client.get(f"/admin/auth/user/{staff.pk}/delete/").status_code == 403
