@@ -10,6 +10,15 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Parallel test processes (pytest-xdist); one per core by default.
 TEST_WORKERS ?= auto
+# The database role the service connects as (casino/db_roles.py): migrations and the role
+# itself are made as DATABASE_URL's role (the owner); the server, worker and beat connect
+# with the DATABASE_URL that create_runtime_role prints. Give it a password when the
+# server's pg_hba.conf wants one.
+RUNTIME_ROLE ?= casino_app
+RUNTIME_PASSWORD ?=
+AS_RUNTIME = url="$$($(BIN)/python manage.py create_runtime_role $(RUNTIME_ROLE) \
+	$(if $(RUNTIME_PASSWORD),--password '$(RUNTIME_PASSWORD)'))" && \
+	DATABASE_OWNER_URL="$${DATABASE_OWNER_URL:-$${DATABASE_URL:-}}" DATABASE_URL="$$url"
 
 # uv installs exactly what uv.lock pins, into .venv, with the machine's own Python.
 export UV_PROJECT_ENVIRONMENT := $(VENV)
@@ -17,13 +26,14 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help install env db migrate demo run worker beat test test-fast test-slow lint typecheck bench clean
+.PHONY: help install env db migrate demo run worker beat test test-fast test-slow roles-check lint typecheck bench clean
 
 help:
 	@echo "make run        install, migrate, load the demo floor, serve on http://$(HOST):$(PORT)"
 	@echo "make test       install, then run every test (slow ones included)"
 	@echo "make test-fast  every test but the slow exhaustive/load ones"
 	@echo "make test-slow  only the slow tests"
+	@echo "make roles-check  migrate as the owner, then verify the ledger as the runtime role"
 	@echo "make worker     a Celery worker (needs CELERY_BROKER_URL)"
 	@echo "make lint       ruff and mypy"
 	@echo "make bench      the benchmarks under bench/"
@@ -67,13 +77,13 @@ run: demo
 	@echo "  Log in with a demo user above; get a token with"
 	@echo "    curl -s -X POST http://$(HOST):$(PORT)/api/v1/auth/token -H 'Content-Type: application/json' -d '{\"username\": \"dealer\", \"password\": \"dealer-demo-2026\"}'"
 	@echo ""
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@$(AS_RUNTIME) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 worker: migrate
-	$(BIN)/celery -A casino worker --loglevel=INFO
+	@$(AS_RUNTIME) $(BIN)/celery -A casino worker --loglevel=INFO
 
 beat: migrate
-	$(BIN)/celery -A casino beat --loglevel=INFO
+	@$(AS_RUNTIME) $(BIN)/celery -A casino beat --loglevel=INFO
 
 test: db
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
@@ -83,6 +93,11 @@ test-fast: db
 
 test-slow: db
 	$(BIN)/python -m pytest -m slow -s
+
+# The service's role can log in and read the whole ledger, and owns nothing (CI runs it).
+roles-check: migrate
+	@$(AS_RUNTIME) $(BIN)/python manage.py ledger_verify
+	@$(AS_RUNTIME) $(BIN)/python manage.py check --deploy --tag database_role --fail-level WARNING
 
 lint: install
 	$(BIN)/ruff check .

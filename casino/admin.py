@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 from casino import selectors, services
@@ -28,6 +30,11 @@ class PlayerAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # The account is opened in the player's currency, so it never changes after.
         return [*self.readonly_fields, "currency"] if obj is not None else self.readonly_fields
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A player's record stays with their ledger account (and the service's database
+        # role has no DELETE on players: casino/db_roles.py).
+        return False
 
     @admin.display(description="available")
     def available(self, player: Player) -> str:
@@ -80,3 +87,28 @@ class ApprovalAdmin(ReadOnlyAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.has_perm(VIEW_ALL)
+
+
+# Staff are deactivated, not deleted (entries name who posted them), and the roles' groups
+# are defined by casino/roles.py and re-applied at every migrate: the service's database
+# role may change neither (casino/db_roles.py), so the admin does not offer it.
+admin.site.unregister(User)
+admin.site.unregister(Group)
+
+
+@admin.register(User)
+class StaffUserAdmin(UserAdmin):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Group)
+class RoleGroupAdmin(GroupAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -8,7 +8,7 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino floor"
 
     def ready(self) -> None:
-        from casino import refusals, roles
+        from casino import checks, db_roles, refusals, roles  # noqa: F401  (checks: registers them)
         from casino.services import approval_actions_register
         from ledger.services import entry_kind_register_owner
 
@@ -23,3 +23,6 @@ class CasinoConfig(AppConfig):
         user_login_failed.connect(refusals.login_failed, dispatch_uid="casino.refusals.login")
         # Permissions are created after migrations run, so the roles get theirs then.
         post_migrate.connect(roles.sync_on_migrate, dispatch_uid="casino.roles.sync")
+        # New tables of the migration get the runtime roles' grants.
+        post_migrate.connect(db_roles.runtime_roles_regrant,
+                             dispatch_uid="casino.db_roles.regrant")

@@ -96,14 +96,19 @@ TEMPLATES = [
 ]
 
 # --- Database: PostgreSQL everywhere ------------------------------------------------------
-DATABASE_URL = env.str("DATABASE_URL", default="")
-if DATABASE_URL:
-    _db = env.db_url_config(DATABASE_URL)
+def _database_url(name: str, url: str) -> dict:
+    config = env.db_url_config(url)
     # libpq's convention for a Unix socket: the directory percent-encoded as the host
     # (postgres://user@%2Fvar%2Frun%2Fpostgresql/casino), which django-environ leaves encoded.
-    _db["HOST"] = unquote(_db.get("HOST") or "")
-    if _db["ENGINE"] != "django.db.backends.postgresql":
-        raise ImproperlyConfigured("DATABASE_URL must point at a PostgreSQL server.")
+    config["HOST"] = unquote(config.get("HOST") or "")
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(f"{name} must point at a PostgreSQL server.")
+    return config
+
+
+DATABASE_URL = env.str("DATABASE_URL", default="")
+if DATABASE_URL:
+    _db = _database_url("DATABASE_URL", DATABASE_URL)
 else:
     from casino.embedded_db import database_settings
 
@@ -119,6 +124,19 @@ if env.bool("DATABASE_POOL", default=True):
     }
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
+
+# The tables' owner, for `migrate` and `create_runtime_role` only (casino/db_roles.py); the
+# service itself connects as DATABASE_URL's role, which should own nothing. Same server
+# and database, other credentials; unset, migrations run as DATABASE_URL's role.
+DATABASE_OWNER_URL = env.str("DATABASE_OWNER_URL", default="")
+DATABASE_OWNER: dict[str, object] | None = None
+if DATABASE_OWNER_URL:
+    _owner = _database_url("DATABASE_OWNER_URL", DATABASE_OWNER_URL)
+    if _owner["NAME"] != _db["NAME"]:
+        raise ImproperlyConfigured(
+            "DATABASE_OWNER_URL must name the same database as DATABASE_URL "
+            f"({_owner['NAME']!r} is not {_db['NAME']!r}).")
+    DATABASE_OWNER = {key: _owner.get(key, "") for key in ("USER", "PASSWORD", "HOST", "PORT")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -68,6 +68,10 @@ class Account(models.Model):
                                    name="ledger_account_held_not_negative"),
             models.CheckConstraint(condition=Q(allow_negative=True) | Q(posted__gte=F("held")),
                                    name="ledger_account_available_not_negative"),
+            # allow_negative follows the kind: a player's account never goes below zero.
+            models.CheckConstraint(
+                condition=Q(allow_negative=False) | ~Q(kind="player"),  # NON_NEGATIVE_KINDS
+                name="ledger_account_players_never_negative"),
         ]
 
     def __str__(self) -> str:

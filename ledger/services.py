@@ -4,7 +4,7 @@ Each money movement is one ``transaction.atomic()`` (a savepoint when the caller
 a transaction, e.g. a round's settlement posting its entries together with its own rows).
 
 Locking, always in this order, so two movements can never wait on each other in a cycle:
-  1. the entry being reversed (reversals only);
+  1. the entry being reversed (reversals only; a transaction-level advisory lock);
   2. every account the movement touches, in primary-key order (``account_lock``);
   3. the holds it settles, in primary-key order;
   4. the chain head (ledger_chainhead's single row), taken last, inside the one statement
@@ -214,8 +214,17 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
                             settled=settled, reverses=reverses, reason=reason.strip())
 
 
+# Advisory lock class of "reversing entry N" (the key's other half is N, folded to 31 bits:
+# a collision only makes two unrelated reversals wait for each other).
+_REVERSAL_LOCK = 0x4C52
+
+
 def _lock_unreversed(entry_id: int) -> None:
-    Entry.objects.select_for_update().filter(pk=entry_id).first()
+    # Not SELECT ... FOR UPDATE on the entry: that needs UPDATE on ledger_entry, which the
+    # service's role does not have (entries never change).
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, (%s::bigint %% 2147483648)::int)",
+                       [_REVERSAL_LOCK, entry_id])
     reversal = Entry.objects.filter(reverses_id=entry_id).values_list("pk", flat=True).first()
     if reversal is not None:
         raise Conflict(f"Entry #{entry_id} was already reversed by entry #{reversal}.",

@@ -18,12 +18,25 @@ from ledger.money import format_minor
 BATCH = 5000
 
 
+@dataclass(frozen=True)
+class Anchor:
+    """A chain head recorded earlier, outside the database: the entry at ``seq`` had
+    ``hash``. An owner can rewrite the chain and its head together so that they agree;
+    they cannot make an entry's hash come out as the one written down before."""
+
+    seq: int
+    hash: str
+
+
 @dataclass
 class Report:
     entries: int = 0
     accounts: int = 0
     holds: int = 0
     problems: list[str] = field(default_factory=list)
+    # Where the verified chain ends: what an anchor records.
+    head_seq: int = 0
+    head_hash: str = chain.GENESIS
 
     @property
     def ok(self) -> bool:
@@ -47,10 +60,12 @@ def _entries(cursor, after: int) -> list[tuple]:
     return cursor.fetchall()
 
 
-def _check_chain(cursor, report: Report, progress: Callable[[str], None] | None) -> None:
+def _check_chain(cursor, report: Report, progress: Callable[[str], None] | None,
+                 anchor: Anchor | None) -> None:
     cursor.execute("SELECT count(*) FROM ledger_entry")
     total = cursor.fetchone()[0]
     prev_id, prev_hash, prev_seq = None, chain.GENESIS, 0
+    anchored_hash = chain.GENESIS if anchor is not None and anchor.seq == 0 else None
     while rows := _entries(cursor, prev_seq):
         for (seq, entry_id, created_at, kind, memo, ref, by_id, reverses_id, reason,
              stored_prev, stored_hash, account_ids, amounts) in rows:
@@ -70,15 +85,34 @@ def _check_chain(cursor, report: Report, progress: Callable[[str], None] | None)
             if chain.entry_hash(stored_prev, content) != stored_hash:
                 report.problems.append(
                     f"entry #{entry_id}: hash does not match its content (altered after posting)")
+            if anchor is not None and seq == anchor.seq:
+                anchored_hash = stored_hash
             prev_id, prev_hash, prev_seq = entry_id, stored_hash, seq
             report.entries += 1
         if progress and total > BATCH:
             progress(f"chain: {report.entries}/{total} entries")
     cursor.execute("SELECT last_entry_id, last_hash, seq FROM ledger_chainhead WHERE id = 1")
     head = cursor.fetchone()
-    if head is not None and head != (prev_id, prev_hash, prev_seq):
+    report.head_seq, report.head_hash = prev_seq, prev_hash
+    if head is None:
+        # Made on first use: missing is only right while there is nothing to chain.
+        if report.entries:
+            report.problems.append(
+                f"the chain head row is missing, but the chain has {report.entries} entries "
+                "(deleted or truncated)")
+    elif head != (prev_id, prev_hash, prev_seq):
         report.problems.append(
             f"chain head names entry #{head[0]} but the chain ends at entry #{prev_id}")
+    if anchor is None:
+        return
+    if anchored_hash is None:
+        report.problems.append(
+            f"the chain no longer reaches the anchored head at seq {anchor.seq}: it ends at "
+            f"seq {prev_seq} (entries were removed)")
+    elif anchored_hash != anchor.hash:
+        report.problems.append(
+            f"the entry at seq {anchor.seq} has hash {anchored_hash}, not the anchored "
+            f"{anchor.hash}: the chain was rewritten at or before that entry")
 
 
 def _check_entries_balanced(cursor, report: Report) -> None:
@@ -160,8 +194,10 @@ def _check_holds(cursor, report: Report) -> None:
                 f"{debit or 0} on its account")
 
 
-def ledger_verify(*, progress: Callable[[str], None] | None = None) -> Report:
-    """Recheck the chain, every entry's balance, every account's caches and the holds."""
+def ledger_verify(*, progress: Callable[[str], None] | None = None,
+                  anchor: Anchor | None = None) -> Report:
+    """Recheck the chain, every entry's balance, every account's caches and the holds;
+    with an ``anchor``, also that the chain still passes through that earlier head."""
     report = Report()
     # On its own it reads one REPEATABLE READ snapshot; inside a caller's transaction (a
     # test's) it reads what that transaction sees.
@@ -169,7 +205,7 @@ def ledger_verify(*, progress: Callable[[str], None] | None = None) -> Report:
     with transaction.atomic(), connection.cursor() as cursor:
         if own_snapshot:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        _check_chain(cursor, report, progress)
+        _check_chain(cursor, report, progress, anchor)
         _check_entries_balanced(cursor, report)
         _check_accounts(cursor, report)
         _check_holds(cursor, report)

@@ -161,7 +161,10 @@ class Round(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["table", "gaming_day"]),
-                   models.Index(fields=["state"])]
+                   models.Index(fields=["state"]),
+                   # For the guard that keeps a live banker's cover held (migration 0005).
+                   models.Index(fields=["banker_hold_id"], name="rounds_round_banker_hold",
+                                condition=Q(banker_hold_id__isnull=False))]
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"

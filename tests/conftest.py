@@ -1,4 +1,5 @@
-"""Fixtures shared by every test: API clients authenticated as each staff role."""
+"""Fixtures shared by every test: API clients authenticated as each staff role, and the
+database role the service runs as in production."""
 
 from __future__ import annotations
 
@@ -6,10 +7,16 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
 from casino import roles
+from casino.db_roles import runtime_grant
 from casino.services import staff_create
+
+# Roles are global to the PostgreSQL server, shared by every test database on it (one per
+# xdist worker); this one is created once and never altered, only granted per database.
+RUNTIME_ROLE = "casino_test_runtime"
 
 
 @pytest.fixture
@@ -71,3 +78,30 @@ def celery_worker() -> Iterator[Any]:
 
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
         yield app
+
+
+@pytest.fixture(scope="session")
+def runtime_role(django_db_setup: None, django_db_blocker: Any) -> str:
+    """A role with exactly the production runtime role's grants on the test database.
+
+    Tests take it with ``SET ROLE`` (as_runtime_role), which needs a superuser connection.
+    """
+    with django_db_blocker.unblock():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+            if not cursor.fetchone()[0]:
+                pytest.skip("needs a superuser connection to SET ROLE to the runtime role")
+            # Two workers may create it at once: the loser sees one of these two errors.
+            cursor.execute(
+                f"DO $$ BEGIN CREATE ROLE {RUNTIME_ROLE} NOLOGIN; EXCEPTION"
+                " WHEN duplicate_object OR unique_violation THEN NULL; END $$")
+        runtime_grant(role=RUNTIME_ROLE)
+    return RUNTIME_ROLE
+
+
+@pytest.fixture
+def as_runtime_role(db: None, runtime_role: str) -> Iterator[str]:
+    """The rest of the test's transaction runs with the service's runtime privileges."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL ROLE {runtime_role}")
+    yield runtime_role

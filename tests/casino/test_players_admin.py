@@ -1,6 +1,7 @@
 """Players in the admin: adding one opens their account, as the API does."""
 
 import pytest
+from django.contrib.auth.models import Group
 
 from casino.models import Player
 from ledger.models import Account
@@ -16,3 +17,20 @@ def test_a_player_added_in_the_admin_gets_an_account(admin_client):
     assert Account.objects.filter(kind="player", ref=f"player:{player.pk}").exists()
     page = admin_client.get("/admin/casino/player/").content.decode()
     assert "Dora" in page and "0.00 EUR" in page
+
+
+def test_the_admin_offers_no_deletion_the_services_database_role_would_refuse(admin_client,
+                                                                              django_user_model):
+    # Players, staff and the roles' groups are kept: the runtime role has no DELETE on them
+    # and no write on groups (casino/db_roles.py), so the admin must not offer it (no 500).
+    admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
+    player = Player.objects.get(name="Dora")
+    staff = django_user_model.objects.create_user("someone")
+    group = Group.objects.get(name="dealer")
+
+    assert admin_client.get(f"/admin/casino/player/{player.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/auth/user/{staff.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/auth/group/{group.pk}/delete/").status_code == 403
+    assert admin_client.post(f"/admin/auth/group/{group.pk}/change/",
+                             {"name": "renamed"}).status_code == 403
+    assert Group.objects.filter(pk=group.pk, name=group.name).exists()

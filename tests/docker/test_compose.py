@@ -51,3 +51,20 @@ def test_the_image_runs_as_a_non_root_user_with_gunicorn():
     assert "gunicorn" in dockerfile
     # only the lock, and without the dev tools or the embedded PostgreSQL server
     assert "uv sync --frozen --no-default-groups" in dockerfile
+
+
+def test_the_service_connects_as_the_runtime_role_and_only_migrate_as_the_owner():
+    services = compose()["services"]
+    owner = services["postgres"]["environment"]["POSTGRES_USER"]
+    migrate = services["migrate"]
+
+    assert migrate["environment"]["DATABASE_OWNER_URL"].startswith(f"postgres://{owner}:")
+    assert "manage.py migrate" in migrate["command"]
+    assert "create_runtime_role casino_app" in migrate["command"]
+    for name in ("web", "worker", "beat"):
+        env = services[name]["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://casino_app:")
+        assert "DATABASE_OWNER_URL" not in env  # the owner's password stays out of them
+        assert services[name]["depends_on"]["migrate"]["condition"] == (
+            "service_completed_successfully")
+        assert "migrate" not in services[name]["command"]

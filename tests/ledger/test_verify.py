@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from ledger import chain
+from ledger.management.commands.ledger_verify import parse_anchor
 from ledger.services import entry_post, entry_reverse, hold_capture, hold_place, hold_release
 from ledger.verify import ledger_verify
 
@@ -99,7 +103,146 @@ def test_a_tampered_held_cache_is_caught(busy_book):
 
 
 def test_a_chain_head_moved_off_the_last_entry_is_caught(busy_book):
-    sql("UPDATE ledger_chainhead SET last_entry_id = last_entry_id - 1")
+    # The head's own triggers refuse this move; the owner can switch them off.
+    behind_the_triggers_back("ledger_chainhead", "USER",
+                             "UPDATE ledger_chainhead SET last_entry_id = last_entry_id - 1", [])
 
     (problem,) = ledger_verify().problems
     assert problem.startswith("chain head names entry #")
+
+
+# --- the head, and anchors kept outside the database ----------------------------------------
+
+def rows(statement: str, params: list | None = None) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params or [])
+        return cursor.fetchall()
+
+
+def verify_output(*args: str) -> str:
+    out = StringIO()
+    call_command("ledger_verify", *args, stdout=out)
+    return out.getvalue()
+
+
+def anchor_now() -> str:
+    (line,) = [ln for ln in verify_output().splitlines() if ln.startswith("head: ")]
+    return line.removeprefix("head: ")
+
+
+def as_the_owner_triggers_off(*statements: tuple[str, list]) -> None:
+    """The owner's worst: every guard of the ledger's tables off, edit, guards back on."""
+    sql("SET CONSTRAINTS ALL IMMEDIATE")
+    tables = ("ledger_entry", "ledger_line", "ledger_account", "ledger_chainhead")
+    for table in tables:
+        sql(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+    for statement, params in statements:
+        sql(statement, params)
+    for table in tables:
+        sql(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+    sql("SET CONSTRAINTS ALL DEFERRED")
+
+
+def rechain_from(seq: int) -> None:
+    """Recompute every hash from ``seq`` on and the head, so the chain agrees with itself."""
+    prev = rows("SELECT hash FROM ledger_entry WHERE seq = %s", [seq - 1])
+    prev_hash = prev[0][0] if prev else chain.GENESIS
+    updates = []
+    for (entry_id, entry_seq, at, kind, memo, ref, by, reverses, reason, accounts,
+         amounts) in rows(
+            "SELECT e.id, e.seq, e.created_at, e.kind, e.memo, e.ref, e.created_by_id,"
+            " e.reverses_id, e.reason, array_agg(l.account_id ORDER BY l.id),"
+            " array_agg(l.amount ORDER BY l.id) FROM ledger_entry e"
+            " JOIN ledger_line l ON l.entry_id = e.id WHERE e.seq >= %s"
+            " GROUP BY e.id ORDER BY e.seq", [seq]):
+        content = chain.canonical(entry_id=entry_id, seq=entry_seq, created_at=at, kind=kind,
+                                  memo=memo, ref=ref, created_by_id=by, reverses_id=reverses,
+                                  reason=reason, lines=zip(accounts, amounts, strict=True))
+        new_hash = chain.entry_hash(prev_hash, content)
+        updates.append(("UPDATE ledger_entry SET prev_hash = %s, hash = %s WHERE id = %s",
+                        [prev_hash, new_hash, entry_id]))
+        updates.append(("UPDATE ledger_chainhead SET last_entry_id = %s, seq = %s,"
+                        " prev_hash = %s, last_hash = %s", [entry_id, entry_seq, prev_hash,
+                                                           new_hash]))
+        prev_hash = new_hash
+    as_the_owner_triggers_off(*updates)
+
+
+def test_the_head_is_printed_as_the_anchor_to_keep(busy_book):
+    (seq, entry_hash) = rows("SELECT seq, hash FROM ledger_entry ORDER BY seq DESC LIMIT 1")[0]
+
+    assert f"head: {seq}:{entry_hash}" in verify_output().splitlines()
+
+
+def test_a_missing_head_row_is_a_discrepancy_not_a_skipped_check(busy_book):
+    as_the_owner_triggers_off(("DELETE FROM ledger_chainhead", []))
+
+    (problem,) = ledger_verify().problems
+    assert problem.startswith("the chain head row is missing, but the chain has 5 entries")
+
+
+def test_an_empty_ledger_needs_no_head(db):
+    assert ledger_verify().ok
+    assert "head: 0:" + chain.GENESIS in verify_output().splitlines()
+
+
+def test_the_anchor_still_holds_after_honest_postings(busy_book):
+    anchor = anchor_now()
+    busy_book.fund(busy_book.anna, 100)
+
+    assert "passes through the anchored head" in verify_output("--expect", anchor)
+
+
+def test_a_tail_rewritten_and_rehashed_by_the_owner_fails_the_anchor(busy_book):
+    # given an anchor taken at the head
+    anchor = anchor_now()
+    (first_seq,) = rows("SELECT seq FROM ledger_entry WHERE kind = 'win'")[0]
+
+    # when the owner, triggers off, pays the winner more and rehashes from there on
+    win = rows("SELECT l.id, l.account_id FROM ledger_line l JOIN ledger_entry e"
+               " ON e.id = l.entry_id WHERE e.kind = 'win' ORDER BY l.id")
+    as_the_owner_triggers_off(
+        ("UPDATE ledger_line SET amount = amount - 5000 WHERE id = %s", [win[0][0]]),
+        ("UPDATE ledger_line SET amount = amount + 5000 WHERE id = %s", [win[1][0]]),
+        ("UPDATE ledger_account SET posted = posted - 5000 WHERE id = %s", [win[0][1]]),
+        ("UPDATE ledger_account SET posted = posted + 5000 WHERE id = %s", [win[1][1]]))
+    rechain_from(first_seq)
+
+    # then the chain agrees with itself, but not with the anchor
+    assert ledger_verify().ok
+    with pytest.raises(CommandError, match="1 discrepancies"):
+        verify_output("--expect", anchor)
+    (problem,) = ledger_verify(anchor=parse_anchor(anchor)).problems
+    assert problem.startswith(f"the entry at seq {anchor.split(':')[0]} has hash ")
+    assert problem.endswith("the chain was rewritten at or before that entry")
+
+
+def test_entries_removed_with_the_head_moved_back_fail_the_anchor(busy_book):
+    # given an anchor, then the owner deletes the newest entry (the reversal) and moves the
+    # head back to the entry before it, fixing the cached balances: a consistent chain
+    anchor = anchor_now()
+    ((last_id, last_seq),) = rows("SELECT id, seq FROM ledger_entry ORDER BY seq DESC LIMIT 1")
+    ((prev_id, prev_hash, prev_prev),) = rows(
+        "SELECT id, hash, prev_hash FROM ledger_entry WHERE seq = %s", [last_seq - 1])
+    undo = [("UPDATE ledger_account SET posted = posted - %s WHERE id = %s", [amount, account])
+            for account, amount in rows(
+                "SELECT account_id, amount FROM ledger_line WHERE entry_id = %s", [last_id])]
+    as_the_owner_triggers_off(
+        *undo,
+        ("DELETE FROM ledger_line WHERE entry_id = %s", [last_id]),
+        ("DELETE FROM ledger_entry WHERE id = %s", [last_id]),
+        ("UPDATE ledger_chainhead SET last_entry_id = %s, seq = %s, last_hash = %s,"
+         " prev_hash = %s", [prev_id, last_seq - 1, prev_hash, prev_prev]))
+    assert ledger_verify().ok
+
+    with pytest.raises(CommandError, match="discrepancies"):
+        verify_output("--expect", anchor)
+    (problem,) = ledger_verify(anchor=parse_anchor(anchor)).problems
+    assert problem == (f"the chain no longer reaches the anchored head at seq {last_seq}: it "
+                       f"ends at seq {last_seq - 1} (entries were removed)")
+
+
+@pytest.mark.parametrize("anchor", ["12", "x:" + "0" * 64, "3:" + "g" * 64, "3:abc"])
+def test_a_malformed_anchor_is_refused_plainly(db, anchor):
+    with pytest.raises(CommandError, match="--expect takes SEQ:HASH"):
+        verify_output("--expect", anchor)

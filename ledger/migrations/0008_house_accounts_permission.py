@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0006_chain_seq'),
+        ('ledger', '0007_runtime_role_guards'),
     ]
 
     operations = [

@@ -1,0 +1,50 @@
+"""Deployment checks (`manage.py check --deploy`) that need to ask the database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from django.conf import settings
+from django.core.checks import CheckMessage, Warning, register
+
+RUNTIME_ROLE_HINT = ("Connect the service as a role that owns nothing: `manage.py "
+                     "create_runtime_role NAME` prints its DATABASE_URL; keep the owner's in "
+                     "DATABASE_OWNER_URL for migrations.")
+
+
+@register("security", "database_role", deploy=True)
+def check_database_role(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Warn when the service connects as a superuser or as the owner of its tables: either
+    could disable the ledger's triggers, truncate it or rewrite its chain."""
+    db = settings.DATABASES["default"]
+    try:
+        # Straight to the server, past the pool, briefly: a check must not hang a deploy.
+        with psycopg.connect(dbname=db["NAME"], user=db.get("USER") or None,
+                             password=db.get("PASSWORD") or None, host=db.get("HOST") or None,
+                             port=db.get("PORT") or None, connect_timeout=5) as conn, \
+                conn.cursor() as cursor:
+            return database_role_warnings(cursor)
+    except psycopg.Error:
+        return []  # no database to ask (a build step); the service's /health will say so
+
+
+def database_role_warnings(cursor: Any) -> list[CheckMessage]:
+    """The warnings for the role ``cursor`` runs as (current_user)."""
+    cursor.execute(
+        "SELECT r.rolname, r.rolsuper, EXISTS (SELECT 1 FROM pg_class c"
+        " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')"
+        " AND pg_has_role(current_user, c.relowner, 'USAGE'))"
+        " FROM pg_roles r WHERE r.rolname = current_user")
+    row = cursor.fetchone()
+    if row is None:
+        return []
+    name, superuser, owner = row
+    if superuser:
+        return [Warning(f"The service connects to PostgreSQL as the superuser {name!r}.",
+                        hint=RUNTIME_ROLE_HINT, id="casino.W001")]
+    if owner:
+        return [Warning(f"The service connects to PostgreSQL as {name!r}, which owns (or "
+                        "inherits the ownership of) its tables.",
+                        hint=RUNTIME_ROLE_HINT, id="casino.W002")]
+    return []

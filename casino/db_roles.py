@@ -1,0 +1,214 @@
+"""Two database roles: the owner, who migrates, and the runtime role the service connects as.
+
+The owner (``DATABASE_OWNER_URL``, by default ``DATABASE_URL``) creates and alters the
+tables and owns them and their trigger functions. The service connects as a login role that
+owns nothing and holds only the privileges its code uses (``RUNTIME_PRIVILEGES``), so what
+it may not do (disable a trigger, truncate, edit or delete ledger rows, rewrite a round's
+story) it cannot do, whatever the code above it gets wrong. ``manage.py
+create_runtime_role`` makes that role; ``manage.py migrate`` always connects as the owner
+(casino/management/commands/migrate.py) and re-applies the grants afterwards, so tables
+that later migrations add are covered too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from psycopg import sql
+
+
+@dataclass(frozen=True)
+class Privileges:
+    select: bool = True
+    insert: bool = True
+    # True: every column; a tuple: only those columns; False: none.
+    update: bool | tuple[str, ...] = True
+    delete: bool = False
+
+
+READ_ONLY = Privileges(insert=False, update=False)
+APPEND_ONLY = Privileges(update=False)
+
+# What the service does to each table, read from its code; every other table gets the
+# default (read, insert, update; never delete). TRUNCATE, REFERENCES and TRIGGER are
+# granted on nothing, nor CREATE on the schema.
+RUNTIME_PRIVILEGES: dict[str, Privileges] = {
+    # Written by migrations only (the owner): the roles' permissions, content types.
+    "django_migrations": READ_ONLY,
+    "django_content_type": READ_ONLY,
+    "auth_permission": READ_ONLY,
+    "auth_group": READ_ONLY,
+    "auth_group_permissions": READ_ONLY,
+    # A user's role and permissions change with the admin (rows removed from the set).
+    "auth_user_groups": Privileges(delete=True),
+    "auth_user_user_permissions": Privileges(delete=True),
+    # Logging out, expired tokens and sessions, and the hourly purge of Idempotency-Keys.
+    "knox_authtoken": Privileges(delete=True),
+    "django_session": Privileges(delete=True),
+    "casino_idempotencykey": Privileges(delete=True),
+    # The ledger: entries and lines are appended; an account's cached posted and held are
+    # moved by its triggers (SECURITY DEFINER), never by the service's own UPDATE.
+    "ledger_entry": APPEND_ONLY,
+    "ledger_line": APPEND_ONLY,
+    # SELECT ... FOR UPDATE needs UPDATE on one column: the account's display name, the one
+    # column outside every hash and balance (ledger_account_guard refuses the others).
+    "ledger_account": Privileges(update=("name",)),
+    # A hold only ever gets its resolution (ledger.services); the trigger says which.
+    "ledger_hold": Privileges(update=("status", "captured_amount", "entry_id", "resolved_at",
+                                      "resolved_by_id")),
+    # The append statement moves the head; its trigger says how.
+    "ledger_chainhead": Privileges(update=("seq", "last_entry_id", "last_hash", "prev_hash")),
+    # A round's story is append-only (rounds/migrations/0002).
+    "rounds_roundevent": APPEND_ONLY,
+    # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
+    "casino_refusal": APPEND_ONLY,
+}
+
+
+def _tables_and_owner(cursor: Any) -> tuple[list[str], list[str], str]:
+    cursor.execute(
+        "SELECT c.relname, c.relkind, pg_get_userbyid(c.relowner) FROM pg_class c"
+        " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'S')"
+        " ORDER BY c.relname")
+    rows = cursor.fetchall()
+    tables = [name for name, kind, _ in rows if kind != "S"]
+    sequences = [name for name, kind, _ in rows if kind == "S"]
+    cursor.execute("SELECT tableowner FROM pg_tables WHERE schemaname = current_schema()"
+                   " AND tablename = 'django_migrations'")
+    found = cursor.fetchone()
+    owner = found[0] if found else cursor.connection.info.user
+    return tables, sequences, owner
+
+
+def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Give ``role`` exactly RUNTIME_PRIVILEGES on this schema's tables, and the defaults
+    (read, insert, update) on tables the owner creates later. Idempotent, and in one
+    transaction, so a service running meanwhile never sees a table between its REVOKE and
+    its GRANT."""
+    with transaction.atomic(using=using), connections[using].cursor() as cursor:
+        tables, sequences, owner = _tables_and_owner(cursor)
+        r = sql.Identifier(role)
+        cursor.execute("SELECT current_schema(), current_database()")
+        schema, database = cursor.fetchone()
+        schema_name = sql.Identifier(schema)
+        run = cursor.execute
+        run(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(
+            sql.Identifier(database), r))
+        run(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(schema_name, r))
+        run(sql.SQL("REVOKE CREATE ON SCHEMA {} FROM {}").format(schema_name, r))
+        for table in tables:
+            t = sql.Identifier(table)
+            run(sql.SQL("REVOKE ALL ON TABLE {} FROM {}").format(t, r))
+            p = RUNTIME_PRIVILEGES.get(table, Privileges())
+            grants = [name for name, on in (("SELECT", p.select), ("INSERT", p.insert),
+                                            ("DELETE", p.delete)) if on]
+            if p.update is True:
+                grants.append("UPDATE")
+            if grants:
+                run(sql.SQL("GRANT {} ON TABLE {} TO {}").format(
+                    sql.SQL(", ").join(sql.SQL(g) for g in grants), t, r))
+            if isinstance(p.update, tuple):
+                run(sql.SQL("GRANT UPDATE ({}) ON TABLE {} TO {}").format(
+                    sql.SQL(", ").join(sql.Identifier(c) for c in p.update), t, r))
+        for sequence in sequences:
+            run(sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {} TO {}").format(
+                sql.Identifier(sequence), r))
+        # Tables of later migrations; migrate then re-applies RUNTIME_PRIVILEGES
+        # (runtime_roles_regrant), which also takes back what the defaults gave too much.
+        run(sql.SQL("ALTER DEFAULT PRIVILEGES FOR ROLE {} IN SCHEMA {}"
+                    " GRANT SELECT, INSERT, UPDATE ON TABLES TO {}").format(
+            sql.Identifier(owner), schema_name, r))
+        run(sql.SQL("ALTER DEFAULT PRIVILEGES FOR ROLE {} IN SCHEMA {}"
+                    " GRANT USAGE, SELECT ON SEQUENCES TO {}").format(
+            sql.Identifier(owner), schema_name, r))
+
+
+def runtime_roles(*, using: str = DEFAULT_DB_ALIAS) -> list[str]:
+    """The roles create_runtime_role set up for this schema: those whose default privileges
+    on the owner's future tables here are exactly runtime_grant's (SELECT, INSERT, UPDATE),
+    so a role given other defaults by someone else (a read-only reporting role) is left
+    alone."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_get_userbyid(acl.grantee) FROM pg_default_acl d,"
+            " aclexplode(d.defaclacl) acl"
+            " WHERE d.defaclnamespace = current_schema()::regnamespace"
+            " AND d.defaclobjtype = 'r' AND acl.grantee <> 0 AND acl.grantee <> d.defaclrole"
+            " GROUP BY acl.grantee"
+            " HAVING array_agg(acl.privilege_type::text ORDER BY acl.privilege_type)"
+            " = ARRAY['INSERT', 'SELECT', 'UPDATE'] ORDER BY 1")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def runtime_roles_regrant(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
+    """post_migrate: the grants again, once per migrate, for the tables it may have added."""
+    from django.apps import apps
+
+    if sender.label != list(apps.get_app_configs())[-1].label:
+        return
+    for role in runtime_roles(using=using):
+        runtime_grant(role=role, using=using)
+
+
+def runtime_role_create(*, name: str, password: str | None,
+                        using: str = DEFAULT_DB_ALIAS) -> None:
+    """Create (or bring back in line) a login role that owns nothing, with its grants."""
+    with connections[using].cursor() as cursor:
+        _, _, owner = _tables_and_owner(cursor)
+        if name == owner:
+            raise ValueError(f"{name!r} owns the tables; the runtime role must be another role")
+        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [name])
+        found = cursor.fetchone()
+        r = sql.Identifier(name)
+        attributes: sql.Composable = sql.SQL("LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"
+                                             " NOREPLICATION NOBYPASSRLS")
+        if password is not None:
+            attributes = sql.SQL("{} PASSWORD {}").format(attributes, sql.Literal(password))
+        verb = sql.SQL("ALTER ROLE" if found else "CREATE ROLE")
+        cursor.execute(sql.SQL("{} {} {}").format(verb, r, attributes))
+        cursor.execute("SELECT count(*) FROM pg_class WHERE relowner = %s::regrole"
+                       " AND relnamespace = current_schema()::regnamespace", [name])
+        if cursor.fetchone()[0]:
+            raise ValueError(f"{name!r} owns objects in this database; it must own nothing")
+    runtime_grant(role=name, using=using)
+
+
+def runtime_url(*, name: str, password: str | None, using: str = DEFAULT_DB_ALIAS) -> str:
+    """The DATABASE_URL of the same server and database, as ``name``."""
+    params = connections[using].settings_dict
+    auth = quote(name, safe="")
+    if password:
+        auth += ":" + quote(password, safe="")
+    host = quote(params.get("HOST") or "", safe="")
+    port = f":{params['PORT']}" if params.get("PORT") else ""
+    return f"postgres://{auth}@{host}{port}/{quote(params['NAME'], safe='')}"
+
+
+@contextlib.contextmanager
+def owner_connection(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
+    """Reconnect ``using`` with the owner's credentials (DATABASE_OWNER_URL) for a command
+    that changes the schema or the grants, then put the service's credentials back."""
+    owner = getattr(settings, "DATABASE_OWNER", None)
+    conn = connections[using]
+    if not owner:
+        yield
+        return
+    saved = {key: conn.settings_dict.get(key) for key in owner}
+    saved_options = dict(conn.settings_dict.get("OPTIONS") or {})
+    conn.close()
+    conn.close_pool()  # type: ignore[attr-defined]  # PostgreSQL's wrapper has it
+    conn.settings_dict.update(owner)
+    # A one-off command needs no pool (and the pool would keep the other credentials).
+    conn.settings_dict["OPTIONS"] = {k: v for k, v in saved_options.items() if k != "pool"}
+    try:
+        yield
+    finally:
+        conn.close()
+        conn.settings_dict.update(saved)
+        conn.settings_dict["OPTIONS"] = saved_options

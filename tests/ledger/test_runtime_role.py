@@ -1,0 +1,239 @@
+"""The service's database role: what it may not do it cannot do, and what the ledger's
+guards refuse they refuse to it as well, by raw SQL and through the ORM alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.db import IntegrityError, ProgrammingError, connection, transaction
+from django.db.models.functions import Now
+
+from ledger.models import Account, ChainHead, Hold, Line
+from ledger.services import entry_post, hold_place
+from ledger.verify import ledger_verify
+from tests.ledger.conftest import make_book
+
+
+def sql(statement: str, params: list | None = None) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params or [])
+        return cursor.fetchall() if cursor.description else []
+
+
+@contextmanager
+def refused(error: type[Exception], match: str) -> Iterator[None]:
+    # A savepoint, so the test's transaction survives the refusal.
+    with pytest.raises(error, match=match), transaction.atomic():
+        yield
+        sql("SET CONSTRAINTS ALL IMMEDIATE")  # deferred guards speak now, as at COMMIT
+
+
+@contextmanager
+def committed_as(role: str) -> Iterator[None]:
+    """One transaction that commits, run as ``role`` (for rows older than the transaction)."""
+    with transaction.atomic():
+        sql(f"SET LOCAL ROLE {role}")
+        yield
+
+
+# --- finding 7: what the runtime role cannot do at all --------------------------------------
+
+@pytest.mark.parametrize("statement", [
+    "ALTER TABLE ledger_entry DISABLE TRIGGER ledger_entry_immutable",
+    "ALTER TABLE ledger_line DISABLE TRIGGER USER",
+    "TRUNCATE ledger_line",
+    "TRUNCATE ledger_entry CASCADE",
+    "TRUNCATE ledger_chainhead",
+    "UPDATE ledger_entry SET memo = 'edited'",
+    "DELETE FROM ledger_entry",
+    "UPDATE ledger_line SET amount = amount * 2",
+    "DELETE FROM ledger_line",
+    "UPDATE ledger_account SET posted = posted + 100",
+    "DELETE FROM ledger_account",
+    "DELETE FROM ledger_hold",
+    "UPDATE ledger_hold SET amount = 1",
+    "UPDATE ledger_chainhead SET id = 2",
+    "DELETE FROM ledger_chainhead",
+    "UPDATE rounds_roundevent SET kind = 'edited'",
+    "DELETE FROM rounds_roundevent",
+    "DROP TRIGGER ledger_line_immutable ON ledger_line",
+    "CREATE TABLE ledger_shadow (id int)",
+    "ALTER FUNCTION ledger_post_lines() SECURITY INVOKER",
+])
+def test_the_runtime_role_is_refused_what_only_the_owner_may_do(as_runtime_role, statement):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+
+    with refused(ProgrammingError, "permission denied|must be owner"):
+        sql(statement)
+
+
+def test_the_chain_head_and_entries_cannot_be_rewritten_together_by_the_runtime_role(
+        as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+
+    with refused(ProgrammingError, "permission denied"):
+        sql("UPDATE ledger_entry SET hash = md5('forged') || md5('x')")
+    # Its column privileges let it advance the head, but only as the append does.
+    with refused(IntegrityError, "advances by one entry"):
+        sql("UPDATE ledger_chainhead SET last_hash = md5('forged') || md5('x')")
+    with refused(IntegrityError, "did not post with that hash"):
+        sql("UPDATE ledger_chainhead SET seq = seq + 1, prev_hash = last_hash,"
+            " last_hash = md5('forged') || md5('x')")
+
+
+def test_the_runtime_role_owns_nothing_and_is_no_superuser(as_runtime_role):
+    assert sql("SELECT rolsuper FROM pg_roles WHERE rolname = current_user") == [(False,)]
+    assert sql("SELECT count(*) FROM pg_class WHERE pg_has_role(current_user, relowner,"
+               " 'USAGE') AND relnamespace = current_schema()::regnamespace") == [(0,)]
+
+
+# --- finding 6: the ORM's holes, reproduced as the runtime role -----------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_no_line_can_be_added_to_an_old_entry_even_a_balanced_pair(runtime_role):
+    book = make_book()
+    with committed_as(runtime_role):
+        book.fund(book.anna, 1_000)
+    old = book.anna.lines.get().entry
+
+    with pytest.raises(IntegrityError, match="not posted by this transaction"), \
+            committed_as(runtime_role):
+        Line.objects.bulk_create([Line(entry=old, account=book.cage, amount=-1_000_000),
+                                  Line(entry=old, account=book.anna, amount=1_000_000)])
+    with pytest.raises(IntegrityError, match="not posted by this transaction"), \
+            committed_as(runtime_role):
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, -7),"
+            " (%s, %s, 7)", [old.pk, book.cage.pk, old.pk, book.anna.pk])
+
+    assert sql("SELECT count(*) FROM ledger_line WHERE entry_id = %s", [old.pk]) == [(2,)]
+    assert sql("SELECT posted FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(1_000,)]
+    assert ledger_verify().ok
+
+
+def test_lines_go_into_an_entry_of_the_same_transaction_by_raw_sql_too(as_runtime_role):
+    book = make_book()
+    with refused(IntegrityError, "not posted by this transaction"):
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, 5)",
+            [10**12, book.anna.pk])
+
+
+@pytest.mark.parametrize(("fields", "match"), [
+    ({"posted": 10**6, "allow_negative": True}, "ledger_account_players_never_negative"),
+    ({"posted": 0, "allow_negative": True}, "ledger_account_players_never_negative"),
+    ({"posted": 10**6, "allow_negative": False}, "opens with posted 0 and held 0"),
+])
+def test_no_account_is_made_rich_or_allowed_into_the_red_at_birth(as_runtime_role, fields,
+                                                                   match):
+    with refused(IntegrityError, match):
+        Account.objects.create(kind="player", currency="EUR", ref="player:forged", **fields)
+
+
+def test_a_house_account_opens_at_zero_too_by_raw_sql(as_runtime_role):
+    with refused(IntegrityError, "opens with posted 0 and held 0"):
+        sql("INSERT INTO ledger_account (kind, currency, ref, name, allow_negative, posted,"
+            " held, created_at) VALUES ('cage', 'EUR', 'forged', '', true, 500, 0, now())")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hold_cannot_be_released_backdated_or_reopened_behind_the_services(runtime_role):
+    book = make_book()
+    with committed_as(runtime_role):
+        book.fund(book.anna, 1_000)
+        hold = hold_place(account_id=book.anna.pk, amount=400, by=None, ref="round:1")
+    live = Hold.objects.filter(pk=hold.pk)
+
+    with pytest.raises(IntegrityError, match="ledger_hold_resolution_consistent"), \
+            committed_as(runtime_role):
+        live.update(status="released")
+    with pytest.raises(IntegrityError, match="at the time of its resolution"), \
+            committed_as(runtime_role):
+        live.update(status="released", resolved_at=hold.created_at)
+    with pytest.raises(IntegrityError, match="changes only by resolving"), \
+            committed_as(runtime_role):
+        live.update(status="open", resolved_by=None)
+    with pytest.raises(ProgrammingError, match="permission denied"), committed_as(runtime_role):
+        live.update(amount=1)
+    with pytest.raises(IntegrityError, match="at the time of its resolution"), \
+            committed_as(runtime_role):
+        sql("UPDATE ledger_hold SET status = 'released', resolved_at = now() - interval '1 day'"
+            " WHERE id = %s", [hold.pk])
+
+    assert live.get().status == Hold.Status.OPEN
+    assert sql("SELECT held FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(400,)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hold_is_captured_only_by_an_entry_of_its_own_transaction(runtime_role):
+    book = make_book()
+    with committed_as(runtime_role):
+        book.fund(book.anna, 1_000)
+        hold = hold_place(account_id=book.anna.pk, amount=400, by=None)
+        old = entry_post(kind="win", memo="", by=None,
+                         lines=[(book.table.pk, -10), (book.anna.pk, 10)])
+
+    with pytest.raises(IntegrityError, match="did not post"), committed_as(runtime_role):
+        Hold.objects.filter(pk=hold.pk).update(
+            status="captured", captured_amount=400, entry=old.pk, resolved_at=Now())
+    # An entry of the same transaction that does not debit what the hold claims.
+    with pytest.raises(IntegrityError, match="debits only 0"), committed_as(runtime_role):
+        small = entry_post(kind="win", memo="", by=None,
+                           lines=[(book.table.pk, -10), (book.bram.pk, 10)])
+        Hold.objects.filter(pk=hold.pk).update(
+            status="captured", captured_amount=400, entry=small.pk,
+            resolved_at=small.created_at)
+
+    assert Hold.objects.get(pk=hold.pk).status == Hold.Status.OPEN
+
+
+def test_a_hold_is_placed_open_and_unresolved(as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    entry = book.anna.lines.get().entry
+    with refused(IntegrityError, "placed open and unresolved"):
+        sql("INSERT INTO ledger_hold (account_id, amount, status, ref, memo, created_at,"
+            " entry_id) VALUES (%s, 5, 'open', '', '', now(), %s)", [book.anna.pk, entry.pk])
+
+
+def test_the_chain_head_starts_only_at_the_newest_entry(as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    with refused(ProgrammingError, "permission denied"):
+        ChainHead.objects.all().delete()
+    # Gone (only the owner can TRUNCATE it), it may only be made again at the newest entry.
+    sql("RESET ROLE")
+    sql("SET CONSTRAINTS ALL IMMEDIATE")  # no ALTER TABLE with trigger events pending
+    sql("ALTER TABLE ledger_chainhead DISABLE TRIGGER USER")
+    sql("DELETE FROM ledger_chainhead")
+    sql("ALTER TABLE ledger_chainhead ENABLE TRIGGER USER")
+    sql("SET CONSTRAINTS ALL DEFERRED")
+    sql(f"SET LOCAL ROLE {as_runtime_role}")
+    with refused(IntegrityError, "starts at the newest entry"):
+        sql("INSERT INTO ledger_chainhead (id, seq, last_entry_id, last_hash, prev_hash)"
+            " VALUES (1, 0, NULL, repeat('0', 64), '')")
+
+    book.fund(book.bram, 500)  # the append makes it again, at the newest entry
+
+    assert ledger_verify().ok
+
+
+def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_a_guard(as_runtime_role):
+    book = make_book()
+    # then the balance check at commit still reads the real lines
+    with refused(IntegrityError, "has 1 line"):
+        # given an unbalanced entry in the real tables, and a session's temporary
+        # ledger_line (any role may create one) showing the guard a balanced pair instead
+        (entry_id,) = sql(
+            "INSERT INTO public.ledger_entry (seq, kind, memo, ref, created_at, reason,"
+            " prev_hash, hash) VALUES (10000, 'raw', '', '', now(), '', '', '')"
+            " RETURNING id")[0]
+        sql("INSERT INTO public.ledger_line (entry_id, account_id, amount)"
+            " VALUES (%s, %s, 100)", [entry_id, book.anna.pk])
+        sql("CREATE TEMP TABLE ledger_line (id bigserial, entry_id bigint, account_id bigint,"
+            " amount bigint)")
+        sql("INSERT INTO pg_temp.ledger_line (entry_id, account_id, amount)"
+            " VALUES (%s, %s, -5), (%s, %s, 5)",
+            [entry_id, book.cage.pk, entry_id, book.anna.pk])
