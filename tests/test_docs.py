@@ -145,6 +145,8 @@ def _names_in(text: str) -> tuple[set[str], set[str]]:
         name = call.group(1) if call else span
         if re.search(r"\.(?:md|py|ya?ml|toml|txt|json|lock)$", name):
             continue  # a file name such as ledger.md
+        if re.fullmatch(r"\w+\.[CEWI]\d{3}", name):
+            continue  # a system check's id such as casino.W001
         if re.fullmatch(rf"(?:{APP})(?:\.\w+)+", name):
             dotted.add(name)
         elif "." in name:
@@ -249,6 +251,8 @@ def _shown(field: models.Field[Any, Any], value: Any) -> str:
 
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list | tuple):  # a set of choices, written "a, b"
+        return ", ".join(str(v) for v in value)
     if isinstance(field, models.BigIntegerField):
         currency = next(f for f in _table_model()._meta.concrete_fields
                         if f.name == "currency").get_default()
@@ -257,6 +261,9 @@ def _shown(field: models.Field[Any, Any], value: Any) -> str:
 
 
 def _allowed(field: models.Field[Any, Any]) -> set[str] | None:
+    base = getattr(field, "base_field", None)  # an ArrayField: its items' choices
+    if base is not None and base.choices:
+        return {str(value) for value, _ in base.flatchoices}
     if field.choices:
         return {str(value) for value, _ in field.flatchoices}
     if isinstance(field, models.BooleanField):
@@ -285,7 +292,10 @@ def _settings_problems(text: str) -> list[str]:
             problems.append(f"{name}: docs say {default}, code has "
                             f"{_shown(field, field.get_default())}")
         allowed = _allowed(field)
-        if allowed is not None and {default, *others} != allowed:
+        listed = {default, *others}
+        if getattr(field, "base_field", None) is not None:
+            listed = {*default.split(", "), *others}
+        if allowed is not None and listed != allowed:
             problems.append(f"{name}: docs list {sorted({default, *others})}, code allows "
                             f"{sorted(allowed)}")
     problems += [f"{name}: a setting with a default that docs/rules.md does not list"
