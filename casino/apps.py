@@ -7,7 +7,9 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino floor"
 
     def ready(self) -> None:
-        from casino import roles
+        from casino import auth, roles
+
+        del auth  # imported for its signal receivers: the log of refused logins
 
         # Permissions are created after migrations run, so the roles get theirs then.
         post_migrate.connect(roles.sync_on_migrate, dispatch_uid="casino.roles.sync")

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "django_filters",
+    # Counts failed logins and locks a username at an address out (casino/auth.py).
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "casino",
@@ -67,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
     "casino.idempotency.IdempotencyMiddleware",
+    # Last, so that it turns a locked-out login's answer into the lockout page or error.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -112,6 +116,16 @@ if env.bool("DATABASE_POOL", default=True):
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The API's throttle counts live here: give every process the same (e.g. redis://...) in
+# production, or each process counts on its own.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
+# axes first: it refuses a locked-out username before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -176,6 +190,26 @@ REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=_ttl_hours) if _ttl_hours > 0 else None,
     "AUTO_REFRESH": False,
 }
+
+# Live tokens one user may hold at once (0: no cap); a login past it is refused (409).
+API_TOKEN_LIMIT_PER_USER = env.int("API_TOKEN_LIMIT_PER_USER", default=5)
+
+# --- Logins: lockout (django-axes) and throttling -------------------------------------------
+# Attempts at POST /api/v1/auth/token per client address, right or wrong (casino.auth).
+API_LOGIN_THROTTLE_RATE = env.str("API_LOGIN_THROTTLE_RATE", default="20/minute")
+# A username is locked out at one client address after LOGIN_FAILURE_LIMIT failed logins
+# (admin or API), for LOGIN_LOCKOUT_MINUTES (0: until an administrator lifts it with
+# `manage.py axes_reset_username NAME` or by deleting the attempt in the admin). Attempts are
+# kept in the database, so every process sees the same counts.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+_lockout_minutes = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+AXES_COOLOFF_TIME = timedelta(minutes=_lockout_minutes) if _lockout_minutes > 0 else None
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "casino.auth.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# The address is REMOTE_ADDR: behind a proxy that is the proxy's, which makes the lockout
+# per username alone (stricter), never an address a client can choose with a header.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pai Gow Poker accounting API",

@@ -6,10 +6,20 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from casino import roles
 from casino.services import staff_create
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """The cache holds the login throttle's counts, and unlike the database it is not
+    rolled back after a test: each test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
