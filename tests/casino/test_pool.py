@@ -1,0 +1,53 @@
+"""Finding 4: after the database drops every connection, the pool hands out no dead one."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from casino import roles
+from casino.services import player_create, staff_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def terminate_every_other_backend() -> int:
+    """What a restart or failover does to the service's connections, from outside it."""
+    params = connection.get_connection_params()
+    params.pop("pool", None)
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    params.pop("prepare_threshold", None)
+    with psycopg.connect(**params, autocommit=True) as admin:
+        killed = admin.execute(
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+    assert killed is not None
+    return int(killed[0])
+
+
+def test_the_service_answers_after_every_backend_is_terminated():
+    # given a pool holding several idle connections to the test database
+    pool = connection.pool
+    assert pool is not None, "the tests must run with the pool, as production does"
+    boss, token = staff_create(username="pool-boss", role=roles.PIT_BOSS)
+    player = player_create(name="Pooled", currency="EUR", by=boss)
+    connection.close()  # the test's own connection goes back to the pool too
+    held = [pool.getconn() for _ in range(3)]
+    for conn in held:
+        pool.putconn(conn)
+    assert pool.get_stats()["pool_available"] >= 3
+
+    # when the database drops them all
+    assert terminate_every_other_backend() >= 3
+
+    # then every request is answered, none with a 5xx
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    answers = [client.get("/api/v1/health")]
+    answers += [client.get(f"/api/v1/players/{player.pk}") for _ in range(3)]
+    answers += [client.get("/api/v1/players"), client.get("/api/v1/health")]
+    assert [a.status_code for a in answers] == [200] * 6, [a.content for a in answers]
+    assert answers[0].json()["database"] == "ok"
