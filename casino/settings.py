@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "casino",
     "ledger",
     "rounds",
@@ -67,6 +68,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every page (the admin, the API docs); CONTENT_SECURITY_POLICY.
+    "csp.middleware.CSPMiddleware",
+    # Cache-Control: no-store on the API's answers, replayed ones included.
+    "casino.api.middleware.NoStoreMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
     "casino.idempotency.IdempotencyMiddleware",
     # Last, so that it turns a locked-out login's answer into the lockout page or error.
@@ -171,6 +176,25 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Pages load only what the service itself serves: the admin and the API docs (Swagger UI and
+# Redoc from drf-spectacular-sidecar, Swagger's start script from its own URL, see
+# casino/urls.py) need no inline script and nothing from another origin. Inline styles stay
+# allowed: the docs' page templates and Redoc set them, and a style cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 # The health check is probed over plain HTTP by load balancers inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
 
@@ -229,6 +253,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Swagger UI would fetch a validity badge from another site; the policy refuses it.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
