@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -123,7 +123,7 @@ class TokenView(APIView):
         instance, token = token_create(user=user)
         return Response(TokenOutput({"token": token, "expiry": instance.expiry}).data)
 
-    def throttled(self, request: Request, wait: float | None) -> None:
+    def throttled(self, request: Request, wait: float) -> NoReturn:
         log_login_throttled(request._request)
         super().throttled(request, wait)
 

@@ -1,6 +1,7 @@
 """Finding 3: repeated wrong passwords lock a username out, on the API and the admin."""
 
 import logging
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
@@ -91,7 +92,7 @@ def test_the_lock_expires_after_the_cool_off(api_client, boss):
     assert token_login(api_client, PASSWORD).status_code == 429
 
     # when the last attempt is older than the cool-off (15 minutes)
-    AccessAttempt.objects.update(attempt_time=timezone.now() - timezone.timedelta(minutes=16))
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
 
     assert token_login(api_client, PASSWORD).status_code == 200
 
