@@ -118,12 +118,11 @@ if env.bool("DATABASE_POOL", default=True):
         "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=20),
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
     }
-    # The pool tests each connection before handing it out (Django passes psycopg's
-    # ConnectionPool.check_connection as the pool's check when this is on): after a restart
-    # or failover of the database every pooled connection is dead, and without the check
-    # each failed one request with a 500 before the pool learned of it. The check is one
-    # round trip on an idle connection; a dead one is replaced, unseen by the request.
-    _db["CONN_HEALTH_CHECKS"] = True
+    # Django's PostgreSQL backend whose pool tests each connection before handing it out
+    # (casino/pool.py): after a restart or failover of the database every pooled connection
+    # is dead, and without the check each failed one request with a 500 (and /health said
+    # 503) before the pool learned of it.
+    _db["ENGINE"] = "casino.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
