@@ -24,7 +24,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
         options = self.settings_dict["OPTIONS"].get("pool")
         if self.alias == NO_DB_ALIAS or not options:
             return None
-        if self.alias not in self._connection_pools:
+        # Django's own attributes, which django-stubs does not declare.
+        pools: dict[str, ConnectionPool] = self._connection_pools  # type: ignore[attr-defined]
+        if self.alias not in pools:
             if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
                 raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
             connect_kwargs = self.get_connection_params()
@@ -32,10 +34,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
             pool = ConnectionPool(
                 kwargs=connect_kwargs,
                 open=False,
-                configure=self._configure_connection,
+                configure=self._configure_connection,  # type: ignore[attr-defined]
                 check=connection_check,
                 **({} if options is True else options),
             )
             # Threads racing at startup each build one; the first one stored wins.
-            self._connection_pools.setdefault(self.alias, pool)
-        return self._connection_pools[self.alias]
+            pools.setdefault(self.alias, pool)
+        return pools[self.alias]
