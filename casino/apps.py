@@ -8,7 +8,8 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino floor"
 
     def ready(self) -> None:
-        from casino import checks, db_roles, refusals, roles  # noqa: F401  (checks: registers them)
+        # auth: its signal receivers log refused logins; checks: registers the deploy checks.
+        from casino import auth, checks, db_roles, refusals, roles  # noqa: F401
         from casino.services import approval_actions_register
         from ledger.services import entry_kind_register_owner
 

@@ -52,6 +52,10 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     "knox_authtoken": Privileges(delete=True),
     "django_session": Privileges(delete=True),
     "casino_idempotencykey": Privileges(delete=True),
+    # Failed logins: a success or an admin's reset deletes the username's attempts
+    # (casino/auth.py); logging out stamps the access log.
+    "axes_accessattempt": Privileges(delete=True),
+    "axes_accessfailurelog": Privileges(delete=True),
     # The ledger: entries and lines are appended; an account's cached posted and held are
     # moved by its triggers (SECURITY DEFINER), never by the service's own UPDATE.
     "ledger_entry": APPEND_ONLY,

@@ -11,10 +11,11 @@ from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from knox.models import AuthToken
 
 from casino import approvals, roles
-from casino.errors import NotFound, ValidationFailed
+from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Currency, Player
 from casino.selectors import player_account_ref, player_balance, player_get
 from ledger.models import Account, Entry
@@ -49,8 +50,35 @@ def staff_create(*, username: str, role: str, password: str | None = None,
         user.set_unusable_password()
     user.save()
     user.groups.add(Group.objects.get(name=role))
-    _, token = AuthToken.objects.create(user)
+    _, token = token_create(user=user)
     return user, token
+
+
+class TooManyTokens(Conflict):
+    code = "token_limit_reached"
+
+
+def token_create(*, user: User) -> tuple[AuthToken, str]:
+    """Issue an API token, refused past ``API_TOKEN_LIMIT_PER_USER`` live ones.
+
+    A refusal rather than revoking the oldest: a token nobody revoked may be a device still
+    in use at a table (or a shared login), which someone should look at, not a login
+    silently end. Holds the user's row locked, so concurrent logins cannot pass the cap.
+    """
+    limit = settings.API_TOKEN_LIMIT_PER_USER
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        now = timezone.now()
+        # knox deletes an expired token only when it is next presented; these never will be.
+        AuthToken.objects.filter(user=user, expiry__lte=now).delete()
+        live = AuthToken.objects.filter(user=user).count()
+        if limit and live >= limit:
+            raise TooManyTokens(
+                f"{user.get_username()} already holds {live} live API tokens, the most allowed: "
+                "revoke one (POST /api/v1/auth/token/revoke with it), wait until one expires, "
+                "or ask an administrator to revoke them.",
+                detail={"live_tokens": live, "limit": limit})
+        return AuthToken.objects.create(user)
 
 
 # --- players and the cage -------------------------------------------------------------------

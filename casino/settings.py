@@ -50,10 +50,13 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "django_filters",
+    # Counts failed logins and locks a username at an address out (casino/auth.py).
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
+    "csp",
     "casino",
     "ledger",
     "rounds",
@@ -72,8 +75,14 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Refusals are written after every transaction of the request (casino/refusals.py).
     "casino.refusals.RefusalMiddleware",
+    # Content-Security-Policy on every page (the admin, the API docs); CONTENT_SECURITY_POLICY.
+    "csp.middleware.CSPMiddleware",
+    # Cache-Control: no-store on the API's answers, replayed ones included.
+    "casino.api.middleware.NoStoreMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
     "casino.idempotency.IdempotencyMiddleware",
+    # Last, so that it turns a locked-out login's answer into the lockout page or error.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -122,6 +131,11 @@ if env.bool("DATABASE_POOL", default=True):
         "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=20),
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
     }
+    # Django's PostgreSQL backend whose pool tests each connection before handing it out
+    # (casino/pool.py): after a restart or failover of the database every pooled connection
+    # is dead, and without the check each failed one request with a 500 (and /health said
+    # 503) before the pool learned of it.
+    _db["ENGINE"] = "casino.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
 
@@ -138,6 +152,16 @@ if DATABASE_OWNER_URL:
             f"({_owner['NAME']!r} is not {_db['NAME']!r}).")
     DATABASE_OWNER = {key: _owner.get(key, "") for key in ("USER", "PASSWORD", "HOST", "PORT")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The API's throttle counts live here: give every process the same (e.g. redis://...) in
+# production, or each process counts on its own.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
+# axes first: it refuses a locked-out username before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -182,6 +206,25 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Pages load only what the service itself serves: the admin and the API docs (Swagger UI and
+# Redoc from drf-spectacular-sidecar, Swagger's start script from its own URL, see
+# casino/urls.py) need no inline script and nothing from another origin. Inline styles stay
+# allowed: the docs' page templates and Redoc set them, and a style cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 # The health check is probed over plain HTTP by load balancers inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
 
@@ -219,6 +262,26 @@ REST_KNOX = {
     "AUTO_REFRESH": False,
 }
 
+# Live tokens one user may hold at once (0: no cap); a login past it is refused (409).
+API_TOKEN_LIMIT_PER_USER = env.int("API_TOKEN_LIMIT_PER_USER", default=5)
+
+# --- Logins: lockout (django-axes) and throttling -------------------------------------------
+# Attempts at POST /api/v1/auth/token per client address, right or wrong (casino.auth).
+API_LOGIN_THROTTLE_RATE = env.str("API_LOGIN_THROTTLE_RATE", default="20/minute")
+# A username is locked out at one client address after LOGIN_FAILURE_LIMIT failed logins
+# (admin or API), for LOGIN_LOCKOUT_MINUTES (0: until an administrator lifts it with
+# `manage.py axes_reset_username NAME` or by deleting the attempt in the admin). Attempts are
+# kept in the database, so every process sees the same counts.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+_lockout_minutes = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+AXES_COOLOFF_TIME = timedelta(minutes=_lockout_minutes) if _lockout_minutes > 0 else None
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "casino.auth.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# The address is REMOTE_ADDR: behind a proxy that is the proxy's, which makes the lockout
+# per username alone (stricter), never an address a client can choose with a header.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pai Gow Poker accounting API",
     "DESCRIPTION": (
@@ -231,6 +294,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Swagger UI would fetch a validity badge from another site; the policy refuses it.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [

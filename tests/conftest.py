@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
@@ -17,6 +18,15 @@ from casino.services import staff_create
 # Roles are global to the PostgreSQL server, shared by every test database on it (one per
 # xdist worker); this one is created once and never altered, only granted per database.
 RUNTIME_ROLE = "casino_test_runtime"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """The cache holds the login throttle's counts, and unlike the database it is not
+    rolled back after a test: each test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -38,6 +38,18 @@ WRITES = {
     "422": "The `Idempotency-Key` was already used with a different body.",
 }
 OPEN_PATHS = ("/api/v1/health", "/api/v1/auth/token")
+# Ids are PostgreSQL bigints (seat numbers are small positive integers): a client can read
+# what the server accepts from the schema, and a generator sends nothing else.
+ID_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+# Every API POST may carry one (casino/idempotency.py refuses others with 400).
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "1 to 255 printable characters, not all blank; a retry with the same key "
+                   "and body replays the first answer instead of repeating the operation.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"\S"},
+}
 
 
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
@@ -48,6 +60,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
         for method, operation in operations.items():
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
+            _bound_parameters(operation, method)
             errors = dict(COMMON)
             if path in OPEN_PATHS:
                 errors.pop("401")
@@ -61,3 +74,17 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
                     "content": {"application/json": {"schema": ref}},
                 })
     return result
+
+
+def _bound_parameters(operation: dict[str, Any], method: str) -> None:
+    """Path ids with their range; the Idempotency-Key header, with its length, on writes."""
+    parameters = operation.setdefault("parameters", [])
+    for parameter in parameters:
+        if parameter.get("in") == "path" and parameter.get("schema", {}).get("type") == "integer":
+            parameter["schema"] = dict(ID_SCHEMA)
+    parameters[:] = [p for p in parameters
+                     if not (p.get("in") == "header" and p.get("name") == "Idempotency-Key")]
+    if method == "post":
+        parameters.append(dict(IDEMPOTENCY_KEY))
+    if not parameters:
+        del operation["parameters"]

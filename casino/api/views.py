@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db import DatabaseError, connections
-from drf_spectacular.utils import extend_schema, inline_serializer
-from knox.models import AuthToken
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.auth import LoginThrottle, log_login_throttled
 from casino.errors import DomainError
+from casino.services import token_create
 from casino.version import VERSION
+from ledger.api.serializers import ErrorOutput
 
 
 def database_status(alias: str) -> str:
@@ -81,13 +83,33 @@ class InvalidCredentials(DomainError):
 
 
 class TokenView(APIView):
-    """Exchange a username and password for an API token (stored hashed)."""
+    """Exchange a username and password for an API token (stored hashed).
+
+    Failed logins count towards the lockout (django-axes, casino.auth): ``authenticate()``
+    gets the request so axes sees the attempt, and past the limit axes' middleware answers
+    429 ``locked_out`` instead, even for the right password. Every attempt also counts
+    towards the per-address throttle (429 ``throttled``)."""
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
+    throttle_classes = [LoginThrottle]
+    throttle_scope = "login"
 
-    @extend_schema(summary="Obtain an API token", request=LoginInput,
-                   responses={200: TokenOutput})
+    @extend_schema(
+        summary="Obtain an API token", request=LoginInput,
+        responses={
+            200: TokenOutput,
+            401: OpenApiResponse(ErrorOutput, description="Wrong username or password "
+                                 "(`invalid_credentials`); the attempt counts towards the "
+                                 "lockout."),
+            409: OpenApiResponse(ErrorOutput, description="The user already holds "
+                                 "`API_TOKEN_LIMIT_PER_USER` live tokens "
+                                 "(`token_limit_reached`)."),
+            429: OpenApiResponse(ErrorOutput, description="Locked out after too many failed "
+                                 "logins (`locked_out`), or too many attempts from this "
+                                 "address (`throttled`); `Retry-After` says how long."),
+        },
+    )
     def post(self, request: Request) -> Response:
         data = LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -98,8 +120,12 @@ class TokenView(APIView):
         )
         if user is None or not user.is_active:
             raise InvalidCredentials("Wrong username or password.")
-        instance, token = AuthToken.objects.create(user)
+        instance, token = token_create(user=user)
         return Response(TokenOutput({"token": token, "expiry": instance.expiry}).data)
+
+    def throttled(self, request: Request, wait: float) -> NoReturn:
+        log_login_throttled(request._request)
+        super().throttled(request, wait)
 
     def get_authenticate_header(self, request: Request) -> str:
         return "Token"

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from casino import approvals
 from casino.api.approvals import ApprovalOutput, approval_response
-from casino.api.pagination import Pagination
+from casino.api.pagination import PAGE_PARAMETERS, Pagination, paginated
 from casino.api.permissions import acting_user, requires
 from casino.errors import PermissionRefused
 from casino.selectors import player_balance
@@ -80,7 +80,8 @@ class TablesView(APIView):
         perm = "casino.add_table" if self.request.method == "POST" else "casino.view_table"
         return [requires(perm)()]
 
-    @extend_schema(summary="List tables", responses={200: TableOut(many=True)})
+    @extend_schema(summary="List tables", operation_id="tables_list", parameters=PAGE_PARAMETERS,
+                   responses={200: paginated(TableOut(many=True), "PaginatedTableOutList")})
     def get(self, request: Request) -> Response:
         paginator = Pagination()
         page = paginator.paginate_queryset(selectors.table_list(), request, view=self)
@@ -161,12 +162,13 @@ class TableRoundsView(APIView):
         return [requires(RUN if self.request.method == "POST" else VIEW_ROUNDS)()]
 
     @extend_schema(
-        summary="Rounds played at a table",
+        summary="Rounds played at a table", operation_id="tables_rounds_list",
         parameters=[
             OpenApiParameter("state", str, enum=[s for s, _ in Round.State.choices]),
             OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="YYYY-MM-DD"),
+            *PAGE_PARAMETERS,
         ],
-        responses={200: RoundOut(many=True)},
+        responses={200: paginated(RoundOut(many=True), "PaginatedRoundOutList")},
     )
     def get(self, request: Request, table_id: int) -> Response:
         filters = _valid_query(request)

@@ -37,7 +37,9 @@ from rounds.settlement import settle as settle_money
 def round_settle(*, round_id: int, by: User,
                  outcomes: Mapping[str, str] | None = None) -> Round:
     """Settle every hand against the bank and post the round as ONE ledger entry that
-    resolves every hold (rules §5-§7). Settling again returns the first settlement.
+    resolves every hold (rules §5-§7). Settling again, with no outcomes or the same ones,
+    returns the first settlement (a client's retry); other outcomes are refused (409), as
+    they would change a settlement already posted.
 
     Locks the round row first, so concurrent calls queue and the later ones find the round
     settled; then every account the settlement touches, in primary-key order, before any
@@ -45,6 +47,8 @@ def round_settle(*, round_id: int, by: User,
     """
     round_ = _lock_round(round_id)
     if round_.state in (Round.State.SETTLED, Round.State.REVERSED):
+        if outcomes is not None:
+            _require_recorded_outcomes(round_, outcomes)
         return round_
     wagers = _active_wagers(round_)
     hold_cover = False
@@ -131,6 +135,18 @@ def round_settle(*, round_id: int, by: User,
            banker_commission=_money(round_, money.banker_commission),
            player_commission=_money(round_, money.player_commission))
     return round_
+
+
+def _require_recorded_outcomes(round_: Round, outcomes: Mapping[str, str]) -> None:
+    """A settled round answers a retry with its settlement, never a silent 200 to a request
+    that asked for other outcomes: the dealer must learn the round was not settled so."""
+    recorded = {h.position: h.outcome for h in round_.hands.all() if h.outcome}
+    given = {str(k): v for k, v in outcomes.items()}
+    if given != recorded:
+        raise Conflict(
+            f"round {round_.pk} is already {round_.get_state_display().lower()} with other "
+            "outcomes; a reversal by a pit boss, then a new round, corrects it",
+            code="already_settled", detail={"state": round_.state, "outcomes": recorded})
 
 
 def _check_outcomes(round_: Round, wagers: Sequence[Wager],

@@ -53,3 +53,39 @@ def test_the_api_docs_page_is_served_without_a_cdn(client):
     assert response.status_code == 200
     assert b"cdn." not in response.content
     assert b"swagger-ui" in response.content
+
+
+def test_lists_are_documented_as_pages(schema):
+    for path, operations in schema["paths"].items():
+        get = operations.get("get")
+        if get is None or not any(p["name"] == "page" for p in get.get("parameters", [])):
+            continue
+        body = get["responses"]["200"]["content"]["application/json"]["schema"]
+        ref = body["$ref"].rsplit("/", 1)[-1]
+        page = schema["components"]["schemas"][ref]
+        assert {"count", "next", "previous", "results"} <= set(page["properties"]), path
+    tables = schema["paths"]["/api/v1/tables"]["get"]["responses"]["200"]["content"]
+    assert tables["application/json"]["schema"]["$ref"].endswith("/PaginatedTableOutList")
+
+
+def test_the_token_endpoint_documents_its_refusals(schema):
+    responses = schema["paths"]["/api/v1/auth/token"]["post"]["responses"]
+
+    assert {"200", "400", "401", "409", "429"} <= set(responses)
+
+
+def test_path_ids_and_the_idempotency_key_have_bounds(schema):
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            parameters = operation.get("parameters", [])
+            for p in parameters:
+                if p["in"] == "path":
+                    assert p["schema"] == {"type": "integer", "minimum": 1,
+                                           "maximum": 2**63 - 1}, (path, p["name"])
+            keys = [p for p in parameters if p["name"] == "Idempotency-Key"]
+            if method == "post":
+                assert len(keys) == 1, path
+                assert keys[0]["schema"]["maxLength"] == 255
+                assert keys[0]["schema"]["minLength"] == 1
+            else:
+                assert keys == [], path

@@ -339,9 +339,27 @@ def test_settling_twice_returns_the_first_settlement(dealer, table, seat_player)
     dealer.banker(round_id, house=True)
     first = dealer.settle(round_id, {"outcomes": {"1": "win"}})
 
-    second = dealer.settle(round_id, {"outcomes": {"1": "loss"}})
+    second = dealer.settle(round_id, {"outcomes": {"1": "win"}})
+    third = dealer.settle(round_id, {})
 
-    assert second["settlement"] == first["settlement"]
+    assert second["settlement"] == first["settlement"] == third["settlement"]
+    assert Entry.objects.filter(ref=f"round:{round_id}").count() == 1
+
+
+def test_settling_a_settled_round_with_other_outcomes_is_refused(dealer, table, seat_player):
+    player = seat_player(table, 1)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 1, "10.00")
+    dealer.banker(round_id, house=True)
+    first = dealer.settle(round_id, {"outcomes": {"1": "win"}})
+    before = balances(player)
+
+    error = dealer.settle(round_id, {"outcomes": {"1": "loss"}}, expect=409)["error"]
+
+    assert error["code"] == "already_settled"
+    assert error["detail"] == {"state": "settled", "outcomes": {"1": "win"}}
+    assert balances(player) == before
+    assert dealer.get(round_id)["settlement"] == first["settlement"]
     assert Entry.objects.filter(ref=f"round:{round_id}").count() == 1
 
 

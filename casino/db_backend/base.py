@@ -1,0 +1,43 @@
+"""Django's PostgreSQL backend whose psycopg pool checks connections with casino.pool.
+
+Django builds the pool itself and passes it psycopg's plain check (with
+CONN_HEALTH_CHECKS) or none, with no way to name another; this wrapper builds the same
+pool with ``casino.pool.connection_check`` instead. Everything else is Django's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.base.base import NO_DB_ALIAS
+from django.db.backends.postgresql import base
+from psycopg_pool import ConnectionPool
+
+from casino.pool import connection_check
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    @property
+    def pool(self) -> Any:
+        # As Django 5.2's DatabaseWrapper.pool, but for the check.
+        options = self.settings_dict["OPTIONS"].get("pool")
+        if self.alias == NO_DB_ALIAS or not options:
+            return None
+        # Django's own attributes, which django-stubs does not declare.
+        pools: dict[str, ConnectionPool] = self._connection_pools  # type: ignore[attr-defined]
+        if self.alias not in pools:
+            if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
+                raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
+            connect_kwargs = self.get_connection_params()
+            connect_kwargs["autocommit"] = True  # Django sets its own mode later on
+            pool = ConnectionPool(
+                kwargs=connect_kwargs,
+                open=False,
+                configure=self._configure_connection,  # type: ignore[attr-defined]
+                check=connection_check,
+                **({} if options is True else options),
+            )
+            # Threads racing at startup each build one; the first one stored wins.
+            pools.setdefault(self.alias, pool)
+        return pools[self.alias]
