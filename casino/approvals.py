@@ -18,7 +18,9 @@ Which operations need approval:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +111,35 @@ def action_register(action: Action) -> None:
     ACTIONS[action.name] = action
 
 
+# The operation action_submit or approval_decide is running right now: the services that may
+# need a second person (approval_required_check) let exactly that one through. A context
+# variable, so one thread's approval never lets another thread's call pass.
+_RUNNING: ContextVar[str | None] = ContextVar("casino_approved_action", default=None)
+
+
+@contextmanager
+def _running(action: str) -> Iterator[None]:
+    token = _RUNNING.set(action)
+    try:
+        yield
+    finally:
+        _RUNNING.reset(token)
+
+
+def approval_required_check(*, action: str, params: Mapping[str, Any]) -> None:
+    """Called by the services themselves, so no screen, command or future caller can move
+    money around dual control or the cage's cap by calling the service directly: refuses
+    (409 ``approval_required``) when the operation needs a second person and this call did
+    not come through ``action_submit`` or an approved ``approval_decide``."""
+    if _RUNNING.get() == action:
+        return
+    spec = _action(action)
+    if spec.needs_approval(params):
+        raise Conflict(f"{spec.summary(params)} needs a second person's approval: ask for it "
+                       "and a colleague with the right decides.", code="approval_required",
+                       detail={"action": action})
+
+
 def dual_control() -> bool:
     return bool(getattr(settings, "CASINO_DUAL_CONTROL", False))
 
@@ -133,7 +164,8 @@ def action_submit(*, action: str, params: Mapping[str, Any], by: User) -> Submit
     spec = _action(action)
     if spec.needs_approval(params):
         return Submitted(approval=approval_request(action=action, params=params, by=by))
-    return Submitted(result=spec.run(params, by))
+    with _running(action):
+        return Submitted(result=spec.run(params, by))
 
 
 def approval_request(*, action: str, params: Mapping[str, Any], by: User) -> Approval:
@@ -194,7 +226,8 @@ def approval_decide(*, approval_id: int, approve: bool, by: User, note: str = ""
                            detail={"approval_id": approval_id})
         spec = approval_check(approval=approval, by=by)
         if approve:
-            result = spec.run(approval.params, approval.requested_by)
+            with _running(approval.action):
+                result = spec.run(approval.params, approval.requested_by)
             approval.result_ref = spec.result_ref(result)
         approval.status = Approval.Status.APPROVED if approve else Approval.Status.REJECTED
         approval.decided_by = by

@@ -128,6 +128,9 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
                by: User | None) -> Entry:
     """One entry between the cage's account and the player's (the ledger refuses a
     withdrawal beyond the player's available funds)."""
+    # Above the cage's cap a pit boss approves first, whoever calls (casino.approvals).
+    approvals.approval_required_check(action=f"cage.{kind}",
+                                      params={"player_id": player_id, "amount_minor": amount})
     if amount <= 0:
         raise ValidationFailed(f"A {kind} must be positive.", code="invalid_amount",
                                detail={"amount": amount})
@@ -170,6 +173,9 @@ def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User)
     a new deposit or withdrawal instead."""
     if not reason.strip():
         raise ValidationFailed("A correction needs a reason.", code="reason_required")
+    approvals.approval_required_check(action="cage.correction",
+                                      params={"player_id": player_id, "entry_id": entry_id,
+                                              "reason": reason})
     _cage_entry(player_id=player_id, entry_id=entry_id, by=by)
     return entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
                          permission=CORRECT)

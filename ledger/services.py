@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, connection, transaction
 from django.db.models.functions import Now
 
+from casino import approvals
 from casino.db import update_rows
 from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from ledger import chain
@@ -418,6 +419,11 @@ def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = Fals
         raise PermissionRefused(f"Reversing an entry needs the {permission} permission.")
     if not reason or not reason.strip():
         raise ValidationFailed("A reversal needs a reason.", code="reason_required")
+    if not by_owner:
+        # Under dual control a second person approves first, whoever calls; an owner's
+        # flow (a round, the cage) asks for its own approval before it gets here.
+        approvals.approval_required_check(action="ledger.entry_reverse",
+                                          params={"entry_id": entry_id, "reason": reason})
     original = entry_reverse_check(entry_id=entry_id, by=by, by_owner=by_owner,
                                    permission=permission)
     # Lines never change, so they can be read before the locks entry_post takes.

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from casino import approvals
 from casino.db import update_rows
 from casino.errors import Conflict, ValidationFailed
 from ledger import services as ledger
@@ -53,6 +54,10 @@ def round_settle(*, round_id: int, by: User,
     wagers = _active_wagers(round_)
     hold_cover = False
     if outcomes is not None:
+        # No cards prove these outcomes: under dual control a second person approves first,
+        # whoever calls (casino.approvals; rounds.approvals registers the operation).
+        approvals.approval_required_check(action="rounds.settle_results",
+                                          params={"round_id": round_id, "outcomes": outcomes})
         if round_.state == Round.State.BANKER_SET:
             # A results-only table settles straight after the banker is set; the solvency
             # check and the cover hold still come first, after the outcomes are checked.
@@ -272,6 +277,8 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     if round_.state == Round.State.REVERSED:
         return round_
     _require(round_, Round.State.SETTLED, doing="reverse")
+    approvals.approval_required_check(action="rounds.reverse",
+                                      params={"round_id": round_id, "reason": reason})
     reversal_id = None
     if round_.entry_id is not None:
         reversal_id = ledger.entry_reverse(entry_id=round_.entry_id, reason=reason, by=by,

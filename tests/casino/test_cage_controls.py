@@ -443,3 +443,35 @@ def test_two_simultaneous_requests_for_one_reversal_file_one():
 
     assert sorted(outcomes) == ["approval_pending", "filed"]
     assert Approval.objects.count() == 1
+
+
+# --- the services hold the cap and dual control themselves, whoever calls them -------------
+
+def test_a_deposit_above_the_cap_made_by_calling_the_service_directly_is_refused(cage_client):
+    from casino.errors import Conflict
+    from casino.services import player_deposit
+
+    player = register(cage_client)
+
+    with pytest.raises(Conflict) as refused:
+        player_deposit(player_id=player, amount=1_000_001, by=cage_client.user)
+
+    assert refused.value.code == "approval_required"
+    assert available(cage_client, player) == "0.00"
+    assert not Entry.objects.filter(kind="deposit").exists()
+
+
+@DUAL
+def test_with_dual_control_a_ledger_reversal_by_calling_the_service_directly_is_refused(
+    pit_boss_client
+):
+    from casino.errors import Conflict
+    from ledger.services import entry_reverse
+
+    _, payout = posted_payout()
+
+    with pytest.raises(Conflict) as refused:
+        entry_reverse(entry_id=payout.pk, reason="keyed twice", by=pit_boss_client.user)
+
+    assert refused.value.code == "approval_required"
+    assert not Entry.objects.filter(reverses=payout).exists()

@@ -268,3 +268,47 @@ def test_a_dealer_relieving_another_runs_the_table_from_their_first_step(
     relief.wager(round_id, 1, "10.00")
 
     assert relief.client.get(url).status_code == 200
+
+
+# --- the services hold dual control themselves, whoever calls them ---------------------------
+
+@DUAL
+def test_with_dual_control_a_round_reversed_by_calling_the_service_directly_is_refused(
+    dealer, pit_boss_client, table, seat_player
+):
+    from casino.errors import Conflict
+    from rounds import services
+
+    player = seat_player(table, 1)
+    settled = physical_round(dealer, table, {1: "10.00"})
+    after_win = balances(player)
+
+    with pytest.raises(Conflict) as refused:
+        services.round_reverse(round_id=settled["id"], reason="wrong hands",
+                               by=pit_boss_client.user)
+
+    assert refused.value.code == "approval_required"
+    assert Round.objects.get(pk=settled["id"]).state == "settled"
+    assert balances(player) == after_win
+
+
+@DUAL
+def test_with_dual_control_outcomes_given_to_the_service_directly_are_refused(
+    dealer, table, seat_player
+):
+    from casino.errors import Conflict
+    from rounds import services
+
+    player = seat_player(table, 1)
+    before = balances(player)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 1, "10.00")
+    dealer.banker(round_id, house=True)
+
+    with pytest.raises(Conflict) as refused:
+        services.round_settle(round_id=round_id, by=dealer.client.user,
+                              outcomes={"1": "win"})
+
+    assert refused.value.code == "approval_required"
+    assert Round.objects.get(pk=round_id).state == "banker_set"
+    assert balances(player)[0][0] == before[0][0]  # nothing posted
