@@ -9,13 +9,13 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from casino import selectors, services
-from casino.admin_base import staff_user
+from casino.admin_base import StyledAdmin, staff_user
 from casino.models import Player
 from ledger.money import format_minor
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(StyledAdmin):
     list_display = ["id", "name", "currency", "available", "created_at"]
     search_fields = ["name"]
     fields = ["name", "currency", "created_at", "created_by", "balance"]

@@ -11,7 +11,7 @@ from django.contrib import admin
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from casino.admin_base import ReadOnlyInline, staff_user
+from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
 from casino.errors import DomainError
 from casino.models import Table
 from ledger.money import format_minor, to_minor
@@ -60,6 +60,21 @@ class TableForm(forms.ModelForm):
     def clean_max_bet(self) -> int:
         return self._minor(self.cleaned_data["max_bet"])
 
+    def clean(self) -> dict[str, Any]:
+        # The table's CHECK constraints, said in words before the model's own validation
+        # would name them ("Constraint “table_limits_positive_and_ordered” is violated"); a
+        # field with an error here is left out of that validation.
+        cleaned = super().clean() or {}
+        low, high = cleaned.get("min_bet"), cleaned.get("max_bet")
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            self.add_error("max_bet", "The minimum bet must be positive and not above the "
+                                      "maximum bet.")
+        rate = cleaned.get("commission_rate")
+        if rate is not None and not Decimal(0) <= rate < 1:
+            self.add_error("commission_rate", "The commission rate is a fraction of the win: "
+                                              "at least 0 and below 1 (0.05 is 5%).")
+        return cleaned
+
 
 class SeatInline(ReadOnlyInline):
     """Who sits where; players take and leave seats through the API (rounds.services)."""
@@ -102,7 +117,7 @@ class _Refused(Exception):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(StyledAdmin):
     """Settings change only through rounds.services: between rounds, by a pit boss, and
     each change recorded; a refusal shows on the form."""
 
