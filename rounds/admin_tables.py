@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
@@ -15,6 +16,7 @@ from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
 from casino.errors import DomainError
 from casino.models import Table
 from ledger.money import format_minor, to_minor
+from ledger.templatetags.money import money_text
 from rounds import paigow
 from rounds import services as play
 from rounds.models import Seat, TableSettingsChange
@@ -97,14 +99,25 @@ class TableSettingsChangeInline(SeatInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[TableSettingsChange]:
         return super().get_queryset(request).select_related("table", "changed_by")
 
+    @staticmethod
+    def _label(field: str) -> str:
+        """A setting as the table's form names it ("Minimum bet", not ``min_bet``)."""
+        form_field = TableForm.base_fields.get(field)
+        if form_field is not None and form_field.label:
+            return str(form_field.label)
+        try:
+            return str(Table._meta.get_field(field).verbose_name).capitalize()
+        except FieldDoesNotExist:
+            return field
+
     @admin.display(description="changes (old → new)")
     def what(self, change: TableSettingsChange) -> str:
         currency = change.table.currency
         parts = []
         for field, (old, new) in change.changes.items():
             if field in ("min_bet", "max_bet"):
-                old, new = format_minor(old, currency), format_minor(new, currency)
-            parts.append(f"{field}: {old} → {new}")
+                old, new = money_text(old, currency), money_text(new, currency)
+            parts.append(f"{self._label(field)}: {old} → {new}")
         return "; ".join(parts)
 
 

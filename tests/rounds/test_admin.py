@@ -295,7 +295,7 @@ def test_a_settings_change_in_the_admin_is_recorded(boss, table):
                                                                           "forfeit"]}
     assert change.changed_by == boss.user
     history = boss.get(f"{TABLES}{table.pk}/change/").content.decode()
-    assert "max_bet: 100.00 → 250.00" in history
+    assert "Maximum bet: 100.00 EUR → 250.00 EUR" in history
 
 
 def test_a_settings_change_while_a_round_is_in_play_is_refused_on_the_form(
