@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
@@ -105,10 +104,7 @@ class TableSettingsChangeInline(SeatInline):
         form_field = TableForm.base_fields.get(field)
         if form_field is not None and form_field.label:
             return str(form_field.label)
-        try:
-            return str(Table._meta.get_field(field).verbose_name).capitalize()
-        except FieldDoesNotExist:
-            return field
+        return field.replace("_", " ").capitalize()
 
     @admin.display(description="changes (old → new)")
     def what(self, change: TableSettingsChange) -> str:
