@@ -168,6 +168,13 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     assert page.locator("tr[data-row=line]").count() == 4
     assert figure(screen, "opening") == "0.00 EUR" and figure(screen, "closing") == "210.00 EUR"
 
+    # at 768 px the statement is whole: its balance column on screen, nothing runs off
+    page.set_viewport_size({"width": 768, "height": 1024})
+    box = page.locator("[data-figure=closing]").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 768
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    screen.shot("statement-768")
+
 
 def test_a_withdrawal_beyond_the_balance_is_refused_in_words_and_changes_nothing(
     screen_factory: Any, staff_user: Any, anna: Player
