@@ -11,6 +11,7 @@ from django.utils.timezone import localtime
 
 from casino import roles
 from casino.services import player_create, player_deposit
+from casino.templatetags.casino_time import casino_time_text
 from ledger.models import Account, Hold
 from rounds import services as play
 from rounds.models import Round, RoundEvent
@@ -74,6 +75,10 @@ def test_admin_pages_show_money_in_the_unit_times_in_the_zone_and_red_hearts(
     if localtime(opened.at).utcoffset():
         assert f"opened at {opened.at:%H:%M:%S}" not in text  # never UTC beside local time
     assert colour(log.locator("[data-card=AH]").first) == RED
+    # and the round's own times written as on the console: local, to the second
+    assert (page.locator(".field-opened_at .readonly").inner_text()
+            == casino_time_text(played.opened_at))
+    assert log.locator("td.field-at").first.inner_text() == casino_time_text(opened.at)
     screen.shot("round")
 
     # accounts, entries and holds: every amount in the currency's unit
