@@ -11,14 +11,14 @@ from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 from casino import selectors, services
-from casino.admin_base import ReadOnlyAdmin, staff_user
+from casino.admin_base import ReadOnlyAdmin, StyledAdmin, staff_user
 from casino.approvals import VIEW_ALL, Approval
 from casino.models import Player, Refusal
 from ledger.money import format_minor
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(StyledAdmin):
     list_display = ["id", "name", "currency", "available", "created_at"]
     search_fields = ["name"]
     fields = ["name", "currency", "created_at", "created_by", "balance"]

@@ -13,7 +13,15 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class StyledAdmin(admin.ModelAdmin):
+    """An admin page with the console's few additions to the admin's styles: red hearts and
+    diamonds, wide tables that scroll in their own box on a narrow screen."""
+
+    class Media:
+        css = {"all": ["console/admin.css"]}
+
+
+class ReadOnlyAdmin(StyledAdmin):
     """Viewable by whoever holds the model's view permission; nobody adds, changes or
     deletes rows here."""
 

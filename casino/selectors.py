@@ -1,14 +1,17 @@
-"""Reads of the floor that matter: players with their balances."""
+"""Reads of the floor that matter: players with their balances, the cage's receipts."""
 
 from __future__ import annotations
 
-from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery, Value
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
 from casino.errors import NotFound
 from casino.models import Player
 from ledger.models import Account
-from ledger.selectors import Balance
+from ledger.selectors import Balance, account_balance_after, entry_get
 
 
 def player_account_ref(player_id: int) -> str:
@@ -41,6 +44,15 @@ def player_list(*, search: str = "") -> QuerySet[Player]:
     return _with_balances(players).order_by("id")
 
 
+def player_find(*, search: str) -> QuerySet[Player]:
+    """Players matching ``search`` (name or exact id) for the cage, each with
+    ``has_namesake``: another player, found or not, has the same name (case aside), so the
+    cashier checks the id before paying."""
+    namesake = Player.objects.filter(name__iexact=OuterRef("name")).exclude(pk=OuterRef("pk"))
+    return player_list(search=search).annotate(available=F("posted") - F("held"),
+                                               has_namesake=Exists(namesake))
+
+
 def player_get(*, player_id: int) -> Player:
     player = _with_balances(Player.objects.filter(pk=player_id)).first()
     if player is None:
@@ -57,3 +69,40 @@ def player_balance(player: Player) -> Balance:
         posted, held = player.posted, player.held  # type: ignore[attr-defined]
     return Balance(posted=posted, held=held, currency=player.currency)
 
+
+
+# Entry kinds the cage posts (casino.services._cage_move).
+CAGE_KINDS = ("deposit", "withdrawal")
+
+
+@dataclass(frozen=True)
+class CageReceipt:
+    """What a cage receipt prints: the movement and the player's balance after it."""
+
+    entry_id: int
+    kind: str
+    player: Player
+    amount: int  # the amount handed over, positive either way
+    currency: str
+    balance_after: int
+    by: str
+    at: datetime
+    reference: str
+
+
+def cage_receipt(*, entry_id: int) -> CageReceipt:
+    """The receipt of a cage deposit or withdrawal; any other entry is not a receipt."""
+    entry = entry_get(entry_id=entry_id)
+    player_id = entry.ref.removeprefix("player:")
+    line = next((ln for ln in entry.lines.all() if ln.account.kind == Account.Kind.PLAYER
+                 and ln.account.ref == entry.ref), None)
+    if entry.kind not in CAGE_KINDS or not player_id.isdigit() or line is None:
+        raise NotFound(f"Entry #{entry_id} is not a deposit or withdrawal at the cage.",
+                       detail={"entry_id": entry_id})
+    player = Player.objects.get(pk=int(player_id))
+    return CageReceipt(
+        entry_id=entry.pk, kind=entry.kind, player=player, amount=abs(line.amount),
+        currency=line.account.currency,
+        balance_after=account_balance_after(account_id=line.account_id, entry_id=entry.pk),
+        by=entry.created_by.get_username() if entry.created_by else "the system",
+        at=entry.created_at, reference=entry.memo)

@@ -181,6 +181,8 @@ TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")
 GAMING_DAY_START_HOUR = env.int("GAMING_DAY_START_HOUR", default=6)
 USE_I18N = True
 USE_TZ = True
+# Times written one way everywhere, the admin included (casino/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["casino.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / ".data" / "static")))

@@ -12,6 +12,7 @@ urlpatterns = [
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("cage/", include("casino.screens.urls")),
     path("api/v1/", include("casino.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start script from its own URL (?script), not inline,

@@ -1,12 +1,19 @@
-"""The ledger in the admin: read-only. Money moves only through ledger.services."""
+"""The ledger in the admin: read-only. Money moves only through ledger.services.
+
+Every amount is shown in the currency's unit with its code (``595.00 EUR``), never the
+minor units the rows store; the detail pages list their fields explicitly so that no raw
+column (``posted: 59500``) slips through.
+"""
 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from casino.admin_base import ReadOnlyAdmin, ReadOnlyInline
 from ledger.models import Account, Entry, Hold, Line
-from ledger.money import format_minor
+from ledger.templatetags.money import money_text
 
 
 @admin.register(Account)
@@ -15,18 +22,20 @@ class AccountAdmin(ReadOnlyAdmin):
                     "allow_negative"]
     list_filter = ["kind", "currency"]
     search_fields = ["ref", "name"]
+    fields = readonly_fields = ("kind", "currency", "ref", "name", "allow_negative", "posted_",
+                                "held_", "available_", "created_at")
 
     @admin.display(description="posted", ordering="posted")
     def posted_(self, account: Account) -> str:
-        return format_minor(account.posted, account.currency)
+        return money_text(account.posted, account.currency)
 
     @admin.display(description="held", ordering="held")
     def held_(self, account: Account) -> str:
-        return format_minor(account.held, account.currency)
+        return money_text(account.held, account.currency)
 
     @admin.display(description="available")
     def available_(self, account: Account) -> str:
-        return format_minor(account.available, account.currency)
+        return money_text(account.available, account.currency)
 
 
 class LineInline(ReadOnlyInline):
@@ -35,9 +44,12 @@ class LineInline(ReadOnlyInline):
     # An entry's lines are the entry: whoever may see the entry sees them.
     view_permission = "ledger.view_entry"
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Line]:
+        return super().get_queryset(request).select_related("account")
+
     @admin.display(description="amount (+ credit, - debit)")
     def amount_(self, line: Line) -> str:
-        return format_minor(line.amount, line.account.currency)
+        return money_text(line.amount, line.account.currency)
 
 
 @admin.register(Entry)
@@ -48,16 +60,25 @@ class EntryAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     inlines = [LineInline]
     list_select_related = ["created_by"]
+    fields = readonly_fields = ("kind", "memo", "ref", "created_at", "created_by", "reverses",
+                                "reason", "seq", "prev_hash", "hash")
 
 
 @admin.register(Hold)
 class HoldAdmin(ReadOnlyAdmin):
-    list_display = ["id", "account", "amount_", "status", "captured_amount", "ref",
+    list_display = ["id", "account", "amount_", "status", "captured_", "ref",
                     "created_at", "resolved_at", "entry"]
     list_filter = ["status"]
     search_fields = ["ref", "memo"]
     list_select_related = ["account"]
+    fields = readonly_fields = ("account", "amount_", "status", "captured_", "ref", "memo",
+                                "created_at", "created_by", "entry", "resolved_at",
+                                "resolved_by")
 
     @admin.display(description="amount", ordering="amount")
     def amount_(self, hold: Hold) -> str:
-        return format_minor(hold.amount, hold.account.currency)
+        return money_text(hold.amount, hold.account.currency)
+
+    @admin.display(description="captured")
+    def captured_(self, hold: Hold) -> str:
+        return money_text(hold.captured_amount, hold.account.currency)

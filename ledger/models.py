@@ -32,6 +32,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from ledger.money import format_minor
+
 
 class Account(models.Model):
     class Kind(models.TextChoices):
@@ -130,7 +132,10 @@ class Line(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.amount:+d} on account #{self.account_id}"
+        # Read in the admin (an entry's lines): the amount in the currency's unit.
+        sign = "+" if self.amount > 0 else ""
+        return (f"{sign}{format_minor(self.amount, self.account.currency)} "
+                f"{self.account.currency} on account #{self.account_id}")
 
 
 class Hold(models.Model):
@@ -173,7 +178,8 @@ class Hold(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"hold #{self.pk} {self.amount} on account #{self.account_id} ({self.status})"
+        return (f"hold #{self.pk} of {format_minor(self.amount, self.account.currency)} "
+                f"{self.account.currency} on account #{self.account_id} ({self.status})")
 
 
 class ChainHead(models.Model):

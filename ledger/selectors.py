@@ -1,4 +1,5 @@
-"""Reads of the ledger that matter: balances (now and as of a past time), lists for the API."""
+"""Reads of the ledger that matter: balances (now and as of a past time), lists for the API,
+and an account's statement."""
 
 from __future__ import annotations
 
@@ -120,3 +121,90 @@ def hold_list(*, account_id: int | None = None, status: str | None = None,
     if ref:
         holds = holds.filter(ref=ref)
     return holds.order_by("-id")
+
+
+# --- statements -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StatementLine:
+    """One movement of the account: the entry that made it and the balance after it."""
+
+    entry_id: int
+    posted_at: datetime
+    kind: str
+    memo: str
+    ref: str
+    # What the movement belongs to: the entry's ref ("round:42"), or, for the account's own
+    # movements (a deposit carries the player's ref), the memo the cashier typed.
+    reference: str
+    amount: int
+    balance: int
+
+
+@dataclass(frozen=True)
+class Statement:
+    """An account's posted balance before a period, every movement in it, and after it.
+
+    ``since``/``until`` bound the period (``since <= posted_at < until``; None is open);
+    ``closing == opening + sum(line.amount)`` by construction, and equals the account's
+    posted balance as of ``until``.
+    """
+
+    account_id: int
+    currency: str
+    since: datetime | None
+    until: datetime | None
+    opening: int
+    lines: list[StatementLine]
+    closing: int
+
+    @property
+    def credits(self) -> int:
+        return sum(line.amount for line in self.lines if line.amount > 0)
+
+    @property
+    def debits(self) -> int:
+        return sum(line.amount for line in self.lines if line.amount < 0)
+
+
+def account_statement(*, account_id: int, since: datetime | None = None,
+                      until: datetime | None = None) -> Statement:
+    """The account's statement for a period, in three queries whatever its length.
+
+    A period is cut by the entries' time (the database clock at posting); inside it the
+    movements run in the hash chain's order (``seq``), which is the order they were committed
+    in, so the running balance is the one each movement actually left behind.
+    """
+    account = account_get(account_id=account_id)
+    before = Line.objects.filter(account_id=account_id)
+    if since is not None:
+        opening = before.filter(entry__created_at__lt=since).aggregate(
+            total=Coalesce(Sum("amount"), 0))["total"]
+    else:
+        opening = 0
+    period = Line.objects.filter(account_id=account_id)
+    if since is not None:
+        period = period.filter(entry__created_at__gte=since)
+    if until is not None:
+        period = period.filter(entry__created_at__lt=until)
+    rows = period.order_by("entry__seq", "id").values_list(
+        "entry_id", "entry__created_at", "entry__kind", "entry__memo", "entry__ref", "amount")
+    balance = opening
+    lines = []
+    for entry_id, posted_at, kind, memo, ref, amount in rows:
+        balance += amount
+        own = not ref or ref == account.ref
+        lines.append(StatementLine(entry_id=entry_id, posted_at=posted_at, kind=kind,
+                                   memo=memo, ref=ref, reference=memo if own else ref,
+                                   amount=amount, balance=balance))
+    return Statement(account_id=account.pk, currency=account.currency, since=since,
+                     until=until, opening=opening, lines=lines, closing=balance)
+
+
+def account_balance_after(*, account_id: int, entry_id: int) -> int:
+    """The account's posted balance just after the entry (its lines and every earlier
+    one's, in the chain's order): the "balance after" a receipt prints."""
+    return Line.objects.filter(
+        account_id=account_id,
+        entry__seq__lte=Entry.objects.filter(pk=entry_id).values("seq")[:1],
+    ).aggregate(total=Coalesce(Sum("amount"), 0))["total"]

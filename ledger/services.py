@@ -99,13 +99,21 @@ def _check_amount(amount: object, what: str = "amount") -> int:
     return amount
 
 
+def _whose(account: Account) -> str:
+    """An account as a refusal names it: its holder's name when it has one (a player's
+    account carries the player's name), with the number staff look it up by."""
+    if account.name:
+        return f"{account.name} (account #{account.pk})"
+    return f"Account #{account.pk} ({account.ref or account.get_kind_display()})"
+
+
 def insufficient_funds(account: Account, *, required: int, available: int) -> Conflict:
     """The refusal for a debit beyond an account's available funds, with its figures."""
     cur = account.currency
     shortfall = required - available
     return Conflict(
-        f"Account #{account.pk} ({account.ref or account.kind}) has {format_minor(available, cur)}"
-        f" {cur} available; this needs {format_minor(required, cur)} {cur}.",
+        f"{_whose(account)} has {format_minor(available, cur)} {cur} available; "
+        f"this needs {format_minor(required, cur)} {cur}.",
         code="insufficient_funds",
         detail={
             "account_id": account.pk, "currency": cur,

@@ -22,35 +22,37 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from casino import approvals
-from casino.admin_base import ReadOnlyInline, staff_user
+from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
 from casino.errors import DomainError
 from casino.refusals import refusal_note
-from ledger.money import format_minor
+from ledger.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
+from rounds.templatetags.cards import cards_html
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-JOKER_SHOWN = "JK★"
 EMPTY = "—"
+# Money keys of an event's data: decimal strings in the round's currency (services._money).
+_MONEY_KEYS = {"amount", "required", "available", "house_stake", "banker_net",
+               "banker_commission", "player_commission"}
+# Keys whose number names a row of another model ("hold: #7").
+_ID_KEYS = {"player", "hold", "entry"}
 
 
-def cards_shown(cards: str | Iterable[str]) -> str:
-    """``"AS KH TD 2C JK"`` -> ``"A♠ K♥ T♦ 2♣ JK★"`` (the rules' notation, with suit symbols)."""
+def cards_shown(cards: str | Iterable[str]) -> SafeString:
+    """``"AS KH"`` -> the cards with suit symbols, hearts and diamonds in red; written by
+    rounds.templatetags.cards, like every card on every screen."""
     parsed = paigow.parse_cards(cards)
     if not parsed:
-        return EMPTY
-    return " ".join(JOKER_SHOWN if card.is_joker else card.code[:-1] + SUIT_SYMBOLS[card.suit]
-                    for card in parsed)
+        return format_html("{}", EMPTY)
+    return cards_html([card.code for card in parsed])
 
 
 def money_shown(amount: int | None, currency: str, *, signed: bool = False) -> str:
     if amount is None:
         return EMPTY
-    text = format_minor(amount, currency)
-    if signed and amount > 0:
-        text = f"+{text}"
-    return f"{text} {currency}"
+    text = money_text(amount, currency)
+    return f"+{text}" if signed and amount > 0 else text
 
 
 def _admin_link(viewname: str, pk: int, label: str) -> SafeString:
@@ -62,7 +64,9 @@ def _html_table(headers: Iterable[str], rows: Iterable[Iterable[Any]]) -> SafeSt
     body = format_html_join(
         "", "<tr>{}</tr>",
         ((format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows))
-    return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
+    # A wide table scrolls inside its own box, so a narrow screen (768 px) shows it whole.
+    return format_html('<div class="scroll-x"><table><thead><tr>{}</tr></thead>'
+                       "<tbody>{}</tbody></table></div>", head, body)
 
 
 def _position_order(position: str) -> int:
@@ -73,20 +77,32 @@ def _position_order(position: str) -> int:
 _CARD_KEYS = {"high", "low", "burnt", "stacks", "hands"}
 
 
-def event_shown(data: dict[str, Any]) -> str:
-    """An event's data as one readable line: ``seat: 2; amount: 20.00; hold: 7``."""
-    parts = []
-    for key, value in data.items():
-        if key in _CARD_KEYS and isinstance(value, str):
-            value = cards_shown(value) if value else EMPTY
-        elif key in _CARD_KEYS and isinstance(value, dict):
-            value = ", ".join(f"{p}: {cards_shown(c)}" for p, c in value.items())
-        elif isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items()) or EMPTY
-        elif isinstance(value, list):
-            value = " ".join(str(v) for v in value) or EMPTY
-        parts.append(f"{key.replace('_', ' ')}: {value}")
-    return "; ".join(parts) or EMPTY
+def _event_value(key: str, value: Any, currency: str) -> str | SafeString:
+    if key in _CARD_KEYS and isinstance(value, str):
+        return cards_shown(value) if value else EMPTY
+    if key in _CARD_KEYS and isinstance(value, dict):
+        return format_html_join(", ", "{}: {}", ((p, cards_shown(c)) for p, c in value.items()))
+    if key in _MONEY_KEYS and isinstance(value, str | int):
+        return f"{value} {currency}" if isinstance(value, str) else money_text(value, currency)
+    if key in _ID_KEYS and isinstance(value, int):
+        return f"#{value}"
+    if key == "rules" and isinstance(value, dict):
+        value = {k: money_text(v, currency) if k in ("min_bet", "max_bet") else v
+                 for k, v in value.items()}
+    if isinstance(value, dict):
+        return ", ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in value.items()) or EMPTY
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value) or EMPTY
+    return str(value)
+
+
+def event_shown(data: dict[str, Any], currency: str) -> SafeString:
+    """An event's data as one readable line: ``seat: 2; amount: 20.00 EUR; hold: #7``."""
+    if not data:
+        return format_html("{}", EMPTY)
+    return format_html_join("; ", "{}: {}", ((key.replace("_", " "),
+                                              _event_value(key, value, currency))
+                                             for key, value in data.items()))
 
 
 class RoundEventInline(ReadOnlyInline):
@@ -100,11 +116,11 @@ class RoundEventInline(ReadOnlyInline):
     view_permission = "rounds.view_round"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RoundEvent]:
-        return super().get_queryset(request).select_related("by")
+        return super().get_queryset(request).select_related("by", "round")
 
     @admin.display(description="what")
-    def what(self, event: RoundEvent) -> str:
-        return event_shown(event.data)
+    def what(self, event: RoundEvent) -> SafeString:
+        return event_shown(event.data, event.round.currency)
 
 
 class ReasonForm(forms.Form):
@@ -113,7 +129,7 @@ class ReasonForm(forms.Form):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(StyledAdmin):
     list_display = ["id", "table", "number", "state", "gaming_day", "banker", "house_stake_",
                     "settled_at"]
     list_display_links = ["id", "number"]
@@ -214,7 +230,7 @@ class RoundAdmin(admin.ModelAdmin):
         return " → ".join(round_.deal_order) if round_.deal_order else EMPTY
 
     @admin.display(description="burnt")
-    def burnt_(self, round_: Round) -> str:
+    def burnt_(self, round_: Round) -> SafeString | str:
         return cards_shown(round_.burnt) if round_.burnt else EMPTY
 
     @admin.display(description="hands")

@@ -11,10 +11,11 @@ from django.contrib import admin
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from casino.admin_base import ReadOnlyInline, staff_user
+from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
 from casino.errors import DomainError
 from casino.models import Table
 from ledger.money import format_minor, to_minor
+from ledger.templatetags.money import money_text
 from rounds import paigow
 from rounds import services as play
 from rounds.models import Seat, TableSettingsChange
@@ -65,6 +66,21 @@ class TableForm(forms.ModelForm):
     def clean_max_bet(self) -> int:
         return self._minor(self.cleaned_data["max_bet"])
 
+    def clean(self) -> dict[str, Any]:
+        # The table's CHECK constraints, said in words before the model's own validation
+        # would name them ("Constraint “table_limits_positive_and_ordered” is violated"); a
+        # field with an error here is left out of that validation.
+        cleaned = super().clean() or {}
+        low, high = cleaned.get("min_bet"), cleaned.get("max_bet")
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            self.add_error("max_bet", "The minimum bet must be positive and not above the "
+                                      "maximum bet.")
+        rate = cleaned.get("commission_rate")
+        if rate is not None and not Decimal(0) <= rate < 1:
+            self.add_error("commission_rate", "The commission rate is a fraction of the win: "
+                                              "at least 0 and below 1 (0.05 is 5%).")
+        return cleaned
+
 
 class SeatInline(ReadOnlyInline):
     """Who sits where; players take and leave seats through the API (rounds.services)."""
@@ -87,16 +103,24 @@ class TableSettingsChangeInline(SeatInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[TableSettingsChange]:
         return super().get_queryset(request).select_related("table", "changed_by")
 
+    @staticmethod
+    def _label(field: str) -> str:
+        """A setting as the table's form names it ("Minimum bet", not ``min_bet``)."""
+        form_field = TableForm.base_fields.get(field)
+        if form_field is not None and form_field.label:
+            return str(form_field.label)
+        return field.replace("_", " ").capitalize()
+
     @admin.display(description="changes (old → new)")
     def what(self, change: TableSettingsChange) -> str:
         currency = change.table.currency
         parts = []
         for field, (old, new) in change.changes.items():
             if field in ("min_bet", "max_bet"):
-                old, new = format_minor(old, currency), format_minor(new, currency)
+                old, new = money_text(old, currency), money_text(new, currency)
             elif field == "deal_modes":
                 old, new = ", ".join(old), ", ".join(new)
-            parts.append(f"{field}: {old} → {new}")
+            parts.append(f"{self._label(field)}: {old} → {new}")
         return "; ".join(parts)
 
 
@@ -109,7 +133,7 @@ class _Refused(Exception):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(StyledAdmin):
     """Settings change only through rounds.services: between rounds, by a pit boss, and
     each change recorded; a refusal shows on the form."""
 

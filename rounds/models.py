@@ -27,6 +27,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.timezone import localtime
+
+from ledger.money import format_minor
 
 POSITIONS = ("dealer", "1", "2", "3", "4", "5", "6")
 SEAT_NUMBERS = range(1, 7)
@@ -70,7 +73,8 @@ class TableSettingsChange(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return f"{self.table} settings changed at {self.changed_at:%Y-%m-%d %H:%M}"
+        # In the casino's zone, like every time shown (the stored value is UTC).
+        return f"{self.table} settings changed at {localtime(self.changed_at):%Y-%m-%d %H:%M}"
 
 
 class Round(models.Model):
@@ -203,7 +207,8 @@ class Wager(models.Model):
         indexes = [models.Index(fields=["player", "-id"])]
 
     def __str__(self) -> str:
-        return f"seat {self.seat}: {self.amount} ({self.state})"
+        return (f"seat {self.seat}: {format_minor(self.amount, self.round.currency)} "
+                f"{self.round.currency} ({self.state})")
 
 
 class Hand(models.Model):
@@ -262,4 +267,4 @@ class RoundEvent(models.Model):
         indexes = [models.Index(fields=["round", "id"])]
 
     def __str__(self) -> str:
-        return f"{self.kind} at {self.at:%H:%M:%S}"
+        return f"{self.kind} at {localtime(self.at):%H:%M:%S}"

@@ -32,11 +32,26 @@ def _lock_round(round_id: int) -> Round:
         raise RoundNotFound(f"no round #{round_id}") from None
 
 
+# How a round's state reads in a refusal ("... while it is taking wagers").
+STATE_WORDS = {
+    Round.State.BETTING: "taking wagers",
+    Round.State.BANKER_SET: "waiting for the deal",
+    Round.State.DEALT: "dealt",
+    Round.State.SETTLED: "settled",
+    Round.State.VOIDED: "voided",
+    Round.State.REVERSED: "settled and reversed",
+}
+
+
 def _require(round_: Round, *states: str, doing: str) -> None:
     if round_.state not in states:
+        allowed = [STATE_WORDS.get(Round.State(s), s) for s in states]
+        allowed_text = (allowed[0] if len(allowed) == 1
+                        else f"{', '.join(allowed[:-1])} or {allowed[-1]}")
         raise WrongState(
-            f"cannot {doing}: round {round_.number} is {round_.state!r}, "
-            f"and this needs {' or '.join(repr(s) for s in states)}",
+            f"Cannot {doing}: round {round_.number} is "
+            f"{STATE_WORDS.get(Round.State(round_.state), round_.state)}; this can be done "
+            f"only while it is {allowed_text}.",
             detail={"state": round_.state, "allowed": list(states)},
         )
 

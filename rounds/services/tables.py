@@ -56,24 +56,28 @@ def _check_table_rules(table: Table) -> None:
         )
     if table.house_way not in paigow.HOUSE_WAYS:
         raise ValidationFailed(
-            f"unknown house way {table.house_way!r}; one of {', '.join(paigow.HOUSE_WAYS)}",
-            detail={"fields": {"house_way": [f"choose one of {sorted(paigow.HOUSE_WAYS)}"]}},
+            f"There is no house way called {table.house_way!r}; choose one of "
+            f"{', '.join(sorted(paigow.HOUSE_WAYS))}.",
+            detail={"fields": {"house_way": [
+                f"Choose one of {', '.join(sorted(paigow.HOUSE_WAYS))}."]}},
         )
     if table.min_bet <= 0 or table.max_bet < table.min_bet:
         raise ValidationFailed(
-            "the table limits need 0 < min_bet <= max_bet",
-            detail={"fields": {"max_bet": ["must be at least min_bet"]}},
+            "The minimum bet must be positive and not above the maximum bet.",
+            detail={"fields": {"max_bet": ["The maximum bet must be at least the minimum."]}},
         )
     if table.max_bet > MAX_TABLE_BET:
         # Six wagers and a house stake at the maximum must still fit in one ledger amount,
         # or a round within the limits could never be settled.
         raise ValidationFailed(
-            f"max_bet may be at most {format_minor(MAX_TABLE_BET, table.currency)}",
+            f"The maximum bet may be at most {format_minor(MAX_TABLE_BET, table.currency)} "
+            f"{table.currency}.",
             detail={"fields": {"max_bet": [
-                f"at most {format_minor(MAX_TABLE_BET, table.currency)}"]}},
+                f"At most {format_minor(MAX_TABLE_BET, table.currency)} {table.currency}."]}},
         )
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
-        raise ValidationFailed("commission_rate is a fraction from 0 up to 1 (0.05 = 5%)")
+        raise ValidationFailed("The commission rate is a fraction of the win: at least 0 and "
+                               "below 1 (0.05 is 5%).")
     table.full_clean(validate_unique=False, validate_constraints=False)
 
 
@@ -110,7 +114,7 @@ def table_update(*, table_id: int, by: User, changes: Mapping[str, Any]) -> Tabl
     if "currency" in changes and changes["currency"] != table.currency:
         raise ValidationFailed("a table's currency cannot change; open a new table")
     if Round.objects.filter(table=table, state__in=OPEN_STATES).exists():
-        raise TableBusy("settings change only between rounds: this table has a round in play")
+        raise TableBusy("Settings change only between rounds: this table has a round in play.")
     diff: dict[str, list[Any]] = {}
     if "deal_modes" in changes:
         changes = {**changes, "deal_modes": _deal_modes(changes["deal_modes"])}

@@ -15,6 +15,7 @@ from casino.services import staff_create
 from ledger.models import Account, Hold
 from rounds import services
 from rounds.models import Round, RoundEvent, Seat, TableSettingsChange
+from rounds.templatetags.cards import cards_html
 
 pytestmark = pytest.mark.django_db
 
@@ -112,10 +113,13 @@ def test_a_played_round_shows_its_story_with_suit_symbols_and_ledger_links(
     assert listing.status_code == 200 and table.name in listing.content.decode()
     assert page.status_code == 200
     html = page.content.decode()
-    # the cards in the rules' notation with suit symbols, as dealt and as set
-    assert "A♥ T♠ 9♣ 6♦ 3♥ K♠ Q♥" in html
-    assert "K♣ J♣ 8♣ 6♣ 3♣" in html and "A♠ 2♦" in html
-    assert "5♠ 5♥ T♦ 4♣ 2♠" in html and "K♦ Q♣" in html
+    # the cards in the rules' notation with suit symbols, hearts and diamonds in red (the
+    # one card filter's markup), as dealt and as set
+    assert cards_html("AH TS 9C 6D 3H KS QH") in html
+    assert cards_html("KC JC 8C 6C 3C") in html and cards_html("AS 2D") in html
+    assert cards_html("5S 5H TD 4C 2S") in html and cards_html("KD QC") in html
+    assert '<span class="card card-red" data-card="AH">A♥</span>' in html
+    assert '<span class="card card-black" data-card="TS">T♠</span>' in html
     # the settlement: A loses 20, B wins 20 less 1.00 commission, C pushes
     assert "-20.00 EUR" in html and "+19.00 EUR" in html and "1.00 EUR" in html
     assert f'href="/admin/ledger/entry/{round_.entry_id}/change/"' in html
@@ -211,7 +215,9 @@ def test_a_round_that_cannot_be_voided_is_reported_and_the_others_are_voided(
 
     assert response.status_code == 200
     text = shown_messages(response)
-    assert any(str(settled) in m and "was not voided" in m and "'settled'" in m for m in text)
+    assert (f"{settled} was not voided: Cannot void: round {settled.number} is settled; this "
+            "can be done only while it is taking wagers, waiting for the deal or dealt."
+            in text)
     assert f"{open_} voided." in text
     settled.refresh_from_db()
     open_.refresh_from_db()
@@ -290,7 +296,7 @@ def test_a_settings_change_in_the_admin_is_recorded(boss, table):
                                                                           "forfeit"]}
     assert change.changed_by == boss.user
     history = boss.get(f"{TABLES}{table.pk}/change/").content.decode()
-    assert "max_bet: 100.00 → 250.00" in history
+    assert "Maximum bet: 100.00 EUR → 250.00 EUR" in history
 
 
 def test_a_settings_change_while_a_round_is_in_play_is_refused_on_the_form(
@@ -318,7 +324,7 @@ def test_a_setting_the_service_refuses_is_shown_on_its_field(boss, table):
                          change_form_data(page, max_bet="2000000000000.00"))
 
     assert response.status_code == 200
-    assert "max_bet may be at most" in response.content.decode()
+    assert "The maximum bet may be at most" in response.content.decode()
     table.refresh_from_db()
     assert table.max_bet == 10_000
 
@@ -363,3 +369,20 @@ def test_a_refused_reverse_action_leaves_a_trace(boss, table, players, pit_boss)
     assert refusal.by is not None and refusal.by.username == "admin-pit_boss"
     open_.refresh_from_db()
     assert open_.state == Round.State.BETTING
+
+
+def test_limits_out_of_order_are_refused_in_words_not_by_the_constraint_name(boss, table):
+    page = boss.get(f"{TABLES}{table.pk}/change/")
+
+    response = boss.post(f"{TABLES}{table.pk}/change/",
+                         change_form_data(page, min_bet="50.00", max_bet="10.00",
+                                          commission_rate="1.5"))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "The minimum bet must be positive and not above the maximum bet." in html
+    assert "at least 0 and below 1 (0.05 is 5%)" in html
+    assert "Constraint" not in html and "table_limits_positive_and_ordered" not in html
+    table.refresh_from_db()
+    assert (table.min_bet, table.max_bet) == (200, 10_000)
+    assert not TableSettingsChange.objects.filter(table=table).exists()

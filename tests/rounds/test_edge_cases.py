@@ -156,7 +156,7 @@ def test_a_round_within_the_table_limits_can_always_be_settled(make_table, pit_b
 def test_a_table_limit_beyond_what_a_round_can_settle_is_refused(make_table):
     from casino.errors import ValidationFailed
 
-    with pytest.raises(ValidationFailed, match="max_bet may be at most"):
+    with pytest.raises(ValidationFailed, match="The maximum bet may be at most"):
         make_table(max_bet=MAX_TABLE_BET + 1)
     assert MAX_TABLE_BET * 7 <= MAX_MINOR
 

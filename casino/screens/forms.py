@@ -1,0 +1,65 @@
+"""The cage's forms: amounts typed in the currency's unit ("250.00"), parsed by the one
+amount parser (ledger.money.to_minor), so the screen refuses what the API refuses."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django import forms
+
+from casino.errors import DomainError
+from casino.models import Currency
+from ledger.money import minor_digits, to_minor
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Name",
+                           help_text="As on the player's identity document.")
+    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.EUR,
+                                 label="Currency",
+                                 help_text="The player's account is kept in this currency.")
+
+
+class MovementForm(forms.Form):
+    """A deposit or a withdrawal for one player; ``amount`` comes out in minor units."""
+
+    amount = forms.CharField(max_length=30, label="Amount")
+    reference = forms.CharField(max_length=200, required=False, label="Reference",
+                                help_text="Slip or cheque number, if any; printed on the "
+                                          "receipt and the statement.")
+
+    def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.currency = currency
+        digits = minor_digits(currency)
+        self.fields["amount"].label = f"Amount ({currency})"
+        self.fields["amount"].widget.attrs.update(
+            {"inputmode": "decimal", "autocomplete": "off",
+             "placeholder": "250." + "0" * digits if digits else "250"})
+
+    def clean_amount(self) -> int:
+        try:
+            minor = to_minor(self.cleaned_data["amount"], self.currency)
+        except DomainError as exc:
+            raise forms.ValidationError(exc.message) from None
+        if minor <= 0:
+            raise forms.ValidationError("The amount must be more than zero.")
+        return minor
+
+
+class StatementForm(forms.Form):
+    """The period of a statement, in gaming days (each starts at the casino's start hour)."""
+
+    date_from = forms.DateField(required=False, label="From gaming day",
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="To gaming day (inclusive)",
+                              widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first: date | None = cleaned.get("date_from")
+        last: date | None = cleaned.get("date_to")
+        if first and last and first > last:
+            raise forms.ValidationError("The first gaming day must not be after the last.")
+        return cleaned

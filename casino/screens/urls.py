@@ -1,0 +1,16 @@
+from django.urls import path
+
+from casino.screens import views
+
+app_name = "cage"
+
+urlpatterns = [
+    path("", views.cage_find, name="find"),
+    path("players/new/", views.player_new, name="player_new"),
+    path("players/<int:player_id>/", views.player_page, name="player"),
+    path("players/<int:player_id>/deposit/", views.player_deposit, name="deposit"),
+    path("players/<int:player_id>/withdraw/", views.player_withdraw, name="withdraw"),
+    path("players/<int:player_id>/statement/", views.statement, name="statement"),
+    path("players/<int:player_id>/statement.csv", views.statement_csv, name="statement_csv"),
+    path("receipts/<int:entry_id>/", views.receipt, name="receipt"),
+]

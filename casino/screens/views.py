@@ -1,0 +1,213 @@
+"""The cage's screens: find or create a player, deposit, withdraw, print the receipt, read
+and download the statement. Each view parses its form, calls one service or selector and
+renders; a refusal is shown in words on the same screen and changes nothing."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from casino import selectors, services
+from casino.errors import DomainError, NotFound
+from casino.gaming_day import gaming_days_bounds
+from casino.models import Player
+from casino.screens.forms import MovementForm, PlayerForm, StatementForm
+from casino.templatetags.casino_time import casino_time_text
+from ledger.money import format_minor
+from ledger.selectors import Statement, account_find, account_statement
+
+View = Callable[..., HttpResponse]
+TEMPLATES = "casino/screens/cage/"
+
+
+def staff_may(permission: str) -> Callable[[View], View]:
+    """Signed out: to the login page. Signed in without ``permission``: the 403 page."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not request.user.has_perm(permission):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return guarded
+
+    return decorate
+
+
+def _where() -> dict[str, str]:
+    """The casino's zone and gaming-day start, named beside the times a screen shows."""
+    return {"zone": settings.TIME_ZONE, "day_start": f"{settings.GAMING_DAY_START_HOUR:02d}:00"}
+
+
+def _player(player_id: int) -> Player:
+    try:
+        return selectors.player_get(player_id=player_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+def refusal_text(exc: DomainError, player: Player) -> str:
+    """A service's refusal as the cashier should read it."""
+    if exc.code == "insufficient_funds":
+        cur = exc.detail["currency"]
+        return (f"{player.name} has {exc.detail['available']} {cur} available; "
+                f"this needs {exc.detail['required']} {cur}.")
+    return exc.message
+
+
+# --- finding and creating players ----------------------------------------------------------
+
+@require_GET
+@staff_may("casino.deposit_funds")
+def cage_find(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "").strip()
+    players = list(selectors.player_find(search=search)[:50]) if search else []
+    context = {"search": search, "players": players,
+               "namesakes": any(p.has_namesake for p in players)}  # type: ignore[attr-defined]
+    template = TEMPLATES + "find.html"
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
+        template += "#results"
+    return render(request, template, context)
+
+
+@staff_may("casino.add_player")
+def player_new(request: HttpRequest) -> HttpResponse:
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.player_create(name=form.cleaned_data["name"],
+                                            currency=form.cleaned_data["currency"],
+                                            by=request.user)  # type: ignore[arg-type]
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{player.name} is registered as player #{player.pk}.")
+            return redirect("cage:player", player_id=player.pk)
+    return render(request, TEMPLATES + "player_new.html", {"form": form},
+                  status=400 if form.errors else 200)
+
+
+# --- one player: balance, deposit, withdrawal ----------------------------------------------
+
+def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm | None = None,
+                 withdraw: MovementForm | None = None, status: int = 200) -> HttpResponse:
+    context = {
+        "player": player,
+        "balance": selectors.player_balance(player),
+        "deposit": deposit or MovementForm(currency=player.currency, prefix="deposit"),
+        "withdraw": withdraw or MovementForm(currency=player.currency, prefix="withdraw"),
+        "may_deposit": request.user.has_perm("casino.deposit_funds"),
+        "may_withdraw": request.user.has_perm("casino.withdraw_funds"),
+    }
+    return render(request, TEMPLATES + "player.html", context, status=status)
+
+
+@require_GET
+@staff_may("casino.deposit_funds")
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    return _player_page(request, _player(player_id))
+
+
+def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpResponse:
+    player = _player(player_id)
+    form = MovementForm(request.POST, currency=player.currency, prefix=kind)
+    forms = {kind: form}
+    if not form.is_valid():
+        return _player_page(request, player, **forms, status=400)
+    service = services.player_deposit if kind == "deposit" else services.player_withdraw
+    try:
+        entry = service(player_id=player.pk, amount=form.cleaned_data["amount"],
+                        reference=form.cleaned_data["reference"],
+                        by=request.user)  # type: ignore[arg-type]
+    except DomainError as exc:
+        form.add_error(None, refusal_text(exc, player))
+        return _player_page(request, player, **forms, status=exc.status)
+    return redirect("cage:receipt", entry_id=entry.pk)
+
+
+@require_POST
+@staff_may("casino.deposit_funds")
+def player_deposit(request: HttpRequest, player_id: int) -> HttpResponse:
+    return _movement(request, player_id, kind="deposit")
+
+
+@require_POST
+@staff_may("casino.withdraw_funds")
+def player_withdraw(request: HttpRequest, player_id: int) -> HttpResponse:
+    return _movement(request, player_id, kind="withdraw")
+
+
+@require_GET
+@staff_may("ledger.view_entry")
+def receipt(request: HttpRequest, entry_id: int) -> HttpResponse:
+    try:
+        shown = selectors.cage_receipt(entry_id=entry_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    return render(request, TEMPLATES + "receipt.html", {"receipt": shown, **_where()})
+
+
+# --- the statement -------------------------------------------------------------------------
+
+def _statement(request: HttpRequest, player: Player) -> tuple[StatementForm, Statement | None]:
+    form = StatementForm(request.GET or None)
+    if request.GET and not form.is_valid():
+        return form, None
+    period = form.cleaned_data if form.is_bound else {}
+    since, until = gaming_days_bounds(period.get("date_from"), period.get("date_to"))
+    account = account_find(kind="player", currency=player.currency,
+                           ref=selectors.player_account_ref(player.pk))
+    if account is None:  # registered before the ledger, never moved money: nothing to show
+        account = services.player_account_open(player=player)
+    return form, account_statement(account_id=account.pk, since=since, until=until)
+
+
+@require_GET
+@staff_may("ledger.view_entry")
+def statement(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _player(player_id)
+    form, shown = _statement(request, player)
+    return render(request, TEMPLATES + "statement.html",
+                  {"player": player, "form": form, "statement": shown,
+                   "query": request.GET.urlencode(), **_where()},
+                  status=200 if shown is not None else 400)
+
+
+CSV_HEADER = ["posted_at", "entry", "kind", "reference", "amount", "balance"]
+
+
+@require_GET
+@staff_may("ledger.view_entry")
+def statement_csv(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The statement's movements as CSV: times in the casino's zone with their offset,
+    amounts as decimal strings in the currency's unit."""
+    player = _player(player_id)
+    form, shown = _statement(request, player)
+    if shown is None:
+        return statement(request, player_id)
+    period = "-".join(str(form.cleaned_data.get(k) or "") for k in ("date_from", "date_to")
+                      ) if form.is_bound else ""
+    name = f"statement-player-{player.pk}{'-' + period.strip('-') if period.strip('-') else ''}"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_HEADER)
+    cur = shown.currency
+    for line in shown.lines:
+        writer.writerow([casino_time_text(line.posted_at, "%Y-%m-%dT%H:%M:%S%z"), line.entry_id,
+                         line.kind, line.reference, format_minor(line.amount, cur),
+                         format_minor(line.balance, cur)])
+    return response

@@ -1,0 +1,220 @@
+"""The cage in a browser: find a player, take a deposit, pay a withdrawal with its receipt,
+read and download the statement; a withdrawal beyond the balance refused in words; the
+cage refused to a dealer. Setup goes through the services; only the steps under test are
+clicked, and the ledger is checked afterwards."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from casino import roles
+from casino.gaming_day import gaming_day_of
+from casino.models import Player
+from casino.selectors import player_account_ref, player_balance
+from casino.services import player_create, player_deposit
+from ledger.models import Account, Entry
+from ledger.money import format_minor
+from ledger.selectors import account_find, account_statement
+from rounds import services as play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def anna_account(player: Player) -> Account:
+    account = account_find(kind="player", currency=player.currency,
+                           ref=player_account_ref(player.pk))
+    assert account is not None
+    return account
+
+
+def round_of(player: Player) -> str:
+    return Entry.objects.get(kind="round_settlement", lines__account=anna_account(player)).ref
+
+
+def figure(screen: Any, name: str) -> str:
+    return screen.page.locator(f"[data-figure={name}]").first.inner_text().strip()
+
+
+@pytest.fixture
+def anna(staff_user: Any) -> Player:
+    """Anna, with 100.00 EUR from an earlier deposit and one round lost (20.00) at a table;
+    another player is also called Anna."""
+    boss = staff_user(roles.PIT_BOSS, "pia")
+    anna = player_create(name="Anna Jansen", currency="EUR", by=boss)
+    player_create(name="anna jansen", currency="EUR", by=boss)
+    player_deposit(player_id=anna.pk, amount=10_000, reference="Opening float", by=boss)
+    table = play.table_create(by=boss, name="Table 1")
+    play.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=boss)
+    round_ = play.round_open(table_id=table.pk, by=boss)
+    play.wager_place(round_id=round_.pk, seat=1, amount=2_000, by=boss)
+    play.banker_set(round_id=round_.pk, house=True, by=boss)
+    play.round_settle(round_id=round_.pk, outcomes={"1": "loss"}, by=boss)
+    return anna
+
+
+def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
+    screen_factory: Any, staff_user: Any, anna: Player
+) -> None:
+    staff_user(roles.CAGE, "carla")
+    screen = screen_factory()
+    screen.sign_in("carla")
+    page = screen.page
+
+    # find: both Annas, flagged as sharing a name
+    screen.goto("/cage/")
+    # typing is enough: the results follow the search box (htmx swaps them in)
+    page.get_by_label("Find a player by name or id").fill("anna")
+    page.wait_for_selector("#results table")
+    assert page.locator("#results").count() == 1
+    assert page.url.endswith("/cage/?q=anna")
+    assert page.get_by_text("Several players share a name").is_visible()
+    assert page.locator("#results tbody tr").count() == 2
+    assert page.locator("#results tbody tr", has_text=f"#{anna.pk}").get_by_text(
+        "same name as another player").is_visible()
+    screen.shot("find-namesakes")
+    page.locator("#results tbody tr", has_text=f"#{anna.pk}").get_by_role("link").click()
+    assert figure(screen, "available") == "80.00 EUR"
+    screen.shot("player")
+
+    # deposit 250.00 with a reference: the receipt
+    deposit = page.get_by_role("region", name="Deposit")
+    deposit.get_by_label("Amount (EUR)").fill("250.00")
+    deposit.get_by_label("Reference").fill("Slip 4711")
+    deposit.get_by_role("button", name="Take deposit").click()
+    assert page.get_by_role("heading", name="Deposit receipt").is_visible()
+    assert figure(screen, "amount") == "250.00 EUR"
+    assert figure(screen, "balance-after") == "330.00 EUR"
+    deposit_entry = int(figure(screen, "entry"))
+    assert page.get_by_text("Slip 4711").is_visible()
+    assert page.get_by_role("cell", name="carla").is_visible()
+    screen.shot("deposit-receipt")
+
+    # withdraw 120.00: the receipt, printable (the print stylesheet hides the header)
+    page.get_by_role("link", name="Anna Jansen").click()
+    withdrawal = page.get_by_role("region", name="Withdrawal")
+    withdrawal.get_by_label("Amount (EUR)").fill("120")
+    withdrawal.get_by_role("button", name="Pay out").click()
+    assert page.get_by_role("heading", name="Withdrawal receipt").is_visible()
+    assert figure(screen, "amount") == "120.00 EUR"
+    assert figure(screen, "balance-after") == "210.00 EUR"
+    withdrawal_entry = int(figure(screen, "entry"))
+    assert page.get_by_role("button", name="Print receipt").is_visible()
+    screen.shot("withdrawal-receipt")
+    page.emulate_media(media="print")
+    assert not page.locator(".topbar").is_visible()
+    assert not page.get_by_role("button", name="Print receipt").is_visible()
+    screen.shot("withdrawal-receipt-print")
+    page.emulate_media(media="screen")
+
+    # the ledger: two cage entries by carla, Anna at 210.00
+    for entry_id, kind, amount in ((deposit_entry, "deposit", 25_000),
+                                   (withdrawal_entry, "withdrawal", -12_000)):
+        entry = Entry.objects.get(pk=entry_id)
+        assert entry.kind == kind and entry.created_by is not None
+        assert entry.created_by.username == "carla"
+        assert entry.lines.get(account=anna_account(anna)).amount == amount
+    assert player_balance(anna).posted == 21_000
+
+    # the statement: every movement, running balance, opening and closing
+    page.get_by_role("link", name="Anna Jansen").click()
+    page.get_by_role("link", name="Statement").click()
+    ledger = account_statement(account_id=anna_account(anna).pk)
+    rows = page.locator("tr[data-row=line]")
+    # the opening float, the round lost (its settlement), the deposit, the withdrawal
+    assert rows.count() == len(ledger.lines) == 4
+    for i, line in enumerate(ledger.lines):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[1] == str(line.entry_id)
+        assert cells[4] == f"{format_minor(line.amount, 'EUR')} EUR"
+        assert cells[5] == f"{format_minor(line.balance, 'EUR')} EUR"
+    assert figure(screen, "opening") == "0.00 EUR"
+    assert figure(screen, "closing") == "210.00 EUR" == f"{format_minor(ledger.closing, 'EUR')} EUR"
+    assert page.locator("tr[data-row=line]", has_text=round_of(anna)).count() == 1
+    screen.shot("statement")
+
+    # the CSV: one header row, decimal strings, the running balance adds up
+    with page.expect_download() as info:
+        page.get_by_role("link", name="Download CSV").click()
+    text = Path(info.value.path()).read_text(encoding="utf-8")
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance"]
+    body = table[1:]
+    assert [int(r[1]) for r in body] == [line.entry_id for line in ledger.lines]
+    running = 0
+    for row in body:
+        running += int(row[4].replace(".", ""))
+        assert row[5] == format_minor(running, "EUR")
+    assert body[-1][5] == "210.00"
+    assert body[-2][2:5] == ["deposit", "Slip 4711", "250.00"]
+    assert body[1][2:5] == ["round_settlement", round_of(anna), "-20.00"]
+
+    # the date filter, in gaming days: from the next gaming day on, nothing moved yet and the
+    # opening balance is today's closing one
+    tomorrow = gaming_day_of() + timedelta(days=1)
+    page.get_by_label("From gaming day").fill(tomorrow.isoformat())
+    page.get_by_role("button", name="Show").click()
+    assert page.get_by_text("No movement in this period.").is_visible()
+    assert figure(screen, "opening") == figure(screen, "closing") == "210.00 EUR"
+    screen.shot("statement-next-gaming-day")
+    page.get_by_label("From gaming day").fill(gaming_day_of().isoformat())
+    page.get_by_label("To gaming day (inclusive)").fill(gaming_day_of().isoformat())
+    page.get_by_role("button", name="Show").click()
+    assert page.locator("tr[data-row=line]").count() == 4
+    assert figure(screen, "opening") == "0.00 EUR" and figure(screen, "closing") == "210.00 EUR"
+
+    # at 768 px the statement is whole: its balance column on screen, nothing runs off
+    page.set_viewport_size({"width": 768, "height": 1024})
+    box = page.locator("[data-figure=closing]").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 768
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    screen.shot("statement-768")
+
+
+def test_a_withdrawal_beyond_the_balance_is_refused_in_words_and_changes_nothing(
+    screen_factory: Any, staff_user: Any, anna: Player
+) -> None:
+    staff_user(roles.CAGE, "carla")
+    entries = Entry.objects.count()
+    screen = screen_factory()
+    screen.sign_in("carla")
+    page = screen.page
+    screen.goto(f"/cage/players/{anna.pk}/")
+    withdrawal = page.get_by_role("region", name="Withdrawal")
+
+    withdrawal.get_by_label("Amount (EUR)").fill("200.00")
+    withdrawal.get_by_role("button", name="Pay out").click()
+
+    refusal = page.get_by_role("alert")
+    assert refusal.inner_text() == "Anna Jansen has 80.00 EUR available; this needs 200.00 EUR."
+    assert figure(screen, "available") == "80.00 EUR"
+    screen.shot("refused-beyond-balance")
+
+    withdrawal = page.get_by_role("region", name="Withdrawal")
+    withdrawal.get_by_label("Amount (EUR)").fill("12,50")
+    withdrawal.get_by_role("button", name="Pay out").click()
+    assert "An amount must look like 160 or 160.50" in page.get_by_role("alert").inner_text()
+    screen.shot("refused-comma")
+
+    assert Entry.objects.count() == entries
+    assert player_balance(anna).posted == 8_000
+
+
+def test_a_dealer_is_refused_the_cage(screen_factory: Any, staff_user: Any,
+                                      anna: Player) -> None:
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory()
+    screen.sign_in("dana")
+
+    for path in ("/cage/", f"/cage/players/{anna.pk}/", f"/cage/players/{anna.pk}/statement/"):
+        response = screen.goto(path)
+        assert response.status == 403 and "text/html" in response.headers["content-type"]
+        assert screen.page.get_by_role("heading", name="Not allowed").is_visible()
+        assert "Your role does not allow this" in screen.page.get_by_role("alert").inner_text()
+    assert not screen.page.get_by_role("navigation").get_by_role("link", name="Cage").count()
+    screen.shot("dealer-refused")

@@ -1,0 +1,118 @@
+"""The cage's screens through Django's test client: who may open them, refusals in words,
+and the statement's period; the browser tests (tests/browser/test_cage.py) click through the
+rest."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.test import Client
+
+from casino import roles
+from casino.models import Player
+from casino.selectors import player_balance
+from casino.services import player_create, player_deposit, staff_create
+from ledger.models import Entry
+from ledger.services import account_get_or_create, entry_post
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(role: str) -> Client:
+    user, _ = staff_create(username=f"screen-{role}", role=role)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def anna() -> Player:
+    anna = player_create(name="Anna", currency="EUR", by=None)
+    player_deposit(player_id=anna.pk, amount=12_000, by=None)
+    return anna
+
+
+def test_signed_out_people_are_sent_to_the_login_page(anna):
+    response = Client().get(f"/cage/players/{anna.pk}/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/login/?next=/cage/players/{anna.pk}/"
+
+
+@pytest.mark.parametrize("role", [roles.DEALER, roles.PIT_BOSS, roles.AUDITOR])
+def test_only_the_cage_takes_deposits(role, anna):
+    client = signed_in(role)
+
+    response = client.post(f"/cage/players/{anna.pk}/deposit/", {"deposit-amount": "10.00"})
+
+    assert response.status_code == 403
+    assert "Your role does not allow this" in response.content.decode()
+    assert player_balance(anna).posted == 12_000
+
+
+@pytest.mark.parametrize("typed", ["-5", "0", "0.001", "1e3", "ten", "12,50", " "])
+def test_an_amount_the_api_would_refuse_is_refused_in_words(typed, anna):
+    client = signed_in(roles.CAGE)
+    entries = Entry.objects.count()
+
+    response = client.post(f"/cage/players/{anna.pk}/deposit/", {"deposit-amount": typed})
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'class="msg msg-error" role="alert"' in html
+    assert "invalid_amount" not in html and "{" not in html.split("<main")[1].split("</main>")[0]
+    assert Entry.objects.count() == entries
+
+
+def test_an_auditor_reads_a_statement_and_its_csv(anna):
+    client = signed_in(roles.AUDITOR)
+
+    page = client.get(f"/cage/players/{anna.pk}/statement/")
+    download = client.get(f"/cage/players/{anna.pk}/statement.csv")
+
+    assert page.status_code == 200 and "120.00 EUR" in page.content.decode()
+    assert download["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
+    assert rows[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance"]
+    assert [r[2:] for r in rows[1:]] == [["deposit", "Deposit at the cage", "120.00", "120.00"]]
+
+
+def test_a_period_that_ends_before_it_starts_is_refused_in_words(anna):
+    client = signed_in(roles.CAGE)
+
+    response = client.get(f"/cage/players/{anna.pk}/statement/",
+                          {"date_from": "2026-03-02", "date_to": "2026-03-01"})
+    csv_response = client.get(f"/cage/players/{anna.pk}/statement.csv",
+                              {"date_from": "2026-03-02", "date_to": "2026-03-01"})
+
+    assert response.status_code == csv_response.status_code == 400
+    assert "The first gaming day must not be after the last." in response.content.decode()
+
+
+def test_a_receipt_is_only_for_a_cage_movement(anna):
+    # given an entry that is not a deposit or a withdrawal: chips sent to a table
+    cage = account_get_or_create(kind="cage", currency="EUR")
+    table = account_get_or_create(kind="table_bankroll", currency="EUR", ref="table:1")
+    fill = entry_post(kind="fill", memo="chips to table 1", lines=[(cage.pk, -500),
+                                                                   (table.pk, 500)], by=None)
+    client = signed_in(roles.CAGE)
+
+    response = client.get(f"/cage/receipts/{fill.pk}/")
+
+    assert response.status_code == 404
+    assert "text/html" in response["Content-Type"]
+    assert client.get(f"/cage/receipts/{fill.pk - 1}/").status_code == 200  # the deposit
+
+
+def test_registering_a_player_through_the_screen_opens_their_account(anna):
+    client = signed_in(roles.CAGE)
+
+    response = client.post("/cage/players/new/", {"name": "Bram", "currency": "EUR"},
+                           follow=True)
+
+    bram = Player.objects.get(name="Bram")
+    assert response.redirect_chain[-1][0] == f"/cage/players/{bram.pk}/"
+    assert f"Bram is registered as player #{bram.pk}." in response.content.decode()
+    assert player_balance(bram).posted == 0
