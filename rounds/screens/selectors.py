@@ -400,5 +400,7 @@ def seatable_players(*, table: Table) -> list[Player]:
 # --- the card picker --------------------------------------------------------------------------
 
 def deck_codes() -> list[str]:
-    """The 53 cards, the joker last, in the deck's order (rank by rank)."""
-    return [card.code for card in paigow.DECK]
+    """The 53 cards as a dealer sorts them: suit by suit, ace down to two, the joker last."""
+    cards = [c for c in paigow.DECK if not c.is_joker]
+    cards.sort(key=lambda c: ("SHDC".index(c.suit), -c.rank))
+    return [c.code for c in cards] + [paigow.JOKER.code]
