@@ -85,11 +85,17 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     round_ = screen.round
     context: dict[str, Any] = {
         "screen": screen, "table": screen.table, "round": round_,
-        "currency": screen.currency, "chips": selectors.CHIPS,
+        "currency": screen.currency,
         "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
         "positions": POSITIONS,
     }
+    if round_ is not None:
+        # A chip outside the round's limits is shown but cannot be pressed (the service
+        # refuses such a wager anyway).
+        low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+        context["chips"] = [{"value": c, "ok": low <= to_minor(c, round_.currency) <= high}
+                            for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
         context["offer"] = selectors.banker_offer(round_, declined=_declined(request))
     if round_ is not None and round_.state == Round.State.BANKER_SET:

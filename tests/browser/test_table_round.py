@@ -57,6 +57,9 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     page.get_by_role("link", name=f"Open {floor.table.name}").click()
     page.get_by_role("button", name="New Game").click()
     page.get_by_text("Round 2 is open").wait_for()
+    # the 1.00 chip is below the table's 2.00 minimum
+    assert page.get_by_role("button", name="Bet 1 EUR on seat 1").is_disabled()
+    assert page.get_by_role("button", name="Bet 100 EUR on seat 1").is_enabled()
     screen.shot("round-open")
 
     # and takes the wagers: Re-Bet for the table, then seat 2 cleared and re-bet by chip,
@@ -139,3 +142,36 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     # and everything is shown now, the unused stacks included
     assert page.get_by_test_id("unused").is_visible()
     assert page.get_by_role("button", name="New Game").is_visible()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dealer_takes_a_wager_by_keyboard_alone(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    floor = make_floor({1: ("Anna", 10_000)})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=768)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+
+    def tab_to(name: str) -> None:
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            label = page.evaluate("() => document.activeElement.getAttribute('aria-label')"
+                                  " || document.activeElement.innerText")
+            if label == name:
+                return
+        raise AssertionError(f"{name!r} cannot be reached with the Tab key")
+
+    # the dealer opens the round and bets 5 on seat 1 with Tab and Enter only
+    tab_to("Open the first round")
+    page.keyboard.press("Enter")
+    page.get_by_text("Round 1 is open").wait_for()
+    tab_to("Bet 5 EUR on seat 1")
+    screen.shot("chip-focused")
+    page.keyboard.press("Enter")
+    seat_row(page, 1).get_by_test_id("wager").filter(has_text="5.00 EUR").wait_for()
+    tab_to("Clear seat 1")
+    screen.shot("clear-focused")
+    assert Round.objects.get(table=floor.table).wagers.get().amount == 500
