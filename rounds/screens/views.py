@@ -161,6 +161,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 @_requires(RUN)
 @require_POST
 def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
+    _table(table_id)
     try:
         round_ = services.round_open(table_id=table_id, by=_user(request))
         messages.success(request, f"Round {round_.number} is open: place the wagers.")
