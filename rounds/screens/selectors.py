@@ -70,6 +70,13 @@ class HandRow:
     is_banker: bool
     can_set: bool
 
+    @property
+    def cards(self) -> list[str]:
+        """The seven cards dealt, highest first, as a dealer fans them to split them."""
+        if not self.hand.cards:  # a results-only round deals no cards
+            return []
+        return [c.code for c in paigow.sort_cards(paigow.parse_cards(self.hand.cards))]
+
 
 @dataclass
 class ResultRow:
