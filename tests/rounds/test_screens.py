@@ -94,3 +94,17 @@ def test_the_cage_and_people_not_signed_in_cannot_run_a_round(pit_boss, table):
     assert cage.get(f"/tables/{table.pk}/").status_code == 403
     page = cage.get("/")
     assert page.status_code == 200 and b"The floor is for pit staff" in page.content
+
+
+def test_the_demo_floor_opens_on_the_console(settings):
+    # what `make run` shows a dealer who signs in: the demo table with its seated players
+    from django.core.management import call_command
+
+    settings.DEBUG = True
+    call_command("seed_demo")
+    client = Client()
+    assert client.login(username="dealer", password="dealer-demo-2026")
+    page = client.get("/").content.decode()
+    assert "Demo table 1" in page
+    for name in ("Anna", "Bram", "Chris"):
+        assert name in page
