@@ -280,6 +280,8 @@ def table_screen(*, table_id: int) -> TableScreen:
     screen.players_set = all(h.set_by for h in hands if h.position not in (bank, "dealer"))
     screen.step = _step(round_, screen.players_set and bool(hands))
     for hand in hands:
+        if not hand.cards:  # a results-only round: an outcome, no cards to show
+            continue
         protected = hand.position in (bank, "dealer")
         screen.hands.append(HandRow(
             position=hand.position, label=position_label(hand.position, names), hand=hand,
