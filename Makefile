@@ -68,7 +68,7 @@ demo: migrate
 
 run: demo
 	@echo ""
-	@echo "  Service:   http://$(HOST):$(PORT)/"
+	@echo "  Console:   http://$(HOST):$(PORT)/        (the floor; sign in as dealer / dealer-demo-2026)"
 	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
 	@echo "  API:       http://$(HOST):$(PORT)/api/v1/"
 	@echo "  Health:    http://$(HOST):$(PORT)/api/v1/health"

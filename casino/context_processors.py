@@ -12,6 +12,7 @@ from casino import roles
 
 # (label, url name, permission needed; "" = any signed-in staff member). A screen adds its line.
 NAV: list[tuple[str, str, str]] = [
+    ("Floor", "floor", "rounds.view_round"),
     ("Cage", "cage:find", "casino.deposit_funds"),
     ("Admin", "admin:index", ""),
 ]

@@ -19,6 +19,7 @@ urlpatterns = [
     # so the Content-Security-Policy needs no 'unsafe-inline' for scripts.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("", include("rounds.screens.urls")),
 ]
 
 handler400 = "casino.api.errors.bad_request"

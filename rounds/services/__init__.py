@@ -24,8 +24,10 @@ from rounds.services.play import (
     round_deal,
     round_open,
     wager_clear,
+    wager_clear_all,
     wager_place,
     wager_rebet,
+    wager_rebet_all,
 )
 from rounds.services.tables import (
     MAX_TABLE_BET,
@@ -42,5 +44,5 @@ __all__ = [
     "MAX_TABLE_BET", "OPEN_STATES", "RULE_FIELDS", "TABLE_FIELDS",
     "banker_set", "hand_set", "round_deal", "round_open", "round_reverse", "round_settle",
     "round_void", "seat_leave", "seat_take", "table_create", "table_update", "wager_clear",
-    "wager_place", "wager_rebet",
+    "wager_clear_all", "wager_place", "wager_rebet", "wager_rebet_all",
 ]

@@ -129,6 +129,40 @@ def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
 
 
 @transaction.atomic
+def wager_clear_all(*, round_id: int, by: User) -> list[Wager]:
+    """Clear every seat's wager before the deal ("Clear" for the whole table), all or
+    nothing. Locks the round (wager_clear takes the same lock again)."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, doing="clear the wagers")
+    return [wager_clear(round_id=round_id, seat=w.seat, by=by) for w in _active_wagers(round_)]
+
+
+@transaction.atomic
+def wager_rebet_all(*, round_id: int, by: User) -> list[Wager]:
+    """Re-Bet for the whole table: every seated player without a wager yet repeats their
+    last played wager at this table; players with none to repeat are left out. All or
+    nothing: one player short of funds refuses the lot. Locks the round."""
+    round_ = _lock_round(round_id)
+    _require(round_, Round.State.BETTING, doing="place a wager")
+    betting = {w.seat for w in _active_wagers(round_)}
+    seats = (Seat.objects.filter(table_id=round_.table_id, player__isnull=False)
+             .exclude(number__in=betting).order_by("number"))
+    placed = []
+    for seat in seats:
+        last = (Wager.objects.filter(round__table_id=round_.table_id, player=seat.player,
+                                     state=Wager.State.ACTIVE,
+                                     round__state__in=PLAYED_STATES)
+                .order_by("-round__number").first())
+        if last is not None:
+            placed.append(wager_place(round_id=round_id, seat=seat.number, amount=last.amount,
+                                      by=by))
+    if not placed:
+        raise Conflict("no seated player has an earlier wager at this table to repeat",
+                       code="no_previous_wager")
+    return placed
+
+
+@transaction.atomic
 def banker_set(*, round_id: int, by: User, house: bool = False,
                seat: int | None = None, house_stake: int = 0) -> Round:
     """Who banks this round: the house, or a seated player with the house stake they

@@ -1,0 +1,1 @@
+"""The pit console's play screens: the floor and the dealer's table screen."""

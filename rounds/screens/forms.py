@@ -1,0 +1,111 @@
+"""The console's forms: they parse what a person sent into the services' arguments.
+
+Amounts arrive in the currency's unit ("25", "12.50") and leave as minor units through
+ledger.money.to_minor, the one conversion; nothing here decides anything about money.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from casino.models import Table
+from ledger.money import format_minor, to_minor
+from rounds import paigow
+from rounds.services import RULE_FIELDS
+
+
+class AmountField(forms.CharField):
+    """An amount in the currency's unit, kept as text for to_minor (no float on the way)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 20)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
+
+
+class WagerForm(forms.Form):
+    seat = forms.IntegerField(min_value=1, max_value=6)
+    amount = AmountField()
+
+
+class BankerForm(forms.Form):
+    house = forms.BooleanField(required=False)
+    seat = forms.IntegerField(min_value=1, max_value=6, required=False)
+    house_stake = AmountField(required=False)
+
+
+class HandForm(forms.Form):
+    """House Way in one click, or a manual split: the two cards picked for the low hand."""
+
+    house_way = forms.BooleanField(required=False)
+    low = forms.MultipleChoiceField(required=False, choices=[(c, c) for c in
+                                                             (card.code for card in paigow.DECK)])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("house_way") and len(data.get("low") or []) != 2:
+            raise forms.ValidationError(
+                "Pick exactly two cards for the low hand, or use the House Way.")
+        return data
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
+                             help_text="Recorded with the round, for the audit.")
+
+
+class SeatForm(forms.Form):
+    number = forms.IntegerField(min_value=1, max_value=6, label="Seat")
+    player = forms.IntegerField(min_value=1, label="Player")
+
+
+class TableSettingsForm(forms.ModelForm):
+    """Every setting a pit boss may change between rounds; limits in the currency's unit."""
+
+    min_bet = forms.DecimalField(min_value=0, decimal_places=2, label="Minimum wager")
+    max_bet = forms.DecimalField(min_value=0, decimal_places=2, label="Maximum wager")
+    house_way = forms.ChoiceField(choices=[(w, w.replace("_", " ").title())
+                                           for w in sorted(paigow.HOUSE_WAYS)])
+
+    class Meta:
+        model = Table
+        fields = ["name", "is_open", *RULE_FIELDS]
+        labels = {
+            "is_open": "Open for play", "commission_rate": "Commission rate (0.05 = 5%)",
+            "commission_rounding": "Commission rounding", "wheel": "A-2-3-4-5 (the wheel)",
+            "bank_rotation": "Bank rotation",
+            "banker_must_have_played": "A banker must have played against the house",
+            "house_stake_cap": "House stake cap", "foul_policy": "A fouled hand",
+            "co_banking": "Co-banking (the house covers half the bank)",
+            "first_stack": "First stack",
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        table = self.instance
+        for name in ("min_bet", "max_bet"):
+            self.fields[name].label = f"{self.fields[name].label} ({table.currency})"
+            self.initial[name] = format_minor(getattr(table, name), table.currency)
+        self.fields["commission_rate"].help_text = ""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        low, high = data.get("min_bet"), data.get("max_bet")
+        if low is not None and high is not None and not 0 < low <= high:
+            raise forms.ValidationError(
+                "The minimum wager must be above zero and not above the maximum.")
+        return data
+
+    def _post_clean(self) -> None:
+        # The service validates and saves; the form only parses (no model validation here).
+        pass
+
+    def changes(self) -> dict[str, Any]:
+        """The settings as the service takes them (limits in minor units)."""
+        currency = self.instance.currency
+        changes = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        for name in ("min_bet", "max_bet"):
+            changes[name] = to_minor(changes[name], currency)
+        return changes

@@ -1,0 +1,415 @@
+"""What the floor and the table screens show, read once per page as plain rows.
+
+Nothing here writes or decides a round's money: the figures before the deal (what the bank
+must cover, what the banker has) are the same sums the services check, shown early so the
+dealer sees a refusal coming; the service still decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+
+from casino.models import Player, Table
+from casino.selectors import player_account_ref
+from ledger.models import Account, Hold
+from ledger.selectors import entry_get
+from rounds import paigow
+from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Wager
+from rounds.services import OPEN_STATES
+from rounds.settlement import banker_share
+
+PLAYED_STATES = (Round.State.SETTLED, Round.State.REVERSED)
+CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
+
+STEP_WORDS = {
+    Round.State.BETTING: "Betting",
+    Round.State.BANKER_SET: "Banker set, ready to deal",
+    Round.State.DEALT: "Dealt, setting the hands",
+    Round.State.SETTLED: "Settled",
+    Round.State.VOIDED: "Voided",
+    Round.State.REVERSED: "Settled, then reversed",
+}
+
+
+@dataclass
+class SeatRow:
+    number: int
+    player: Player | None
+    available: int | None = None       # the player's funds not held, minor units
+    wager: Wager | None = None
+    is_banker: bool = False
+    rebet: int | None = None           # the wager Re-Bet would repeat
+
+
+@dataclass
+class Exposure:
+    """The bank's side before the deal: what it plays against and who covers it."""
+
+    against_bank: int                  # every wager against the bank plus the house stake
+    required: int | None = None        # the player-banker's cover (None: the house banks)
+    available: int | None = None
+    banker_name: str = ""
+
+    @property
+    def shortfall(self) -> int:
+        if self.required is None or self.available is None:
+            return 0
+        return max(0, self.required - self.available)
+
+
+@dataclass
+class HandRow:
+    position: str
+    label: str                         # "Seat 3 · Anna", "Dealer"
+    hand: Hand
+    hidden: bool                       # game protection: not shown to the dealer yet
+    is_banker: bool
+    can_set: bool
+
+    @property
+    def cards(self) -> list[str]:
+        """The seven cards dealt, highest first, as a dealer fans them to split them."""
+        if not self.hand.cards:  # a results-only round deals no cards
+            return []
+        return [c.code for c in paigow.sort_cards(paigow.parse_cards(self.hand.cards))]
+
+
+@dataclass
+class ResultRow:
+    label: str
+    wager: int
+    outcome: str
+    high: str
+    low: str
+    amount: int
+    commission: int
+
+    @property
+    def net(self) -> int:
+        return self.amount - self.commission
+
+
+@dataclass
+class MoneyLine:
+    """One amount on a preview: whose account, what, how much."""
+
+    account: str
+    what: str
+    amount: int
+
+
+@dataclass
+class TableScreen:
+    table: Table
+    round: Round | None
+    seats: list[SeatRow]
+    step: str
+    banker_label: str = ""
+    exposure: Exposure | None = None
+    hands: list[HandRow] = field(default_factory=list)
+    players_set: bool = False
+    results: list[ResultRow] = field(default_factory=list)
+    unused_stacks: list[tuple[str, str]] = field(default_factory=list)
+    burnt: str = ""
+    positions_in_play: list[str] = field(default_factory=list)
+
+    @property
+    def is_open(self) -> bool:
+        return self.round is not None and self.round.state in OPEN_STATES
+
+    @property
+    def currency(self) -> str:
+        return self.round.currency if self.round is not None else self.table.currency
+
+
+def _tables() -> Any:
+    return Table.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
+
+
+def _current_round(table: Table) -> Round | None:
+    """The round in play, else the last one played (so its result stays on screen)."""
+    return (Round.objects.filter(table=table).select_related("banker_player")
+            .prefetch_related(Prefetch("wagers", queryset=Wager.objects.select_related("player")),
+                              "hands",
+                              Prefetch("events", queryset=RoundEvent.objects.order_by("id")))
+            .order_by("-number").first())
+
+
+def _available(players: Iterable[Player]) -> dict[int, int]:
+    """Each player's available funds (posted minus held), one query."""
+    refs = {player_account_ref(p.pk): p.pk for p in players}
+    rows = Account.objects.filter(kind=Account.Kind.PLAYER, ref__in=list(refs)).values_list(
+        "ref", "posted", "held")
+    return {refs[ref]: posted - held for ref, posted, held in rows}
+
+
+def _last_played_wagers(table_id: int, player_ids: Sequence[int]) -> dict[int, int]:
+    """Each player's wager in their last played hand at the table (what Re-Bet repeats)."""
+    found: dict[int, int] = {}
+    for player_id, amount in (Wager.objects.filter(
+            round__table_id=table_id, player_id__in=player_ids, state=Wager.State.ACTIVE,
+            round__state__in=PLAYED_STATES).order_by("-round__number")
+            .values_list("player_id", "amount")):
+        found.setdefault(player_id, amount)
+    return found
+
+
+def active_wagers(round_: Round) -> list[Wager]:
+    return sorted((w for w in round_.wagers.all() if w.state == Wager.State.ACTIVE),
+                  key=lambda w: w.seat)
+
+
+def banker_label(round_: Round | None) -> str:
+    if round_ is None or round_.banker_is_house is None:
+        return ""
+    if round_.banker_is_house:
+        return "The house"
+    name = round_.banker_player.name if round_.banker_player else ""
+    return f"Seat {round_.banker_seat} · {name}"
+
+
+def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure:
+    """The bank's exposure and, for a player-banker, the solvency figures (rules §7.4)."""
+    wagers = active_wagers(round_)
+    stakes = sum(w.amount for w in wagers) + round_.house_stake
+    if round_.banker_is_house is not False:
+        return Exposure(against_bank=stakes)
+    assert round_.banker_player is not None
+    if round_.solvency_required is not None:  # recorded at the deal
+        return Exposure(against_bank=stakes, required=round_.solvency_required,
+                        available=round_.solvency_available,
+                        banker_name=round_.banker_player.name)
+    share = banker_share if round_.rules["co_banking"] else (lambda amount: amount)
+    required = sum(share(w.amount) for w in wagers) + round_.house_stake
+    funds = (available or {}).get(round_.banker_player_id or 0)
+    if funds is None:
+        funds = _available([round_.banker_player]).get(round_.banker_player.pk, 0)
+    return Exposure(against_bank=stakes, required=required, available=funds,
+                    banker_name=round_.banker_player.name)
+
+
+def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:
+    seats = list(table.seats.all())
+    players = [s.player for s in seats if s.player is not None]
+    funds = _available(players)
+    rebets = _last_played_wagers(table.pk, [p.pk for p in players])
+    wagers = {w.seat: w for w in active_wagers(round_)} if round_ is not None else {}
+    rows = []
+    for seat in seats:
+        player = seat.player
+        rows.append(SeatRow(
+            number=seat.number, player=player,
+            available=funds.get(player.pk) if player else None,
+            wager=wagers.get(seat.number),
+            is_banker=bool(round_ and round_.banker_is_house is False
+                           and round_.banker_seat == seat.number),
+            rebet=rebets.get(player.pk) if player else None,
+        ))
+    return rows
+
+
+def _step(round_: Round | None, players_set: bool = False) -> str:
+    if round_ is None:
+        return "No round yet"
+    if round_.state == Round.State.DEALT and players_set:
+        return "Dealt, the players' hands are set"
+    return STEP_WORDS.get(Round.State(round_.state), round_.state)
+
+
+def floor() -> list[TableScreen]:
+    """Every table with its seats and the round in play (or the last one)."""
+    screens = []
+    for table in _tables().order_by("name", "id"):
+        round_ = _current_round(table)
+        seats = _seat_rows(table, round_)
+        screens.append(TableScreen(
+            table=table, round=round_, seats=seats, step=_step(round_),
+            banker_label=banker_label(round_),
+            exposure=exposure(round_, {s.player.pk: s.available or 0 for s in seats
+                                       if s.player}) if round_ is not None
+            and round_.state in OPEN_STATES else None,
+        ))
+    return screens
+
+
+def positions_in_play(round_: Round) -> list[str]:
+    """The positions dealt a hand: each wager, the house stake, and the banker."""
+    playing = {str(w.seat) for w in active_wagers(round_)}
+    if round_.banker_is_house is False and round_.house_stake:
+        playing.add("dealer")
+    if round_.banker_is_house is not None:
+        playing.add(round_.banker_position)
+    return [p for p in POSITIONS if p in playing]
+
+
+def position_label(position: str, names: dict[str, str]) -> str:
+    if position == "dealer":
+        return "Dealer"
+    name = names.get(position, "")
+    return f"Seat {position} · {name}" if name else f"Seat {position}"
+
+
+def table_screen(*, table_id: int) -> TableScreen:
+    """The dealer's screen of one table. Game protection (rules §9): until every player's
+    hand is set, the banker's and the dealer's cards are hidden, and the unused stacks and
+    burnt cards are shown only once the round is over."""
+    table = _tables().get(pk=table_id)
+    round_ = _current_round(table)
+    seats = _seat_rows(table, round_)
+    screen = TableScreen(table=table, round=round_, seats=seats, step=_step(round_),
+                         banker_label=banker_label(round_))
+    if round_ is None:
+        return screen
+    # Who played each position in this round (a player may have left the seat since).
+    names = {str(s.number): s.player.name for s in seats if s.player}
+    names.update({str(w.seat): w.player.name for w in active_wagers(round_)})
+    if round_.banker_player is not None:
+        names[str(round_.banker_seat)] = round_.banker_player.name
+    if round_.state in OPEN_STATES:
+        screen.exposure = exposure(round_, {s.player.pk: s.available or 0 for s in seats
+                                            if s.player})
+        screen.positions_in_play = positions_in_play(round_)
+    over = round_.state not in OPEN_STATES
+    hands = sorted(round_.hands.all(), key=lambda h: POSITIONS.index(h.position))
+    bank = round_.banker_position if round_.banker_is_house is not None else ""
+    screen.players_set = all(h.set_by for h in hands if h.position not in (bank, "dealer"))
+    screen.step = _step(round_, screen.players_set and bool(hands))
+    for hand in hands:
+        if not hand.cards:  # a results-only round: an outcome, no cards to show
+            continue
+        protected = hand.position in (bank, "dealer")
+        screen.hands.append(HandRow(
+            position=hand.position, label=position_label(hand.position, names), hand=hand,
+            hidden=protected and not screen.players_set and not over,
+            is_banker=hand.position == bank,
+            can_set=(round_.state == Round.State.DEALT and hand.position != "dealer"
+                     and (not protected or screen.players_set)),
+        ))
+    if round_.state in PLAYED_STATES:
+        screen.results = [
+            ResultRow(label=position_label(h.position, names), wager=h.wager,
+                      outcome=h.outcome, high=h.high_result, low=h.low_result,
+                      amount=h.amount or 0, commission=h.commission)
+            for h in hands if h.outcome and h.position != bank]
+    if over and round_.deal_kind == Round.DealKind.ELECTRONIC:
+        dealt = next((e for e in round_.events.all() if e.kind == "dealt"), None)
+        if dealt is not None:
+            stacks = dealt.data.get("stacks", {})
+            screen.unused_stacks = [(p, stacks.get(p, "")) for p in
+                                    dealt.data.get("discarded", [])]
+        screen.burnt = round_.burnt
+    return screen
+
+
+# --- the banker: the offer the rotation makes -------------------------------------------------
+
+@dataclass
+class BankerOffer:
+    seat: int | None                   # the seat offered the bank, None: only the house
+    name: str = ""
+    why_none: str = ""
+    stake_cap: int = 0                 # the highest house stake this banker may face
+    stake_cap_rule: str = ""
+    declined: list[int] = field(default_factory=list)
+
+
+def _previous_played(round_: Round) -> Round | None:
+    return (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
+                                 number__lt=round_.number).order_by("-number").first())
+
+
+def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
+    """The seated player the rotation offers the bank next (rules §7.1), passing over the
+    seats that declined, those that wagered against the bank this round and those the
+    table's rules exclude. The service checks the same rules again when the offer is taken."""
+    rules = round_.rules
+    declined = sorted(set(declined))
+    previous = _previous_played(round_)
+    if (rules["bank_rotation"] == "alternate" and previous is not None
+            and previous.banker_is_house is False):
+        return BankerOffer(seat=None, declined=declined, why_none=(
+            f"The bank returns to the house this round: round {previous.number} was "
+            "banked by a player."))
+    last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
+                                             state__in=PLAYED_STATES)
+                        .exclude(pk=round_.pk).order_by("-number").first())
+    start = (last_player_bank.banker_seat or 0) if last_player_bank is not None else 0
+    seated = {s.number: s.player for s in Seat.objects.filter(
+        table_id=round_.table_id, player__isnull=False).select_related("player")}
+    wagering = {w.seat for w in active_wagers(round_)}
+    last_house = (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
+                                       banker_is_house=True, number__lt=round_.number)
+                  .order_by("-number").first())
+    played_house = set() if last_house is None else set(
+        last_house.wagers.filter(state=Wager.State.ACTIVE).values_list("player_id", flat=True))
+    for i in range(1, 7):
+        number = ((start + i - 1) % 6) + 1
+        player = seated.get(number)
+        if player is None or number in declined or number in wagering:
+            continue
+        if (rules["bank_rotation"] == "circle" and previous is not None
+                and previous.banker_is_house is False and previous.banker_seat is not None
+                and number <= previous.banker_seat):
+            continue
+        if rules["banker_must_have_played"] and player.pk not in played_house:
+            continue
+        cap, rule = _stake_cap(round_, player)
+        return BankerOffer(seat=number, name=player.name, stake_cap=cap,
+                           stake_cap_rule=rule, declined=declined)
+    return BankerOffer(seat=None, declined=declined, why_none=(
+        "No seated player can take the bank this round (each declined, wagered, or has not "
+        "played against the house yet): the house banks."))
+
+
+def _stake_cap(round_: Round, player: Player) -> tuple[int, str]:
+    rules = round_.rules
+    if rules["co_banking"]:
+        return 0, "with co-banking the house stakes nothing"
+    if rules["house_stake_cap"] == "table_max":
+        return rules["max_bet"], "the table maximum"
+    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
+                                 state=Wager.State.ACTIVE, round__banker_is_house=True,
+                                 round__state__in=PLAYED_STATES)
+            .exclude(round=round_).order_by("-id").values_list("amount", flat=True).first())
+    return last or 0, f"{player.name}'s last wager against the house"
+
+
+# --- previews of what a pit boss's correction moves ----------------------------------------
+
+def void_preview(*, round_id: int) -> list[MoneyLine]:
+    """The holds a void would release: every wager's and the banker's cover."""
+    holds = (Hold.objects.filter(ref=f"round:{round_id}", status=Hold.Status.OPEN)
+             .select_related("account").order_by("id"))
+    return [MoneyLine(account=h.account.name or str(h.account), what=h.memo, amount=h.amount)
+            for h in holds]
+
+
+def reverse_preview(*, round_: Round) -> list[MoneyLine]:
+    """Every amount a reversal moves back: the settlement entry's lines, negated."""
+    if round_.entry_id is None:
+        return []
+    entry = entry_get(entry_id=round_.entry_id)
+    return [MoneyLine(account=line.account.name or str(line.account),
+                      what=line.account.get_kind_display(), amount=-line.amount)
+            for line in entry.lines.all()]
+
+
+def seatable_players(*, table: Table) -> list[Player]:
+    """Players of the table's currency not seated at it, by name."""
+    seated = Seat.objects.filter(table=table, player__isnull=False).values_list("player_id")
+    return list(Player.objects.filter(currency=table.currency).exclude(pk__in=seated)
+                .order_by("name", "id")[:500])
+
+
+# --- the card picker --------------------------------------------------------------------------
+
+def deck_codes() -> list[str]:
+    """The 53 cards as a dealer sorts them: suit by suit, ace down to two, the joker last."""
+    cards = [c for c in paigow.DECK if not c.is_joker]
+    cards.sort(key=lambda c: ("SHDC".index(c.suit), -c.rank))
+    return [c.code for c in cards] + [paigow.JOKER.code]

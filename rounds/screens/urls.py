@@ -1,0 +1,32 @@
+"""The console's play screens; each step is a POST of its own (one view per action)."""
+
+from django.urls import path
+
+from rounds.screens import views
+
+urlpatterns = [
+    path("", views.floor, name="floor"),
+    path("floor/live/", views.floor_live, name="floor-live"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
+    path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),
+    path("tables/<int:table_id>/seats/<int:number>/leave/", views.seat_leave,
+         name="seat-leave"),
+    path("tables/<int:table_id>/settings/", views.table_settings, name="table-settings"),
+    path("rounds/<int:round_id>/wagers/", views.wager_place, name="wager-place"),
+    path("rounds/<int:round_id>/wagers/clear/", views.wager_clear_all, name="wager-clear-all"),
+    path("rounds/<int:round_id>/wagers/rebet/", views.wager_rebet_all, name="wager-rebet-all"),
+    path("rounds/<int:round_id>/wagers/<int:seat>/clear/", views.wager_clear,
+         name="wager-clear"),
+    path("rounds/<int:round_id>/wagers/<int:seat>/rebet/", views.wager_rebet,
+         name="wager-rebet"),
+    path("rounds/<int:round_id>/banker/", views.banker_set, name="banker-set"),
+    path("rounds/<int:round_id>/deal/", views.round_deal, name="round-deal"),
+    path("rounds/<int:round_id>/deal/picker/", views.deal_picker, name="deal-picker"),
+    path("rounds/<int:round_id>/deal/physical/", views.round_deal_physical,
+         name="round-deal-physical"),
+    path("rounds/<int:round_id>/hands/<str:position>/", views.hand_set, name="hand-set"),
+    path("rounds/<int:round_id>/settle/", views.round_settle, name="round-settle"),
+    path("rounds/<int:round_id>/void/", views.round_void, name="round-void"),
+    path("rounds/<int:round_id>/reverse/", views.round_reverse, name="round-reverse"),
+]

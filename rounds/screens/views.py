@@ -1,0 +1,476 @@
+"""The floor and the dealer's table screen: one view per screen or step, each thin.
+
+A step parses its form, calls one service and answers with the table screen: the
+``screen`` partial for htmx (it swaps the part that changed), or a redirect to the screen
+for a plain form post. A refused step is shown as a message in words (refusals.py); the
+service refused it before writing anything, so nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from casino.errors import DomainError
+from casino.models import Table
+from ledger.money import to_minor
+from rounds import services
+from rounds.models import POSITIONS, Round
+from rounds.screens import selectors
+from rounds.screens.forms import (
+    BankerForm,
+    HandForm,
+    ReasonForm,
+    SeatForm,
+    TableSettingsForm,
+    WagerForm,
+)
+from rounds.screens.refusals import refusal_text
+
+VIEW = "rounds.view_round"
+RUN = "casino.run_rounds"
+PIT = "casino.change_table"  # seating and table settings are the pit's
+VOID = "rounds.void_round"
+REVERSE = "rounds.reverse_round"
+
+TEMPLATE = "rounds/screens/table.html"
+
+
+def _requires(permission: str) -> Callable[..., Any]:
+    """Signed in (else the login page), and allowed (else the 403 page in words)."""
+    def wrap(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        return login_required(permission_required(permission, raise_exception=True)(view))
+    return wrap
+
+
+def _htmx(request: HttpRequest) -> bool:
+    """Whether htmx sent the request (django_htmx's middleware sets ``request.htmx``)."""
+    return bool(getattr(request, "htmx", False))
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _round(round_id: int) -> Round:
+    round_ = Round.objects.select_related("table", "banker_player").filter(pk=round_id).first()
+    if round_ is None:
+        raise Http404("no such round")
+    return round_
+
+
+def _table(table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise Http404("no such table")
+    return table
+
+
+def _declined(request: HttpRequest) -> list[int]:
+    raw = request.GET.get("declined", "") or request.POST.get("declined", "")
+    return sorted({int(x) for x in raw.split(",") if x.isdigit() and 1 <= int(x) <= 6})
+
+
+def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any]:
+    screen = selectors.table_screen(table_id=table_id)
+    user = request.user
+    round_ = screen.round
+    context: dict[str, Any] = {
+        "screen": screen, "table": screen.table, "round": round_,
+        "currency": screen.currency,
+        "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
+        "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
+        "positions": POSITIONS,
+    }
+    if round_ is not None:
+        # A chip outside the round's limits is shown but cannot be pressed (the service
+        # refuses such a wager anyway).
+        low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+        context["chips"] = [{"value": c, "ok": low <= to_minor(c, round_.currency) <= high}
+                            for c in selectors.CHIPS]
+    if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
+        context["offer"] = selectors.banker_offer(round_, declined=_declined(request))
+    if round_ is not None and round_.state == Round.State.BANKER_SET:
+        context["picker"] = extra.pop("picker", None) or _picker(screen, {}, "")
+    if user.has_perm(PIT):
+        context["seatable"] = selectors.seatable_players(table=screen.table)
+    context.update(extra)
+    return context
+
+
+def _screen(request: HttpRequest, table_id: int) -> HttpResponse:
+    """After a step: the screen partial for htmx, else back to the screen (PRG)."""
+    if _htmx(request):
+        return render(request, f"{TEMPLATE}#screen", _context(request, table_id))
+    return redirect("table", table_id=table_id)
+
+
+def _refused(request: HttpRequest, error: DomainError, *, currency: str = "",
+             who: str = "") -> None:
+    messages.error(request, refusal_text(error, currency=currency, who=who))
+
+
+def _form_refused(request: HttpRequest, form: Any) -> None:
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+
+
+def _seat_name(round_: Round, seat: int) -> str:
+    found = round_.table.seats.filter(number=seat).select_related("player").first()
+    return found.player.name if found and found.player else ""
+
+
+# --- the floor ------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def floor(request: HttpRequest) -> HttpResponse:
+    """Every table at a glance; the live part refreshes itself (floor_live)."""
+    if not request.user.has_perm(VIEW):
+        return render(request, "rounds/screens/floor.html", {"tables": None})
+    return render(request, "rounds/screens/floor.html", {"tables": selectors.floor()})
+
+
+@_requires(VIEW)
+@require_GET
+def floor_live(request: HttpRequest) -> HttpResponse:
+    return render(request, "rounds/screens/floor.html#tables", {"tables": selectors.floor()})
+
+
+# --- the table screen -----------------------------------------------------------------------
+
+@_requires(VIEW)
+@require_GET
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    _table(table_id)
+    context = _context(request, table_id)
+    if _htmx(request):
+        return render(request, f"{TEMPLATE}#screen", context)
+    return render(request, TEMPLATE, context)
+
+
+@_requires(RUN)
+@require_POST
+def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
+    _table(table_id)
+    try:
+        round_ = services.round_open(table_id=table_id, by=_user(request))
+        messages.success(request, f"Round {round_.number} is open: place the wagers.")
+    except DomainError as error:
+        _refused(request, error)
+    return _screen(request, table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = _round(round_id)
+    form = WagerForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, round_.table_id)
+    seat = form.cleaned_data["seat"]
+    try:
+        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
+        services.wager_place(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
+    round_ = _round(round_id)
+    try:
+        services.wager_clear(round_id=round_id, seat=seat, by=_user(request))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
+    round_ = _round(round_id)
+    try:
+        services.wager_rebet(round_id=round_id, seat=seat, by=_user(request))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = _round(round_id)
+    try:
+        cleared = services.wager_clear_all(round_id=round_id, by=_user(request))
+        messages.success(request, f"Cleared {len(cleared)} wager{'s' * (len(cleared) != 1)}.")
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = _round(round_id)
+    try:
+        placed = services.wager_rebet_all(round_id=round_id, by=_user(request))
+        messages.success(request, f"Re-Bet {len(placed)} seat{'s' * (len(placed) != 1)}.")
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = _round(round_id)
+    form = BankerForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, round_.table_id)
+    data = form.cleaned_data
+    seat = None if data["house"] else data["seat"]
+    try:
+        stake = (data.get("house_stake") or "").strip() or "0"
+        services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
+                            seat=seat, house_stake=to_minor(stake, round_.currency))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency,
+                 who=_seat_name(round_, seat) if seat else "")
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The electronic deal: the solvency check, then shuffle and dice."""
+    round_ = _round(round_id)
+    try:
+        services.round_deal(round_id=round_id, by=_user(request))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency,
+                 who=round_.banker_player.name if round_.banker_player else "")
+    return _screen(request, round_.table_id)
+
+
+# --- the card picker of a physical deal ---------------------------------------------------------
+
+def _picker(screen: selectors.TableScreen, picks: dict[str, list[str]],
+            active: str) -> dict[str, Any]:
+    positions = screen.positions_in_play
+    picks = {p: picks.get(p, []) for p in positions}
+    if active not in positions or len(picks[active]) >= 7:
+        active = next((p for p in positions if len(picks[p]) < 7), "")
+    used = {code for cards in picks.values() for code in cards}
+    labels = {h: selectors.position_label(h, {str(s.number): s.player.name
+                                              for s in screen.seats if s.player})
+              for h in positions}
+    return {
+        "rows": [{"position": p, "label": labels[p], "cards": picks[p],
+                  "value": " ".join(picks[p]), "full": len(picks[p]) == 7} for p in positions],
+        "active": active, "active_label": labels.get(active, ""),
+        "deck": [{"code": c, "used": c in used} for c in selectors.deck_codes()],
+        "complete": all(len(picks[p]) == 7 for p in positions),
+    }
+
+
+def _picks(request: HttpRequest, positions: list[str]) -> dict[str, list[str]]:
+    deck = set(selectors.deck_codes())
+    picks: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for position in positions:
+        cards: list[str] = []
+        for code in request.POST.get(f"hand_{position}", "").split():
+            if code in deck and code not in seen and len(cards) < 7:
+                cards.append(code)
+                seen.add(code)
+        picks[position] = cards
+    return picks
+
+
+@_requires(RUN)
+@require_POST
+def deal_picker(request: HttpRequest, round_id: int) -> HttpResponse:
+    """One click on the card picker: pick a card for the position being recorded, take one
+    back, or move to another position. Writes nothing; the picks travel in the form."""
+    round_ = _round(round_id)
+    screen = selectors.table_screen(table_id=round_.table_id)
+    positions = screen.positions_in_play
+    picks = _picks(request, positions)
+    active = request.POST.get("choose") or request.POST.get("active", "")
+    used = {c for cards in picks.values() for c in cards}
+    code = request.POST.get("pick", "")
+    if active in picks and code in selectors.deck_codes() and code not in used \
+            and len(picks[active]) < 7:
+        picks[active].append(code)
+    taken_back = request.POST.get("unpick", "")
+    for cards in picks.values():
+        if taken_back in cards:
+            cards.remove(taken_back)
+            active = next(p for p, c in picks.items() if c is cards)
+    picker = _picker(screen, picks, active)
+    if _htmx(request):
+        return render(request, f"{TEMPLATE}#picker",
+                      {"picker": picker, "round": screen.round, "screen": screen})
+    return render(request, TEMPLATE, _context(request, round_.table_id, picker=picker))
+
+
+@_requires(RUN)
+@require_POST
+def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Record a physical table's deal: the seven cards picked for each position."""
+    round_ = _round(round_id)
+    screen = selectors.table_screen(table_id=round_.table_id)
+    picks = _picks(request, screen.positions_in_play)
+    try:
+        services.round_deal(round_id=round_id, by=_user(request), hands=picks)
+        messages.success(request, "The deal is recorded: set the players' hands.")
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency,
+                 who=round_.banker_player.name if round_.banker_player else "")
+    return _screen(request, round_.table_id)
+
+
+# --- hands, settlement ------------------------------------------------------------------------
+
+@_requires(RUN)
+@require_POST
+def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse:
+    round_ = _round(round_id)
+    form = HandForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, round_.table_id)
+    hand = round_.hands.filter(position=position).first()
+    try:
+        if form.cleaned_data["house_way"] or hand is None:
+            services.hand_set(round_id=round_id, position=position, by=_user(request),
+                              house_way=True)
+        else:
+            low = form.cleaned_data["low"]
+            high = [c for c in hand.cards.split() if c not in low]
+            services.hand_set(round_id=round_id, position=position, by=_user(request),
+                              high=high, low=low)
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = _round(round_id)
+    try:
+        settled = services.round_settle(round_id=round_id, by=_user(request))
+        messages.success(request, f"Round {settled.number} is settled.")
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+# --- the pit boss: seats, settings, void, reverse -------------------------------------------------
+
+@_requires(PIT)
+@require_POST
+def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
+    _table(table_id)
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, table_id)
+    try:
+        seat = services.seat_take(table_id=table_id, number=form.cleaned_data["number"],
+                                  player_id=form.cleaned_data["player"], by=_user(request))
+        assert seat.player is not None
+        messages.success(request, f"{seat.player.name} sits at seat {seat.number}.")
+    except DomainError as error:
+        _refused(request, error)
+    return _screen(request, table_id)
+
+
+@_requires(PIT)
+@require_POST
+def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    _table(table_id)
+    try:
+        services.seat_leave(table_id=table_id, number=number, by=_user(request))
+        messages.success(request, f"Seat {number} is free.")
+    except DomainError as error:
+        _refused(request, error)
+    return _screen(request, table_id)
+
+
+@_requires(PIT)
+@require_http_methods(["GET", "POST"])
+def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(table_id)
+    form = TableSettingsForm(request.POST or None, instance=table)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.table_update(table_id=table_id, by=_user(request),
+                                  changes=form.changes())
+            messages.success(request, "The table's settings are saved.")
+            return redirect("table", table_id=table_id)
+        except DomainError as error:
+            _refused(request, error, currency=table.currency)
+    busy = Round.objects.filter(table=table, state__in=services.OPEN_STATES).first()
+    return render(request, "rounds/screens/settings.html",
+                  {"table": table, "form": form, "busy": busy})
+
+
+@_requires(VOID)
+@require_http_methods(["GET", "POST"])
+def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Void before settlement: the page previews every hold the void releases."""
+    round_ = _round(round_id)
+    form = ReasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.round_void(round_id=round_id, reason=form.cleaned_data["reason"],
+                                by=_user(request))
+            messages.success(request, f"Round {round_.number} is voided; every hold is "
+                                      "released.")
+            return redirect("table", table_id=round_.table_id)
+        except DomainError as error:
+            _refused(request, error, currency=round_.currency)
+    return render(request, "rounds/screens/correction.html", {
+        "round": round_, "form": form, "verb": "Void", "lines": selectors.void_preview(
+            round_id=round_id), "currency": round_.currency,
+        "can_do": round_.state in services.OPEN_STATES,
+    })
+
+
+@_requires(REVERSE)
+@require_http_methods(["GET", "POST"])
+def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
+    """Reverse a settled round: the page previews every amount the reversal moves back."""
+    round_ = _round(round_id)
+    form = ReasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.round_reverse(round_id=round_id, reason=form.cleaned_data["reason"],
+                                   by=_user(request))
+            messages.success(request, f"Round {round_.number} is reversed; every amount of "
+                                      "its settlement has moved back.")
+            return redirect("table", table_id=round_.table_id)
+        except DomainError as error:
+            _refused(request, error, currency=round_.currency)
+    return render(request, "rounds/screens/correction.html", {
+        "round": round_, "form": form, "verb": "Reverse",
+        "lines": selectors.reverse_preview(round_=round_), "currency": round_.currency,
+        "can_do": round_.state == Round.State.SETTLED,
+    })
+

@@ -1,0 +1,235 @@
+"""Player-banked rounds from the table screen: the Dutch seed's example, recorded from a
+physical deal with the card picker, and an insolvent banker refused before the deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from casino import roles
+from casino.selectors import player_balance
+from ledger.models import Entry
+from rounds.models import Round
+from tests.browser.tables import available, make_floor, open_holds, seat_row
+
+__all__ = ["make_floor"]
+
+# Dealt so that the banker at seat 1 (a pair of nines over Q-J) beats seats 2 and 5 and
+# loses to seats 3 and 4 on both hands: position -> (five-card hand, two-card hand).
+DUTCH_HANDS = {
+    "1": ("9S 9H 7C 5D 3S", "QC JD"),
+    "2": ("4S 4H 8C 6D 2S", "TC 7D"),
+    "3": ("KS KH 8D 6S 4D", "AS QH"),
+    "4": ("AH AD 7S 5C 2D", "KC JH"),
+    "5": ("3H 3D 8S 6C 2H", "JC 9D"),
+}
+
+
+def pick_cards(screen: Any, hands: dict[str, str]) -> None:
+    """Record a physical deal on the card picker, position by position, by clicking cards."""
+    page = screen.page
+    page.get_by_text("Record a physical deal with the card picker").click()
+    for position, codes in hands.items():
+        picker_click(page, f"#picker button[name=choose][value='{position}']")
+        page.locator(f"#picker .picker-hand.active[data-position='{position}']").wait_for()
+        for code in codes.split():
+            picker_click(page, f"#picker button[name=pick][value='{code}']")
+            page.locator(f"#picker button[name=pick][value='{code}']:disabled").wait_for()
+
+
+def picker_click(page: Any, selector: str) -> None:
+    """One click on the picker, waiting for its answer (htmx drops a click made while the
+    picker's previous request is still on its way, as a person would see and click again)."""
+    with page.expect_response(lambda response: "/deal/picker/" in response.url):
+        page.locator(selector).click()
+
+
+def set_split(page: Any, position: str, low: str) -> None:
+    hand = page.locator(f"article.hand[data-position='{position}']")
+    for code in low.split():
+        hand.locator(f"input[name=low][value='{code}']").check()
+    hand.get_by_role("button", name="Set this split").click()
+    page.locator(f"article.hand[data-position='{position}']").get_by_text(
+        "Set by the player").wait_for()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given Anna at seat 1, who wagered 100.00 against the house last round, and four players
+    floor = make_floor({1: ("Anna", 100_000), 2: ("Bram", 50_000), 3: ("Chris", 50_000),
+                        4: ("Dirk", 50_000), 5: ("Eva", 50_000)})
+    floor.played_round({1: 10_000}, {"1": "push"})
+    before = {n: player_balance(p).posted for n, p in floor.players.items()}
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory()
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+    page.get_by_role("button", name="New Game").click()
+
+    # when seats 2 and 3 bet 100.00 by chip, seats 5 and 4 type 60.00 and 40.00
+    page.get_by_role("button", name="Bet 100 EUR on seat 2").click()
+    seat_row(page, 2).get_by_test_id("wager").filter(has_text="100.00 EUR").wait_for()
+    page.get_by_role("button", name="Bet 100 EUR on seat 3").click()
+    seat_row(page, 3).get_by_test_id("wager").filter(has_text="100.00 EUR").wait_for()
+    for seat, amount in ((5, "60"), (4, "40")):
+        seat_row(page, seat).get_by_label("Amount (EUR)").fill(amount)
+        seat_row(page, seat).get_by_role("button", name="Bet", exact=True).click()
+        seat_row(page, seat).get_by_test_id("wager").filter(
+            has_text=f"{amount}.00 EUR").wait_for()
+
+    # and the rotation offers Anna the bank, with the house stake's cap shown; she banks
+    assert "seat 1 · Anna" in page.locator(".banker-choice").inner_text()
+    assert "up to 100.00 EUR (Anna's last wager against the house)" in page.locator(
+        "#stake-cap").inner_text()
+    screen.shot("offer")
+    page.get_by_role("button", name="Anna banks").click()
+    page.get_by_test_id("banker").filter(has_text="Seat 1 · Anna").wait_for()
+    solvency = page.get_by_test_id("solvency").inner_text()
+    assert "Anna must cover\n300.00 EUR" in solvency
+    assert "Anna has available\n1000.00 EUR" in solvency and "covered" in solvency
+    screen.shot("banker-set")
+
+    # and the dealer records the physical deal with the card picker
+    pick_cards(screen, {p: f"{high} {low}" for p, (high, low) in DUTCH_HANDS.items()})
+    screen.shot("card-picker")
+    page.get_by_role("button", name="Record the deal").click()
+    page.get_by_text("The deal is recorded").wait_for()
+
+    # then the banker's cards stay hidden until every player's hand is set
+    banker = page.locator("article.hand[data-position='1']")
+    assert banker.get_by_test_id("hidden").is_visible()
+    assert banker.locator("span.card").count() == 0
+    screen.shot("dealt-banker-hidden")
+    for position in ("2", "3", "4", "5"):
+        set_split(page, position, DUTCH_HANDS[position][1])
+    assert page.locator("article.hand[data-position='1'] > p span.card").count() == 7
+    set_split(page, "1", DUTCH_HANDS["1"][1])
+    screen.shot("hands-set")
+
+    # when the dealer settles
+    page.get_by_role("button", name="Done: settle the round").click()
+    page.get_by_role("heading", name="Settlement").wait_for()
+    screen.shot("settled")
+
+    # then the bank won 160.00, paid 140.00: 1.00 banker commission, 5% of each win
+    rows = {r.locator("th").inner_text(): r.locator("td").all_inner_texts()
+            for r in page.locator("section.settlement tbody tr").all()}
+    assert rows["Seat 2 · Bram"][0] == "Loss" and rows["Seat 2 · Bram"][-1] == "-100.00 EUR"
+    assert rows["Seat 5 · Eva"][-1] == "-60.00 EUR"
+    assert rows["Seat 3 · Chris"][-2:] == ["5.00 EUR", "95.00 EUR"]
+    assert rows["Seat 4 · Dirk"][-2:] == ["2.00 EUR", "38.00 EUR"]
+    bank = page.get_by_test_id("banker-result").inner_text()
+    assert "the bank's net\n20.00 EUR" in bank and "Banker's commission\n1.00 EUR" in bank
+
+    # and the balances on screen are the ledger's, each moved by exactly its result
+    moved = {1: 2_000 - 100, 2: -10_000, 3: 9_500, 4: 3_800, 5: -6_000}
+    for n, player in floor.players.items():
+        balance = player_balance(player)
+        assert balance.posted - before[n] == moved[n]
+        assert balance.held == 0
+        shown = seat_row(page, n).get_by_test_id("available").inner_text()
+        assert shown == f"{balance.available / 100:.2f} EUR"
+    round_ = Round.objects.get(table=floor.table, number=2)
+    assert (round_.banker_net, round_.banker_commission) == (2_000, 100)
+    assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_insolvent_banker_is_refused_with_the_shortfall_and_nothing_changes(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given Anna, with 100.00, banking against 100.00 and 40.00
+    floor = make_floor({1: ("Anna", 10_000), 2: ("Bram", 50_000), 3: ("Chris", 50_000)})
+    floor.played_round({1: 5_000}, {"1": "push"})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=768)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+    page.get_by_role("button", name="New Game").click()
+    page.get_by_role("button", name="Bet 100 EUR on seat 2").click()
+    seat_row(page, 2).get_by_test_id("wager").filter(has_text="100.00 EUR").wait_for()
+    seat_row(page, 3).get_by_label("Amount (EUR)").fill("40")
+    seat_row(page, 3).get_by_role("button", name="Bet", exact=True).click()
+    seat_row(page, 3).get_by_test_id("wager").filter(has_text="40.00 EUR").wait_for()
+    page.get_by_role("button", name="Anna banks").click()
+    page.get_by_test_id("banker").filter(has_text="Seat 1 · Anna").wait_for()
+    # the figures before the deal already show it
+    assert "Anna is 40.00 EUR short" in page.get_by_test_id("solvency").inner_text()
+    screen.shot("before-deal")
+
+    # when the dealer deals
+    page.get_by_role("button", name="Deal", exact=True).click()
+
+    # then the deal is refused with the shortfall in words
+    refusal = page.locator(".msg-error")
+    refusal.wait_for()
+    assert refusal.inner_text().startswith("Anna cannot cover the wagers: 40.00 EUR short")
+    screen.shot("refused")
+    # and nothing changed: no deal, no cover held, the wagers' holds only
+    round_ = Round.objects.get(table=floor.table, number=2)
+    assert round_.state == Round.State.BANKER_SET and not round_.hands.exists()
+    assert round_.banker_hold_id is None and open_holds(round_) == 2
+    assert player_balance(floor.players[1]).held == 0
+    assert available(floor.players[1]) == 10_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_physical_deal_by_card_picker_with_a_foul_refused_in_words(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given a house-banked round with one wager
+    floor = make_floor({1: ("Anna", 50_000)})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=768)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+    page.get_by_role("button", name="Open the first round").click()
+    page.get_by_role("button", name="Bet 25 EUR on seat 1").click()
+    seat_row(page, 1).get_by_test_id("wager").filter(has_text="25.00 EUR").wait_for()
+    page.get_by_role("button", name="The house banks").click()
+    page.get_by_test_id("banker").filter(has_text="The house").wait_for()
+
+    # when the dealer picks the dealer's and seat 1's cards, taking one back on the way
+    pick_cards(screen, {"dealer": "KD KC 9S 7H 4D QH JS", "1": "AS AH KS QC 7C 5D 3S"})
+    picker_click(page, "#picker button[name=unpick][value='3S']")
+    page.locator("#picker button[name=pick][value='3S']:enabled").wait_for()
+    assert page.locator("#picker button[name=pick]").count() == 53
+    assert page.locator("#picker button[name=pick]:disabled").count() == 13
+    assert page.get_by_role("button", name="Record the deal").is_disabled()
+    screen.shot("one-card-taken-back")
+    picker_click(page, "#picker button[name=pick][value='2C']")
+    page.locator("#picker button[name=pick][value='2C']:disabled").wait_for()
+    screen.shot("picked")
+    page.get_by_role("button", name="Record the deal").click()
+    page.get_by_text("The deal is recorded").wait_for()
+    assert page.locator("article.hand[data-position=dealer]").get_by_test_id(
+        "hidden").is_visible()
+
+    # and sets the aces in the low hand: a foul, refused in words
+    hand = page.locator("article.hand[data-position='1']")
+    hand.locator("input[name=low][value='AS']").check()
+    hand.locator("input[name=low][value='AH']").check()
+    hand.get_by_role("button", name="Set this split").click()
+    refusal = page.locator(".msg-error")
+    refusal.wait_for()
+    assert refusal.inner_text().startswith(
+        "That split is a foul: the two-card hand A♠ A♥ ranks above the five-card hand")
+    screen.shot("foul-refused")
+
+    # then the House Way sets it, and the round settles
+    page.locator("article.hand[data-position='1']").get_by_role(
+        "button", name="House Way").click()
+    page.locator("article.hand[data-position='1']").get_by_text("Set by the house way").wait_for()
+    page.get_by_role("button", name="Done: settle the round").click()
+    page.get_by_role("heading", name="Settlement").wait_for()
+    screen.shot("settled")
+    round_ = Round.objects.get(table=floor.table, number=1)
+    assert round_.state == Round.State.SETTLED and round_.deal_kind == "physical"
+    assert set(round_.hands.get(position="1").cards.split()) == {
+        "AS", "AH", "KS", "QC", "7C", "5D", "2C"}

@@ -1,0 +1,110 @@
+"""The console's step views: bad input is a message or a 4xx, never a 5xx, and changes
+nothing; each step is guarded by the permission the API uses for it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from casino import roles
+from casino.services import staff_create
+from ledger.models import Entry, Hold
+from rounds import services
+from rounds.models import Round, RoundEvent
+
+pytestmark = pytest.mark.django_db
+
+GARBAGE = [{}, {"seat": "x", "amount": "1e3"}, {"seat": "9", "amount": "-5"},
+           {"amount": "NaN", "seat": "1"}, {"house_stake": "abc", "seat": "0"},
+           {"low": ["ZZ", "AS"], "house_way": "maybe"}, {"hand_1": "AS AS AS", "pick": "??",
+                                                         "choose": "7", "unpick": "<b>"},
+           {"number": "0", "player": "-1"}, {"reason": ""}, {"min_bet": "-1", "max_bet": "x"}]
+
+
+def _client(role: str, name: str) -> Client:
+    user, _ = staff_create(username=name, role=role)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _urls(table_id: int, round_id: int) -> list[str]:
+    r = f"/rounds/{round_id}"
+    return [f"/tables/{table_id}/rounds/open/", f"{r}/wagers/", f"{r}/wagers/clear/",
+            f"{r}/wagers/rebet/", f"{r}/wagers/1/clear/", f"{r}/wagers/9/rebet/",
+            f"{r}/banker/", f"{r}/deal/", f"{r}/deal/picker/", f"{r}/deal/physical/",
+            f"{r}/hands/1/", f"{r}/hands/nowhere/", f"{r}/settle/", f"{r}/void/",
+            f"{r}/reverse/", f"/tables/{table_id}/seats/", f"/tables/{table_id}/seats/9/leave/",
+            f"/tables/{table_id}/settings/"]
+
+
+def test_garbage_posted_to_every_step_is_never_a_server_error(pit_boss, table, seat_player):
+    seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    client = _client(roles.PIT_BOSS, "petra")
+    events = RoundEvent.objects.order_by("-id").values_list("id", flat=True).first()
+    for url in _urls(table.pk, round_.pk):
+        for i, body in enumerate(GARBAGE):
+            # every other one as htmx sends it, answered with the screen's partial
+            headers = {"HX-Request": "true"} if i % 2 else {}
+            response = client.post(url, body, headers=headers)
+            assert response.status_code < 500, (url, body, response.status_code)
+    # garbage can take only the steps that need no input (Clear), and moves no money
+    round_.refresh_from_db()
+    assert round_.state == Round.State.BETTING  # never voided: a void needs a reason
+    assert not Entry.objects.filter(ref=f"round:{round_.pk}").exists()
+    assert set(RoundEvent.objects.filter(id__gt=events).values_list("kind", flat=True)) <= {
+        "wager_cleared"}
+
+
+def test_a_missing_round_or_table_is_a_404_page(pit_boss):
+    client = _client(roles.PIT_BOSS, "petra")
+    for url in ("/tables/999/", *_urls(999, 999)):
+        response = client.post(url, {"reason": "x"}) if "/rounds/" in url or url.endswith(
+            ("/open/", "/seats/", "/leave/")) else client.get(url)
+        assert response.status_code == 404, url
+        assert b"Page not found" in response.content
+
+
+def test_a_dealer_cannot_post_the_pit_bosses_steps(pit_boss, table, seat_player):
+    seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    client = _client(roles.DEALER, "dana")
+    for url, body in ((f"/rounds/{round_.pk}/void/", {"reason": "x"}),
+                      (f"/tables/{table.pk}/seats/1/leave/", {}),
+                      (f"/tables/{table.pk}/seats/", {"number": 2, "player": 1}),
+                      (f"/tables/{table.pk}/settings/", {"name": "x"})):
+        response = client.post(url, body)
+        assert response.status_code == 403, url
+        assert b"Not allowed" in response.content
+    round_.refresh_from_db()
+    assert round_.state == Round.State.BETTING
+    assert Hold.objects.filter(ref=f"round:{round_.pk}", status="open").count() == 1
+
+
+def test_the_cage_and_people_not_signed_in_cannot_run_a_round(pit_boss, table):
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    response = Client().post(f"/rounds/{round_.pk}/settle/")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    cage = _client(roles.CAGE, "carl")
+    assert cage.post(f"/rounds/{round_.pk}/wagers/", {"seat": 1, "amount": "5"}
+                     ).status_code == 403
+    assert cage.get(f"/tables/{table.pk}/").status_code == 403
+    page = cage.get("/")
+    assert page.status_code == 200 and b"The floor is for pit staff" in page.content
+
+
+def test_the_demo_floor_opens_on_the_console(settings):
+    # what `make run` shows a dealer who signs in: the demo table with its seated players
+    from django.core.management import call_command
+
+    settings.DEBUG = True
+    call_command("seed_demo")
+    client = Client()
+    assert client.login(username="dealer", password="dealer-demo-2026")
+    page = client.get("/").content.decode()
+    assert "Demo table 1" in page
+    for name in ("Anna", "Bram", "Chris"):
+        assert name in page

@@ -1,0 +1,92 @@
+"""Clear and Re-Bet for the whole table: all or nothing, and only what was really played."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino.errors import Conflict
+from casino.services import player_withdraw
+from ledger.models import Hold
+from rounds import services
+from rounds.models import Round, Wager
+from tests.rounds.conftest import available
+
+pytestmark = pytest.mark.django_db
+
+
+def _played(pit_boss, table, wagers: dict[int, int]) -> Round:
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    for seat, amount in wagers.items():
+        services.wager_place(round_id=round_.pk, seat=seat, amount=amount, by=pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+    return services.round_settle(round_id=round_.pk, by=pit_boss,
+                                 outcomes={str(s): "push" for s in wagers})
+
+
+def test_rebet_for_the_table_repeats_each_players_last_played_wager(pit_boss, table,
+                                                                      seat_player):
+    a, b, c = (seat_player(table, n, funds=10_000) for n in (1, 2, 3))
+    _played(pit_boss, table, {1: 1_000, 2: 2_500})
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=2, amount=500, by=pit_boss)
+
+    placed = services.wager_rebet_all(round_id=round_.pk, by=pit_boss)
+
+    # seat 1 repeats its 10.00; seat 2 keeps the wager it has; seat 3 never played
+    assert [(w.seat, w.amount) for w in placed] == [(1, 1_000)]
+    active = round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat")
+    assert [(w.seat, w.amount) for w in active] == [(1, 1_000), (2, 500)]
+    assert [available(p) for p in (a, b, c)] == [9_000, 9_500, 10_000]
+
+
+def test_rebet_for_the_table_is_all_or_nothing(pit_boss, table, seat_player):
+    a, b = (seat_player(table, n, funds=10_000) for n in (1, 2))
+    _played(pit_boss, table, {1: 1_000, 2: 5_000})
+    player_withdraw(player_id=b.pk, amount=8_000, by=pit_boss)  # Bram keeps 20.00
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+
+    with pytest.raises(Conflict) as refused:
+        services.wager_rebet_all(round_id=round_.pk, by=pit_boss)
+
+    assert refused.value.code == "insufficient_funds"
+    assert not round_.wagers.exists()
+    assert not Hold.objects.filter(ref=f"round:{round_.pk}").exists()
+    assert available(a) == 10_000
+
+
+def test_rebet_for_the_table_with_nothing_to_repeat_is_refused(pit_boss, table, seat_player):
+    seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+
+    with pytest.raises(Conflict) as refused:
+        services.wager_rebet_all(round_id=round_.pk, by=pit_boss)
+
+    assert refused.value.code == "no_previous_wager"
+
+
+def test_clear_for_the_table_releases_every_wager_before_the_deal(pit_boss, table,
+                                                                   seat_player):
+    a, b = (seat_player(table, n, funds=10_000) for n in (1, 2))
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    for seat in (1, 2):
+        services.wager_place(round_id=round_.pk, seat=seat, amount=1_000, by=pit_boss)
+
+    cleared = services.wager_clear_all(round_id=round_.pk, by=pit_boss)
+
+    assert sorted(w.seat for w in cleared) == [1, 2]
+    assert not round_.wagers.filter(state=Wager.State.ACTIVE).exists()
+    assert not Hold.objects.filter(ref=f"round:{round_.pk}", status="open").exists()
+    assert [available(p) for p in (a, b)] == [10_000, 10_000]
+
+
+def test_clear_for_the_table_is_refused_after_the_betting(pit_boss, table, seat_player):
+    seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+
+    with pytest.raises(Conflict) as refused:
+        services.wager_clear_all(round_id=round_.pk, by=pit_boss)
+
+    assert refused.value.code == "wrong_state"
+    assert round_.wagers.filter(state=Wager.State.ACTIVE).count() == 1
