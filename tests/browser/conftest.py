@@ -57,6 +57,14 @@ class Screen:
         self.base_url = base_url
         self.folder = folder
         self.count = 0
+        # What the browser refused under the Content-Security-Policy (an inline script, a
+        # handler attribute): the page would silently lose that behaviour in production.
+        self.policy_violations: list[str] = []
+        page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            self.policy_violations.append(message.text)
 
     def goto(self, path: str) -> Any:
         return self.page.goto(self.base_url + path)
@@ -81,6 +89,7 @@ def screen_factory(browser: Any, live_server: Any,
                    request: pytest.FixtureRequest) -> Iterator[Callable[..., Screen]]:
     """screen_factory(width=1280) -> a fresh tab (own cookies) on the live server."""
     contexts = []
+    screens: list[Screen] = []
     test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
 
     def make(width: int = 1280, height: int = 900, who: str = "") -> Screen:
@@ -89,11 +98,15 @@ def screen_factory(browser: Any, live_server: Any,
         context.set_default_timeout(15_000)
         contexts.append(context)
         folder = SCREENSHOTS / test_name / who if who else SCREENSHOTS / test_name
-        return Screen(context.new_page(), live_server.url, folder)
+        screen = Screen(context.new_page(), live_server.url, folder)
+        screens.append(screen)
+        return screen
 
     yield make
     for context in contexts:
         context.close()
+    violations = [v for screen in screens for v in screen.policy_violations]
+    assert violations == [], "the Content-Security-Policy refused part of a page"
 
 
 @pytest.fixture

@@ -41,6 +41,8 @@ def make_floor(staff_user: Callable[[str, str], Any]) -> Callable[..., Floor]:
 
     def make(seated: dict[int, tuple[str, int]], **settings: Any) -> Floor:
         settings.setdefault("name", f"Table {Table.objects.count() + 1}")
+        # Earlier rounds are played from outcomes (played_round), which the table must allow.
+        settings.setdefault("deal_modes", ["electronic", "physical", "results"])
         table = services.table_create(by=pit_boss, **settings)
         floor = Floor(table=table, pit_boss=pit_boss)
         for number, (name, funds) in seated.items():

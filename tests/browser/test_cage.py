@@ -49,7 +49,8 @@ def anna(staff_user: Any) -> Player:
     anna = player_create(name="Anna Jansen", currency="EUR", by=boss)
     player_create(name="anna jansen", currency="EUR", by=boss)
     player_deposit(player_id=anna.pk, amount=10_000, reference="Opening float", by=boss)
-    table = play.table_create(by=boss, name="Table 1")
+    table = play.table_create(by=boss, name="Table 1",
+                              deal_modes=["electronic", "physical", "results"])
     play.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=boss)
     round_ = play.round_open(table_id=table.pk, by=boss)
     play.wager_place(round_id=round_.pk, seat=1, amount=2_000, by=boss)
