@@ -247,7 +247,7 @@ def test_a_pit_boss_allows_results_only_in_the_admin(default_table):
     assert default_table.deal_modes == ["electronic", "results"]
     assert TableSettingsChange.objects.get(table=default_table).changed_by == boss
     history = client.get(f"/admin/casino/table/{default_table.pk}/change/").content.decode()
-    assert "deal_modes: electronic, physical → electronic, results" in history
+    assert "Deal modes: electronic, physical → electronic, results" in history
 
 
 @pytest.mark.django_db(transaction=True)
