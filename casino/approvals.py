@@ -241,6 +241,14 @@ def approval_decide(*, approval_id: int, approve: bool, by: User, note: str = ""
 VIEW_ALL = "casino.view_all_approvals"
 
 
+def approval_may_decide(*, approval: Approval, by: User) -> bool:
+    """Whether ``by`` may decide this request (a screen offers the buttons only then;
+    approval_decide checks again)."""
+    spec = ACTIONS.get(approval.action)
+    return (spec is not None and approval.status == Approval.Status.PENDING
+            and approval.requested_by_id != by.pk and by.has_perm(spec.approve_permission))
+
+
 def approval_list(*, user: User, status: str | None = None) -> models.QuerySet[Approval]:
     """The requests ``user`` asked for or may decide (every one, for oversight), newest
     first."""

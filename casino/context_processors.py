@@ -14,6 +14,8 @@ from casino import roles
 NAV: list[tuple[str, str, str]] = [
     ("Floor", "floor", "rounds.view_round"),
     ("Cage", "cage:find", "casino.deposit_funds"),
+    # Every staff member sees the requests they asked for; pit bosses decide them.
+    ("Approvals", "approvals-screen", ""),
     ("Admin", "admin:index", ""),
 ]
 

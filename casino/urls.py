@@ -7,12 +7,17 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from casino.screens import approvals as approval_screens
+
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("cage/", include("casino.screens.urls")),
+    path("approvals/", approval_screens.approval_list, name="approvals-screen"),
+    path("approvals/<int:approval_id>/decide/", approval_screens.approval_decide,
+         name="approvals-screen-decide"),
     path("api/v1/", include("casino.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start script from its own URL (?script), not inline,

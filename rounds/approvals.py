@@ -49,6 +49,12 @@ def _reverse_check(params: Mapping[str, Any], by: User) -> None:
     _require(_round(params["round_id"]), Round.State.SETTLED, doing="reverse")
 
 
+def _round_name(round_id: int) -> str:
+    """"Table 1, round 3" as people at the table say it (the id is in the request's ref)."""
+    found = Round.objects.filter(pk=round_id).select_related("table").first()
+    return f"{found.table.name}, round {found.number}" if found else f"round #{round_id}"
+
+
 def _round_ref(round_: Round) -> str:
     return f"round:{round_.pk}"
 
@@ -63,7 +69,7 @@ def approval_actions_register() -> None:
         run=lambda p, by: services.round_settle(round_id=p["round_id"], by=by,
                                                 outcomes=p["outcomes"]),
         result_ref=_round_ref,
-        summary=lambda p: f"Settle round #{p['round_id']} with outcomes "
+        summary=lambda p: f"Settle {_round_name(p['round_id'])} with outcomes "
                           + ", ".join(f"{k}: {v}" for k, v in sorted(p["outcomes"].items())),
         ref=lambda p: f"round:{p['round_id']}", check=_settle_check))
     approvals.action_register(approvals.Action(
@@ -74,5 +80,5 @@ def approval_actions_register() -> None:
         run=lambda p, by: services.round_reverse(round_id=p["round_id"], reason=p["reason"],
                                                  by=by),
         result_ref=_round_ref,
-        summary=lambda p: f"Reverse round #{p['round_id']}: {p['reason']}",
+        summary=lambda p: f"Reverse {_round_name(p['round_id'])}: {p['reason']}",
         ref=lambda p: f"round:{p['round_id']}", check=_reverse_check))

@@ -247,6 +247,12 @@ def positions_in_play(round_: Round) -> list[str]:
     return [p for p in POSITIONS if p in playing]
 
 
+def positions_against_bank(round_: Round) -> list[str]:
+    """The positions a results-only round records an outcome for: each wager against the
+    bank, and the house stake against a player-bank (the banker's own position has none)."""
+    return [p for p in positions_in_play(round_) if p != round_.banker_position]
+
+
 def position_label(position: str, names: dict[str, str]) -> str:
     if position == "dealer":
         return "Dealer"

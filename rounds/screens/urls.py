@@ -27,6 +27,8 @@ urlpatterns = [
          name="round-deal-physical"),
     path("rounds/<int:round_id>/hands/<str:position>/", views.hand_set, name="hand-set"),
     path("rounds/<int:round_id>/settle/", views.round_settle, name="round-settle"),
+    path("rounds/<int:round_id>/settle/results/", views.round_settle_results,
+         name="round-settle-results"),
     path("rounds/<int:round_id>/void/", views.round_void, name="round-void"),
     path("rounds/<int:round_id>/reverse/", views.round_reverse, name="round-reverse"),
 ]

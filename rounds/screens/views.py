@@ -18,10 +18,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from casino import approvals
 from casino.errors import DomainError
 from casino.models import Table
 from ledger.money import to_minor
 from rounds import services
+from rounds.approvals import REVERSE as REVERSE_ACTION
+from rounds.approvals import SETTLE_RESULTS
 from rounds.models import POSITIONS, Round
 from rounds.screens import selectors
 from rounds.screens.forms import (
@@ -41,6 +44,8 @@ VOID = "rounds.void_round"
 REVERSE = "rounds.reverse_round"
 
 TEMPLATE = "rounds/screens/table.html"
+# A round opened before tables said which deals they allow deals as a table did then.
+DEFAULT_DEAL_MODES = ("electronic", "physical")
 
 
 def _requires(permission: str) -> Callable[..., Any]:
@@ -98,8 +103,17 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
                             for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
         context["offer"] = selectors.banker_offer(round_, declined=_declined(request))
+    if round_ is not None:
+        # Only the deals the table allows are offered (rules: deal modes); the services
+        # refuse the others anyway.
+        context["deal_modes"] = list(round_.rules.get("deal_modes", DEFAULT_DEAL_MODES))
     if round_ is not None and round_.state == Round.State.BANKER_SET:
         context["picker"] = extra.pop("picker", None) or _picker(screen, {}, "")
+        if "results" in context["deal_modes"]:
+            names = {str(row.number): row.player.name for row in screen.seats if row.player}
+            context["result_positions"] = [
+                {"position": p, "label": selectors.position_label(p, names)}
+                for p in selectors.positions_against_bank(round_)]
     if user.has_perm(PIT):
         context["seatable"] = selectors.seatable_players(table=screen.table)
     context.update(extra)
@@ -381,6 +395,27 @@ def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
+@_requires(RUN)
+@require_POST
+def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
+    """A results-only table: the dealer records each position's outcome. Under dual control
+    the outcomes wait for a pit boss's approval (casino.approvals), as in the API."""
+    round_ = _round(round_id)
+    outcomes = {p: request.POST.get(f"outcome_{p}", "")
+                for p in selectors.positions_against_bank(round_)}
+    try:
+        done = approvals.action_submit(action=SETTLE_RESULTS, by=_user(request),
+                                       params={"round_id": round_id, "outcomes": outcomes})
+        if done.approval is not None:
+            messages.success(request, f"The outcomes of round {round_.number} wait for a pit "
+                                      f"boss's approval (request #{done.approval.pk}).")
+        else:
+            messages.success(request, f"Round {round_.number} is settled from its outcomes.")
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
 # --- the pit boss: seats, settings, void, reverse -------------------------------------------------
 
 @_requires(PIT)
@@ -461,10 +496,17 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.round_reverse(round_id=round_id, reason=form.cleaned_data["reason"],
-                                   by=_user(request))
-            messages.success(request, f"Round {round_.number} is reversed; every amount of "
-                                      "its settlement has moved back.")
+            # Under dual control a second pit boss approves first (casino.approvals).
+            done = approvals.action_submit(
+                action=REVERSE_ACTION, by=_user(request),
+                params={"round_id": round_id, "reason": form.cleaned_data["reason"]})
+            if done.approval is not None:
+                messages.success(request, f"The reversal of round {round_.number} waits for a "
+                                          f"second pit boss's approval (request "
+                                          f"#{done.approval.pk}); nothing has moved yet.")
+            else:
+                messages.success(request, f"Round {round_.number} is reversed; every amount "
+                                          "of its settlement has moved back.")
             return redirect("table", table_id=round_.table_id)
         except DomainError as error:
             _refused(request, error, currency=round_.currency)
