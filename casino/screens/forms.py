@@ -34,9 +34,10 @@ class MovementForm(forms.Form):
         self.currency = currency
         digits = minor_digits(currency)
         self.fields["amount"].label = f"Amount ({currency})"
-        self.fields["amount"].widget.attrs.update(
-            {"inputmode": "decimal", "autocomplete": "off",
-             "placeholder": "250." + "0" * digits if digits else "250"})
+        example = "250." + "0" * digits if digits else "250"
+        self.fields["amount"].help_text = f"In {currency}, for example {example}."
+        self.fields["amount"].widget.attrs.update({"inputmode": "decimal",
+                                                   "autocomplete": "off"})
 
     def clean_amount(self) -> int:
         try:

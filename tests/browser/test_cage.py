@@ -219,3 +219,32 @@ def test_a_dealer_is_refused_the_cage(screen_factory: Any, staff_user: Any,
         assert "Your role does not allow this" in screen.page.get_by_role("alert").inner_text()
     assert not screen.page.get_by_role("navigation").get_by_role("link", name="Cage").count()
     screen.shot("dealer-refused")
+
+
+def test_a_new_player_is_registered_and_takes_a_first_deposit(
+    screen_factory: Any, staff_user: Any
+) -> None:
+    staff_user(roles.CAGE, "carla")
+    screen = screen_factory()
+    screen.sign_in("carla")
+    page = screen.page
+
+    screen.goto("/cage/?q=Daan")
+    assert page.get_by_text("No player matches “Daan”.").is_visible()
+    page.get_by_role("link", name="Register a new player").click()
+    page.get_by_label("Name").fill("Daan de Vries")
+    screen.shot("register")
+    page.get_by_role("button", name="Register").click()
+
+    daan = Player.objects.get(name="Daan de Vries")
+    assert page.get_by_role("status").inner_text() == (
+        f"Daan de Vries is registered as player #{daan.pk}.")
+    assert figure(screen, "available") == "0.00 EUR"
+    screen.shot("registered")
+
+    deposit = page.get_by_role("region", name="Deposit")
+    deposit.get_by_label("Amount (EUR)").fill("50")
+    deposit.get_by_role("button", name="Take deposit").click()
+    assert figure(screen, "balance-after") == "50.00 EUR"
+    assert Entry.objects.filter(kind="deposit", ref=player_account_ref(daan.pk)).count() == 1
+    assert player_balance(daan).posted == 5_000
