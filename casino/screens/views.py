@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import selectors, services
+from casino import approvals, selectors, services
 from casino.errors import DomainError, NotFound
 from casino.gaming_day import gaming_days_bounds
 from casino.models import Player
@@ -127,15 +127,24 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
     forms = {kind: form}
     if not form.is_valid():
         return _player_page(request, player, **forms, status=400)
-    service = services.player_deposit if kind == "deposit" else services.player_withdraw
+    # Through casino.approvals: above the cage's cap the movement waits for a pit boss and
+    # moves nothing until then (the service refuses it otherwise).
+    action = "cage.deposit" if kind == "deposit" else "cage.withdrawal"
+    params = {"player_id": player.pk, "amount_minor": form.cleaned_data["amount"],
+              "reference": form.cleaned_data["reference"]}
     try:
-        entry = service(player_id=player.pk, amount=form.cleaned_data["amount"],
-                        reference=form.cleaned_data["reference"],
-                        by=request.user)  # type: ignore[arg-type]
+        done = approvals.action_submit(action=action, params=params,
+                                       by=request.user)  # type: ignore[arg-type]
     except DomainError as exc:
         form.add_error(None, refusal_text(exc, player))
         return _player_page(request, player, **forms, status=exc.status)
-    return redirect("cage:receipt", entry_id=entry.pk)
+    if done.approval is not None:
+        cap = format_minor(services.cage_cap(player.currency), player.currency)
+        messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap} "
+                                  f"{player.currency}, it waits for a pit boss's approval "
+                                  f"(request #{done.approval.pk}). No money has moved yet.")
+        return redirect("cage:player", player_id=player.pk)
+    return redirect("cage:receipt", entry_id=done.result.pk)
 
 
 @require_POST

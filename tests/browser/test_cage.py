@@ -248,3 +248,43 @@ def test_a_new_player_is_registered_and_takes_a_first_deposit(
     assert figure(screen, "balance-after") == "50.00 EUR"
     assert Entry.objects.filter(kind="deposit", ref=player_account_ref(daan.pk)).count() == 1
     assert player_balance(daan).posted == 5_000
+
+
+def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
+    screen_factory: Any, staff_user: Any, anna: Player, settings: Any
+) -> None:
+    # given a cage limit of 500.00 per movement
+    settings.CASINO_CAGE_APPROVAL_ABOVE = "500.00"
+    staff_user(roles.CAGE, "carla")
+    staff_user(roles.PIT_BOSS, "petra")
+    entries = Entry.objects.count()
+    cage = screen_factory(who="carla")
+    cage.sign_in("carla")
+    cage.goto(f"/cage/players/{anna.pk}/")
+
+    # when the cashier takes a deposit of 2,000.00
+    deposit = cage.page.get_by_role("region", name="Deposit")
+    deposit.get_by_label("Amount (EUR)").fill("2000.00")
+    deposit.get_by_role("button", name="Deposit").click()
+
+    # then it waits for a pit boss, and no money has moved
+    cage.page.get_by_text("waits for a pit boss's approval").wait_for()
+    assert "above the cage's limit of 500.00 EUR" in cage.page.locator("main").inner_text()
+    cage.shot("waiting")
+    assert Entry.objects.count() == entries and player_balance(anna).posted == 8_000
+
+    # when the pit boss approves it on the approvals screen
+    boss = screen_factory(who="petra")
+    boss.sign_in("petra")
+    boss.goto("/approvals/")
+    row = boss.page.locator("tr[data-approval]").first
+    assert "Deposit of 2000.00 EUR for Anna Jansen" in row.inner_text()
+    row.get_by_role("button", name="Approve").click()
+    boss.page.get_by_text("is approved").wait_for()
+    boss.shot("approved")
+
+    # then the deposit is posted, in the cashier's name
+    assert player_balance(anna).posted == 208_000
+    deposit_entry = Entry.objects.filter(kind="deposit").order_by("-id").first()
+    assert deposit_entry is not None and deposit_entry.created_by is not None
+    assert deposit_entry.created_by.username == "carla"
