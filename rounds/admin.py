@@ -29,9 +29,12 @@ from ledger.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
+from rounds.selectors import round_hidden_positions, round_is_protected
 from rounds.templatetags.cards import cards_html
 
 EMPTY = "—"
+HIDDEN = "hidden until every player hand is set"
+HIDDEN_IN_PLAY = "hidden while the round is in play"
 # Money keys of an event's data: decimal strings in the round's currency (services._money).
 _MONEY_KEYS = {"amount", "required", "available", "house_stake", "banker_net",
                "banker_commission", "player_commission"}
@@ -120,7 +123,11 @@ class RoundEventInline(ReadOnlyInline):
 
     @admin.display(description="what")
     def what(self, event: RoundEvent) -> SafeString:
-        return event_shown(event.data, event.round.currency)
+        data = event.data
+        if round_is_protected(event.round):
+            # The deal's event names every stack, the dealer's included: hidden in play.
+            data = {k: (HIDDEN_IN_PLAY if k in _CARD_KEYS else v) for k, v in data.items()}
+        return event_shown(data, event.round.currency)
 
 
 class ReasonForm(forms.Form):
@@ -231,6 +238,8 @@ class RoundAdmin(StyledAdmin):
 
     @admin.display(description="burnt")
     def burnt_(self, round_: Round) -> SafeString | str:
+        if round_.burnt and round_is_protected(round_):
+            return HIDDEN_IN_PLAY
         return cards_shown(round_.burnt) if round_.burnt else EMPTY
 
     @admin.display(description="hands")
@@ -239,9 +248,12 @@ class RoundAdmin(StyledAdmin):
                        key=lambda h: _position_order(h.position))
         if not hands:
             return EMPTY
+        hidden = round_hidden_positions(round_)
         return _html_table(
             ["position", "cards dealt", "high hand", "low hand", "set by"],
-            ([self._position_label(round_, h.position), cards_shown(h.cards),
+            ([self._position_label(round_, h.position), HIDDEN] + [""] * 3
+             if h.position in hidden else
+             [self._position_label(round_, h.position), cards_shown(h.cards),
               cards_shown(h.high) if h.high else EMPTY, cards_shown(h.low) if h.low else EMPTY,
               h.get_set_by_display() or EMPTY] for h in hands))
 

@@ -80,3 +80,26 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
                  .values_list("player_id", "number"))
     players = player_list().filter(pk__in=seats)
     return sorted(((seats[p.pk], p) for p in players), key=lambda pair: pair[0])
+
+
+# Game protection (rules §9): while a round is in play and a player's hand is still to be set,
+# nobody watching the round may learn the banker's or the dealer's cards, nor the stacks and
+# burnt cards not dealt to a player. Once every player's hand is set, the banker's may show;
+# once the round is over, everything does.
+PROTECTED_WHILE_OPEN = ("betting", "banker_set", "dealt")
+
+
+def round_is_protected(round_: Round) -> bool:
+    """Whether the deal's hidden cards (stacks, burnt, the event log's cards) stay hidden."""
+    return round_.state in PROTECTED_WHILE_OPEN
+
+
+def round_hidden_positions(round_: Round) -> set[str]:
+    """The positions whose cards may not be shown yet: the banker's and the dealer's while
+    any player's hand is still to be set in a round in play."""
+    if not round_is_protected(round_):
+        return set()
+    bank = round_.banker_position if round_.banker_is_house is not None else ""
+    guarded = {bank, "dealer"} - {""}
+    players_set = all(h.set_by for h in round_.hands.all() if h.position not in guarded)
+    return set() if players_set else guarded

@@ -137,7 +137,9 @@ def test_an_electronic_deal_shows_dice_and_deal_order(boss, table, players, pit_
     assert round_.dice is not None and round_.deal_order is not None
     assert f"(total {sum(round_.dice)})" in html
     assert " → ".join(round_.deal_order) in html
-    assert sum(html.count(suit) for suit in "♠♥♦♣") >= 4 * 7
+    # the three players' seven cards each; the dealer's stay hidden until they are set
+    assert html.count('class="card card-') >= 3 * 7  # the joker too, which has no suit
+    assert "hidden until every player hand is set" in html
 
 
 def test_an_auditor_sees_rounds_tables_and_the_ledger_but_cannot_act(table, players, pit_boss):
@@ -386,3 +388,37 @@ def test_limits_out_of_order_are_refused_in_words_not_by_the_constraint_name(bos
     table.refresh_from_db()
     assert (table.min_bet, table.max_bet) == (200, 10_000)
     assert not TableSettingsChange.objects.filter(table=table).exists()
+
+
+def test_the_dealers_cards_are_hidden_in_the_admin_until_every_players_hand_is_set(
+    boss, table, players, pit_boss
+):
+    # given a round dealt from a physical table; KD and QC are only in the dealer's hand
+    round_ = open_round_with_wagers(table, pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+    services.round_deal(round_id=round_.pk, hands=DEALT, by=pit_boss)
+    page = f"{ROUNDS}{round_.pk}/change/"
+
+    # then neither the hands nor the event log show the dealer's cards
+    html = boss.get(page).content.decode()
+    assert 'data-card="KD"' not in html and 'data-card="QC"' not in html
+    assert "hidden until every player hand is set" in html
+    assert 'data-card="AH"' in html  # a player's own cards are shown, to be set
+
+    # when two of three players' hands are set, the dealer's stay hidden
+    for position in ("1", "2"):
+        high, low = SET[position]
+        services.hand_set(round_id=round_.pk, position=position, high=high, low=low,
+                          by=pit_boss)
+    assert 'data-card="KD"' not in boss.get(page).content.decode()
+
+    # when the last player's hand is set, the banker's hand shows
+    high, low = SET["3"]
+    services.hand_set(round_id=round_.pk, position="3", high=high, low=low, by=pit_boss)
+    assert 'data-card="KD"' in boss.get(page).content.decode()
+
+    # and once settled, the whole story shows, the deal's event included
+    services.round_settle(round_id=round_.pk, by=pit_boss)
+    html = boss.get(page).content.decode()
+    assert "hidden while the round is in play" not in html
+    assert "hidden until every player" not in html
