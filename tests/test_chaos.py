@@ -261,7 +261,8 @@ def floor() -> tuple[list[Table], list[str]]:
                                       house_stake_cap="table_max")
         for seat in range(1, SEATS + 1):
             player = player_create(name=f"Chaos {n + 1}.{seat}", currency="EUR", by=boss)
-            player_deposit(player_id=player.pk, amount=5_000_000, by=boss)
+            # At the cage's cap (10,000.00): far more than 24 rounds at 100.00 a wager need.
+            player_deposit(player_id=player.pk, amount=1_000_000, by=boss)
             services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=boss)
         tables.append(table)
         tokens.append(staff_create(username=f"chaos-dealer-{n + 1}", role=roles.DEALER)[1])
