@@ -5,6 +5,9 @@ renders; a refusal is shown in words on the same screen and changes nothing."""
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
+import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -13,13 +16,17 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import approvals, selectors, services
 from casino.errors import DomainError, NotFound
 from casino.gaming_day import gaming_days_bounds
+from casino.idempotency import IdempotencyKey
 from casino.models import Player
 from casino.screens.forms import MovementForm, PlayerForm, StatementForm
 from casino.templatetags.casino_time import casino_time_text
@@ -109,6 +116,8 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "balance": selectors.player_balance(player),
         "deposit": deposit or MovementForm(currency=player.currency, prefix="deposit"),
         "withdraw": withdraw or MovementForm(currency=player.currency, prefix="withdraw"),
+        # A fresh token per form shown: the same form sent twice moves the money once.
+        "once_deposit": uuid.uuid4().hex, "once_withdraw": uuid.uuid4().hex,
         "may_deposit": request.user.has_perm("casino.deposit_funds"),
         "may_withdraw": request.user.has_perm("casino.withdraw_funds"),
     }
@@ -119,6 +128,37 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
 @staff_may("casino.deposit_funds")
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     return _player_page(request, _player(player_id))
+
+
+def _once_key(request: HttpRequest) -> str:
+    token = request.POST.get("once", "")
+    return f"form:{token}" if token and len(token) <= 64 and token.isalnum() else ""
+
+
+def _once(request: HttpRequest, params: dict[str, Any]) -> str | None:
+    """Where the first sending of this form led, when it was already sent; else records
+    this one (in the caller's transaction, so a refused movement keeps no token).
+
+    The key lives with the API's Idempotency-Keys (same table, purged after 24 hours): its
+    unique index makes a twin sent at the same moment wait for the first to commit."""
+    key = _once_key(request)
+    if not key or request.user.pk is None:
+        return None
+    fingerprint = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
+    stored, made = IdempotencyKey.objects.get_or_create(
+        user_id=int(request.user.pk), method="POST", path=request.path, key=key,
+        defaults={"fingerprint": fingerprint, "created_at": timezone.now()})
+    if made:
+        return None
+    return stored.location or reverse("cage:find")
+
+
+def _once_done(request: HttpRequest, target: str) -> None:
+    key = _once_key(request)
+    if key and request.user.pk is not None:
+        IdempotencyKey.objects.filter(user_id=int(request.user.pk), method="POST",
+                                      path=request.path, key=key).update(location=target,
+                                                                         status_code=302)
 
 
 def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpResponse:
@@ -133,8 +173,17 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
     params = {"player_id": player.pk, "amount_minor": form.cleaned_data["amount"],
               "reference": form.cleaned_data["reference"]}
     try:
-        done = approvals.action_submit(action=action, params=params,
-                                       by=request.user)  # type: ignore[arg-type]
+        with transaction.atomic():
+            # A double click, or the browser sending the form again, carries the same token:
+            # the second waits on the first's key, then is shown what the first did.
+            first = _once(request, params)
+            if first is not None:
+                return redirect(first)
+            done = approvals.action_submit(action=action, params=params,
+                                           by=request.user)  # type: ignore[arg-type]
+            target = (reverse("cage:player", args=[player.pk]) if done.approval is not None
+                      else reverse("cage:receipt", args=[done.result.pk]))
+            _once_done(request, target)
     except DomainError as exc:
         form.add_error(None, refusal_text(exc, player))
         return _player_page(request, player, **forms, status=exc.status)

@@ -116,3 +116,43 @@ def test_registering_a_player_through_the_screen_opens_their_account(anna):
     assert response.redirect_chain[-1][0] == f"/cage/players/{bram.pk}/"
     assert f"Bram is registered as player #{bram.pk}." in response.content.decode()
     assert player_balance(bram).posted == 0
+
+
+def test_a_deposit_form_sent_twice_moves_the_money_once(anna):
+    # given the deposit form as the cage's screen shows it, with its once-only token
+    client = signed_in(roles.CAGE)
+    page = client.get(f"/cage/players/{anna.pk}/").content.decode()
+    token = page.split('name="once" value="', 1)[1].split('"', 1)[0]
+    deposits = Entry.objects.filter(kind="deposit").count()
+    form = {"deposit-amount": "25.00", "once": token}
+
+    # when the cashier's double click sends it twice
+    first = client.post(f"/cage/players/{anna.pk}/deposit/", form)
+    second = client.post(f"/cage/players/{anna.pk}/deposit/", form)
+
+    # then one deposit is posted, and both answers lead to its receipt
+    assert Entry.objects.filter(kind="deposit").count() == deposits + 1
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert first["Location"].startswith("/cage/receipts/")
+    assert player_balance(anna).posted == 12_000 + 2_500
+
+    # and a new form (a new token) takes a new deposit
+    page = client.get(f"/cage/players/{anna.pk}/").content.decode()
+    fresh = page.split('name="once" value="', 1)[1].split('"', 1)[0]
+    assert fresh != token
+    client.post(f"/cage/players/{anna.pk}/deposit/", {"deposit-amount": "25.00", "once": fresh})
+    assert player_balance(anna).posted == 12_000 + 5_000
+
+
+def test_a_refused_withdrawal_keeps_no_token_so_the_corrected_form_goes_through(anna):
+    client = signed_in(roles.CAGE)
+    form = {"withdraw-amount": "500.00", "once": "abc123"}
+
+    refused = client.post(f"/cage/players/{anna.pk}/withdraw/", form)
+    assert refused.status_code == 409
+    form["withdraw-amount"] = "20.00"
+    paid = client.post(f"/cage/players/{anna.pk}/withdraw/", form)
+
+    assert paid.status_code == 302 and paid["Location"].startswith("/cage/receipts/")
+    assert player_balance(anna).posted == 12_000 - 2_000
