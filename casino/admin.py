@@ -52,7 +52,7 @@ class PlayerAdmin(StyledAdmin):
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
         if change:
-            obj.save(update_fields=["name"])  # a rename; money never moves here
+            services.player_rename(player_id=obj.pk, name=obj.name, by=staff_user(request))
             return
         created = services.player_create(name=obj.name, currency=obj.currency,
                                          by=staff_user(request))

@@ -99,6 +99,23 @@ def player_create(*, name: str, currency: str, by: User | None) -> Player:
     return player
 
 
+def player_rename(*, player_id: int, name: str, by: User | None) -> Player:
+    """Correct a player's name (a typo at registration); their account's display name
+    follows. Money never moves here, and the player's id, which every entry names, stays."""
+    name = name.strip()
+    if not name:
+        raise ValidationFailed("A player needs a name.", code="invalid_name")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(f"There is no player #{player_id}.", detail={"player_id": player_id})
+        player.name = name
+        player.save(update_fields=["name"])
+        Account.objects.filter(kind=Account.Kind.PLAYER,
+                               ref=player_account_ref(player.pk)).update(name=name)
+    return player
+
+
 def player_account_open(*, player: Player) -> Account:
     """The player's ledger account, opened on first use (players created before the ledger)."""
     return account_get_or_create(kind=Account.Kind.PLAYER, currency=player.currency,

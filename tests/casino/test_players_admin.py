@@ -34,3 +34,29 @@ def test_the_admin_offers_no_deletion_the_services_database_role_would_refuse(ad
     assert admin_client.post(f"/admin/auth/group/{group.pk}/change/",
                              {"name": "renamed"}).status_code == 403
     assert Group.objects.filter(pk=group.pk, name=group.name).exists()
+
+
+def test_a_rename_in_the_admin_goes_through_the_service_and_the_account_follows(admin_client):
+    admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
+    player = Player.objects.get(name="Dora")
+
+    response = admin_client.post(f"/admin/casino/player/{player.pk}/change/",
+                                 {"name": "  Dorothea  "})
+
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.name == "Dorothea"  # trimmed, as the service registers names
+    account = Account.objects.get(kind="player", ref=f"player:{player.pk}")
+    assert account.name == "Dorothea"
+
+
+def test_a_blank_name_is_refused_by_the_service():
+    from casino.errors import ValidationFailed
+    from casino.services import player_create, player_rename
+
+    player = player_create(name="Dora", currency="EUR", by=None)
+
+    with pytest.raises(ValidationFailed):
+        player_rename(player_id=player.pk, name="   ", by=None)
+    player.refresh_from_db()
+    assert player.name == "Dora"
