@@ -129,6 +129,9 @@ class Table(models.Model):
         help_text="How this table's rounds may be dealt.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who opened the table (rules §10); empty for tables opened before it was recorded.
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["id"]

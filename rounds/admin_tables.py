@@ -18,7 +18,7 @@ from ledger.money import format_minor, to_minor
 from ledger.templatetags.money import money_text
 from rounds import paigow
 from rounds import services as play
-from rounds.models import Seat, TableSettingsChange
+from rounds.models import Seat, SeatChange, TableSettingsChange
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -91,6 +91,19 @@ class SeatInline(ReadOnlyInline):
     view_permission = "casino.view_table"
 
 
+class SeatChangeInline(SeatInline):
+    """Who took and left each seat, and when (recorded by seat_take and seat_leave)."""
+
+    model = SeatChange
+    fields = readonly_fields = ("at", "number", "player", "kind", "by")
+    ordering = ["-id"]
+    verbose_name = "seating change"
+    verbose_name_plural = "seating history"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SeatChange]:
+        return super().get_queryset(request).select_related("player", "by")
+
+
 class TableSettingsChangeInline(SeatInline):
     """Every change of the table's settings: who, when, what (recorded by table_update)."""
 
@@ -149,17 +162,19 @@ class TableAdmin(StyledAdmin):
                                  "deal_modes"]}),
         ("The bank", {"fields": ["bank_rotation", "banker_must_have_played",
                                  "house_stake_cap", "co_banking"]}),
+        ("Opened", {"fields": ["created_at", "created_by"]}),
     ]
     # Shown instead of the minor-unit fields to staff who may only look.
     _LIMITS_SHOWN = {"min_bet": "minimum_bet", "max_bet": "maximum_bet"}
-    readonly_fields = list(_LIMITS_SHOWN.values())
+    readonly_fields = [*_LIMITS_SHOWN.values(), "created_at", "created_by"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
         return super().get_queryset(request).annotate(
             taken=Count("seats", filter=Q(seats__player__isnull=False)))
 
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        return [SeatInline, TableSettingsChangeInline] if obj is not None else []
+        return ([SeatInline, SeatChangeInline, TableSettingsChangeInline] if obj is not None
+                else [])
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         if obj is None or self.has_change_permission(request, obj):
@@ -203,7 +218,7 @@ class TableAdmin(StyledAdmin):
                                         **settings)
         except DomainError as exc:
             raise _Refused(exc) from exc
-        obj.pk, obj.created_at = created.pk, created.created_at
+        obj.pk, obj.created_at, obj.created_by = created.pk, created.created_at, created.created_by
         obj._state.adding = False
 
     def changeform_view(self, request: HttpRequest, object_id: str | None = None,

@@ -59,6 +59,30 @@ class Seat(models.Model):
         return f"{self.table} seat {self.number}"
 
 
+class SeatChange(models.Model):
+    """A player taking or leaving a seat, with who and when (rules §10: every step's who and
+    when). Appended by the seat services, never changed (the runtime role may only insert)."""
+
+    class Kind(models.TextChoices):
+        TOOK = "took", "Took the seat"
+        LEFT = "left", "Left the seat"
+
+    table = models.ForeignKey("casino.Table", on_delete=models.PROTECT,
+                              related_name="seat_changes")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("casino.Player", on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["table", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}: {self.player} {self.kind}"
+
+
 class TableSettingsChange(models.Model):
     """One recorded change of a table's settings (only ever between rounds)."""
 

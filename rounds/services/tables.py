@@ -18,7 +18,7 @@ from rounds.errors import (
     SeatProblem,
     TableBusy,
 )
-from rounds.models import Round, Seat, TableSettingsChange, Wager
+from rounds.models import Round, Seat, SeatChange, TableSettingsChange, Wager
 
 OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
 # The bank's side of a round (six wagers plus a house stake) is one ledger amount.
@@ -89,7 +89,7 @@ def table_create(*, by: User, name: str, **settings: Any) -> Table:
         raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
     if "deal_modes" in settings:
         settings["deal_modes"] = _deal_modes(settings["deal_modes"])
-    table = Table(name=name, **settings)
+    table = Table(name=name, created_by=by, **settings)
     _check_table_rules(table)
     try:
         with transaction.atomic():
@@ -174,6 +174,8 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     seat.player = player
     seat.since = timezone.now()
     seat.save(update_fields=["player", "since"])
+    SeatChange.objects.create(table=table, number=number, player=player,
+                              kind=SeatChange.Kind.TOOK, by=by)
     return seat
 
 
@@ -198,9 +200,12 @@ def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
                               "clear it or finish the round first")
         if open_round.banker_seat == number:
             raise SeatProblem(f"seat {number} holds the bank in round {open_round.number}")
+    leaving = seat.player_id
     seat.player = None
     seat.since = None
     seat.save(update_fields=["player", "since"])
+    SeatChange.objects.create(table=table, number=number, player_id=leaving,
+                              kind=SeatChange.Kind.LEFT, by=by)
     return seat
 
 

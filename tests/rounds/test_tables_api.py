@@ -118,3 +118,33 @@ def test_an_auditor_reads_rounds_but_cannot_play(auditor_client, table):
     assert auditor_client.get(f"/api/v1/tables/{table.pk}").status_code == 200
     response = auditor_client.post(f"/api/v1/tables/{table.pk}/rounds", {}, format="json")
     assert response.status_code == 403
+
+
+# --- who and when (rules §10): opening a table, taking and leaving a seat ---------------------
+
+def test_opening_a_table_records_who_opened_it(pit_boss_client):
+    from casino.models import Table
+
+    response = pit_boss_client.post("/api/v1/tables", {"name": "Pai Gow 8"}, format="json")
+
+    table = Table.objects.get(pk=response.json()["id"])
+    assert table.created_by == pit_boss_client.user
+    assert table.created_at is not None
+
+
+def test_taking_and_leaving_a_seat_are_recorded_with_who_and_when(dealer, table):
+    from casino.services import player_create
+    from rounds.models import SeatChange
+
+    anna = player_create(name="Anna", currency=table.currency, by=None)
+    dealer.call("put", f"/api/v1/tables/{table.pk}/seats/2", {"player": anna.pk})
+    dealer.call("delete", f"/api/v1/tables/{table.pk}/seats/2")
+    # leaving an empty seat changes nothing and records nothing
+    dealer.call("delete", f"/api/v1/tables/{table.pk}/seats/2")
+
+    changes = list(SeatChange.objects.filter(table=table).order_by("id"))
+    assert [(c.number, c.player_id, c.kind, c.by_id) for c in changes] == [
+        (2, anna.pk, "took", dealer.client.user.pk),
+        (2, anna.pk, "left", dealer.client.user.pk),
+    ]
+    assert changes[0].at <= changes[1].at
