@@ -91,12 +91,13 @@ class SeatInline(ReadOnlyInline):
     view_permission = "casino.view_table"
 
 
-class SeatChangeInline(SeatInline):
+class SeatChangeInline(ReadOnlyInline):
     """Who took and left each seat, and when (recorded by seat_take and seat_leave)."""
 
     model = SeatChange
     fields = readonly_fields = ("at", "number", "player", "kind", "by")
     ordering = ["-id"]
+    view_permission = "casino.view_table"
     verbose_name = "seating change"
     verbose_name_plural = "seating history"
 
