@@ -166,7 +166,8 @@ class RoundOut(serializers.Serializer):
     state = serializers.CharField()
     gaming_day = serializers.DateField()
     currency = serializers.CharField()
-    rules = serializers.JSONField(help_text="The table's settings when the round opened.")
+    rules = serializers.SerializerMethodField(
+        help_text="The table's settings when the round opened; the limits as decimal strings.")
     banker = serializers.SerializerMethodField()
     house_stake = MoneyOut()
     solvency = serializers.SerializerMethodField()
@@ -182,6 +183,13 @@ class RoundOut(serializers.Serializer):
 
     def _money(self, value: int | None) -> str | None:
         return None if value is None else format_minor(value, self.context["currency"])
+
+    @extend_schema_field({"type": "object", "additionalProperties": True})
+    def get_rules(self, round_: Round) -> dict[str, Any]:
+        # Amounts leave the service in the currency's unit, as everywhere else ("2.00").
+        return {key: format_minor(value, round_.currency)
+                if key in ("min_bet", "max_bet") and isinstance(value, int) else value
+                for key, value in round_.rules.items()}
 
     @extend_schema_field({"type": "object", "nullable": True, "properties": {
         "house": {"type": "boolean"}, "seat": {"type": "integer", "nullable": True},

@@ -373,3 +373,12 @@ def test_the_ledger_verifies_clean_after_rounds(dealer, table, seat_player, caps
     call_command("ledger_verify")
 
     assert "OK" in capsys.readouterr().out
+
+
+def test_a_rounds_rules_give_the_limits_as_decimal_strings(dealer, table):
+    round_id = dealer.open_round(table)["id"]
+
+    rules = dealer.get(round_id)["rules"]
+
+    assert (rules["min_bet"], rules["max_bet"]) == ("2.00", "100.00")
+    assert rules["commission_rate"] == "0.0500" and rules["wheel"] == "second_highest"
