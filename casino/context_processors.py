@@ -13,7 +13,7 @@ from casino import roles
 # (label, url name, permission needed; "" = any signed-in staff member). A screen adds its line.
 NAV: list[tuple[str, str, str]] = [
     ("Floor", "floor", "rounds.view_round"),
-    ("Cage", "cage:find", "casino.deposit_funds"),
+    ("Cage", "cage:find", "casino.view_player"),
     # Every staff member sees the requests they asked for; pit bosses decide them.
     ("Approvals", "approvals-screen", ""),
     ("Admin", "admin:index", ""),

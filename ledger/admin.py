@@ -12,8 +12,17 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from casino.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from ledger import selectors
 from ledger.models import Account, Entry, Hold, Line
 from ledger.templatetags.money import money_text
+
+# Least privilege, as in the API: without this permission (the cage) only players' accounts,
+# the entries that move them and their holds are shown, never the house's.
+HOUSE = "ledger.view_house_accounts"
+
+
+def _players_only(request: HttpRequest) -> bool:
+    return not request.user.has_perm(HOUSE)
 
 
 @admin.register(Account)
@@ -24,6 +33,10 @@ class AccountAdmin(ReadOnlyAdmin):
     search_fields = ["ref", "name"]
     fields = readonly_fields = ("kind", "currency", "ref", "name", "allow_negative", "posted_",
                                 "held_", "available_", "created_at")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:
+        accounts = super().get_queryset(request)
+        return accounts.filter(kind=Account.Kind.PLAYER) if _players_only(request) else accounts
 
     @admin.display(description="posted", ordering="posted")
     def posted_(self, account: Account) -> str:
@@ -62,6 +75,10 @@ class EntryAdmin(ReadOnlyAdmin):
     list_select_related = ["created_by"]
     fields = readonly_fields = ("kind", "memo", "ref", "created_at", "created_by", "reverses",
                                 "reason", "seq", "prev_hash", "hash")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+        entries = super().get_queryset(request)
+        return selectors.entries_moving_players(entries) if _players_only(request) else entries
 
 
 @admin.register(Hold)

@@ -57,6 +57,9 @@ def to_minor(value: str | int | Decimal, currency: str) -> int:
             raise _refuse(value, "An amount must be a finite number")
         if -value.as_tuple().exponent > digits:  # type: ignore[operator]
             raise _refuse(value, f"{currency} amounts have at most {digits} decimals")
+        if value.adjusted() > 30:
+            # Far beyond MAX_MINOR; scaleb would overflow the decimal context (1E+999999).
+            raise _refuse(value, "The amount is too large")
         minor = int(value.scaleb(digits))
     elif isinstance(value, str):
         if not _DECIMAL.fullmatch(value):

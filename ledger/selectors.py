@@ -94,6 +94,11 @@ def entry_list(*, account_id: int | None = None, ref: str | None = None,
             .prefetch_related("lines__account").order_by("-id"))
 
 
+def entries_moving_players(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """The entries among ``entries`` that move a player's account (what the cage may read)."""
+    return _players_only(entries)
+
+
 def _players_only(entries: QuerySet[Entry]) -> QuerySet[Entry]:
     return entries.filter(Exists(Line.objects.filter(entry_id=OuterRef("pk"),
                                                      account__kind=Account.Kind.PLAYER)))

@@ -63,4 +63,8 @@ class StatementForm(forms.Form):
         last: date | None = cleaned.get("date_to")
         if first and last and first > last:
             raise forms.ValidationError("The first gaming day must not be after the last.")
+        for day in (first, last):
+            # The period runs to the start of the day after the last: 9999-12-31 has none.
+            if day is not None and not date(1900, 1, 1) <= day <= date(9998, 12, 31):
+                raise forms.ValidationError("Choose gaming days between 1900 and 9998.")
         return cleaned

@@ -78,7 +78,7 @@ def refusal_text(exc: DomainError, player: Player) -> str:
 # --- finding and creating players ----------------------------------------------------------
 
 @require_GET
-@staff_may("casino.deposit_funds")
+@staff_may("casino.view_player")
 def cage_find(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "").strip()
     players = list(selectors.player_find(search=search)[:50]) if search else []
@@ -125,7 +125,7 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
 
 
 @require_GET
-@staff_may("casino.deposit_funds")
+@staff_may("casino.view_player")
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     return _player_page(request, _player(player_id))
 

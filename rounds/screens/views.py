@@ -36,6 +36,7 @@ from rounds.screens.forms import (
     WagerForm,
 )
 from rounds.screens.refusals import refusal_text
+from rounds.selectors import round_hidden_positions, table_run_by
 
 VIEW = "rounds.view_round"
 RUN = "casino.run_rounds"
@@ -81,7 +82,9 @@ def _table(table_id: int) -> Table:
 
 def _declined(request: HttpRequest) -> list[int]:
     raw = request.GET.get("declined", "") or request.POST.get("declined", "")
-    return sorted({int(x) for x in raw.split(",") if x.isdigit() and 1 <= int(x) <= 6})
+    # ASCII digits only: "²".isdigit() is true, and int("²") fails.
+    return sorted({int(x) for x in raw.split(",")[:6]
+                   if x.isascii() and x.isdigit() and len(x) == 1 and 1 <= int(x) <= 6})
 
 
 def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any]:
@@ -94,6 +97,10 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
         "positions": POSITIONS,
+        # Least privilege: a dealer sees the funds of the players at a table they run
+        # (as GET /tables/{id}/players answers), not of every table they may look at.
+        "show_balances": user.has_perm("casino.view_player") or table_run_by(
+            table_id=table_id, user=_user(request)),
     }
     if round_ is not None:
         # A chip outside the round's limits is shown but cannot be pressed (the service
@@ -369,6 +376,18 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     hand = round_.hands.filter(position=position).first()
+    if position in round_hidden_positions(round_):
+        # Game protection: the banker's and the dealer's hands are set after every player's,
+        # and a refusal must not name cards the screen does not show yet.
+        messages.error(request, "Set every player's hand first; the banker's and the "
+                                "dealer's cards stay hidden until then.")
+        return _screen(request, round_.table_id)
+    if hand is not None and not form.cleaned_data["house_way"]:
+        dealt = hand.cards.split()
+        low = form.cleaned_data["low"]
+        if len(low) != 2 or len(set(low)) != 2 or not set(low) <= set(dealt):
+            messages.error(request, "Pick exactly two cards of this hand for the low hand.")
+            return _screen(request, round_.table_id)
     try:
         if form.cleaned_data["house_way"] or hand is None:
             services.hand_set(round_id=round_id, position=position, by=_user(request),

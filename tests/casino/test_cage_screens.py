@@ -156,3 +156,27 @@ def test_a_refused_withdrawal_keeps_no_token_so_the_corrected_form_goes_through(
 
     assert paid.status_code == 302 and paid["Location"].startswith("/cage/receipts/")
     assert player_balance(anna).posted == 12_000 - 2_000
+
+
+@pytest.mark.parametrize("role", [roles.AUDITOR, roles.PIT_BOSS])
+def test_auditors_and_pit_bosses_find_a_player_and_read_the_statement_but_take_no_money(
+    role, anna
+):
+    client = signed_in(role)
+
+    found = client.get("/cage/", {"q": "Anna"})
+    page = client.get(f"/cage/players/{anna.pk}/")
+
+    assert found.status_code == 200 and "Anna" in found.content.decode()
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Statement" in html and "Take deposit" not in html and "Pay out" not in html
+
+
+def test_a_statement_to_the_last_day_of_the_calendar_is_refused_in_words(anna):
+    client = signed_in(roles.CAGE)
+
+    for path in (f"/cage/players/{anna.pk}/statement/", f"/cage/players/{anna.pk}/statement.csv"):
+        response = client.get(path, {"date_to": "9999-12-31"})
+        assert response.status_code == 400
+        assert "between 1900 and 9998" in response.content.decode()

@@ -47,3 +47,33 @@ def test_a_pit_boss_who_may_view_entries_sees_their_lines(client, rows):
     page = client.get(f"/admin/ledger/entry/{rows['entry']}/change/").content.decode()
 
     assert "-50.00" in page
+
+
+def test_the_cage_reads_players_accounts_in_the_admin_and_not_the_houses(db):
+    # as in the API: without ledger.view_house_accounts only players' accounts and the
+    # entries that move them
+    from django.test import Client
+
+    from casino import roles
+    from casino.services import player_create, player_deposit, staff_create
+    from ledger.models import Account
+    from ledger.services import account_get_or_create, entry_post
+
+    anna = player_create(name="Anna", currency="EUR", by=None)
+    player_deposit(player_id=anna.pk, amount=5_000, by=None)
+    bankroll = account_get_or_create(kind="table_bankroll", currency="EUR", ref="table:1")
+    commission = account_get_or_create(kind="commission", currency="EUR", ref="table:1")
+    house_only = entry_post(kind="adjustment", memo="", by=None,
+                            lines=[(bankroll.pk, -100), (commission.pk, 100)])
+    cashier, _ = staff_create(username="carla", role=roles.CAGE)
+    client = Client()
+    client.force_login(cashier)
+
+    listing = client.get("/admin/ledger/account/").content.decode()
+    assert f"player:{anna.pk}" in listing and "table:1" not in listing
+    assert client.get(f"/admin/ledger/account/{bankroll.pk}/change/").status_code in (302, 404)
+    assert client.get(f"/admin/ledger/entry/{house_only.pk}/change/").status_code in (302, 404)
+    deposit = Entry.objects.get(kind="deposit")
+    assert client.get(f"/admin/ledger/entry/{deposit.pk}/change/").status_code == 200
+    player_account = Account.objects.get(kind="player")
+    assert client.get(f"/admin/ledger/account/{player_account.pk}/change/").status_code == 200

@@ -37,3 +37,9 @@ def test_an_unknown_currency_is_refused_rather_than_guessed():
 def test_minor_units_are_shown_with_the_currencys_two_decimals(minor, text):
     assert format_minor(minor, "EUR") == text
     assert to_minor(text, "EUR") == minor
+
+
+def test_a_decimal_with_a_huge_exponent_is_refused_not_overflowed():
+    for value in (Decimal("1E+999999"), Decimal("1e999999999"), Decimal("-9E+40")):
+        with pytest.raises(ValidationFailed):
+            to_minor(value, "EUR")

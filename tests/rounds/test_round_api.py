@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from ledger.models import Entry, Hold
 from rounds.models import Round
-from tests.rounds.conftest import available, balances
+from tests.rounds.conftest import Dealer, available, balances
 
 pytestmark = pytest.mark.django_db
 
@@ -185,7 +185,7 @@ def test_the_house_stake_counts_in_the_solvency_check(dealer, table, seat_player
 
 
 def test_a_banker_whose_funds_are_held_cannot_spend_them_elsewhere(
-    dealer, cage_client, table, make_table, seat_player
+    dealer, cage_client, pit_boss_client, table, make_table, seat_player
 ):
     # given a banker whose €200 is held as cover for a €100 wager and a €100 house stake
     banker = seat_player(table, 1, funds=20_000)
@@ -206,7 +206,8 @@ def test_a_banker_whose_funds_are_held_cannot_spend_them_elsewhere(
     # then both are refused
     assert withdrawal.status_code == 409
     assert withdrawal.json()["error"]["code"] == "insufficient_funds"
-    seat = dealer.call("put", f"/api/v1/tables/{other.pk}/seats/1", {"player": banker.pk})
+    seat = Dealer(pit_boss_client).call("put", f"/api/v1/tables/{other.pk}/seats/1",
+                                        {"player": banker.pk})  # seating is the pit's
     assert seat["seats"][0]["player"] == banker.pk
     refused = dealer.wager(other_round, 1, "10.00", expect=409)
     assert refused["error"]["code"] == "insufficient_funds"

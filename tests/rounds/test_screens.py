@@ -110,3 +110,71 @@ def test_the_demo_floor_opens_on_the_console(settings):
     assert "Demo table 1" in page
     for name in ("Anna", "Bram", "Chris"):
         assert name in page
+
+
+# --- found by review: protection, least privilege, odd input ----------------------------------
+
+DEALT = {
+    "dealer": "5S 5H TD 4C 2S KD QC",
+    "1": "AH TS 9C 6D 3H KS QH",
+    "2": "KC JC 8C 6C 3C AS 2D",
+}
+
+
+def test_the_bankers_hand_cannot_be_set_or_named_before_every_players_hand(
+    pit_boss, make_table, seat_player
+):
+    # given a dealt round, Bram at seat 2 banking against Anna's wager at seat 1
+    table = make_table(banker_must_have_played=False, bank_rotation="open")
+    seat_player(table, 1, name="Anna")
+    seat_player(table, 2, name="Bram")
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, seat=2, house_stake=0, by=pit_boss)
+    services.round_deal(round_id=round_.pk, hands={p: DEALT[p] for p in ("1", "2")},
+                        by=pit_boss)
+    client = _client(roles.DEALER, "dana")
+
+    # when the dealer posts the banker's split with cards not in it, or its House Way
+    for body in ({"low": ["AH", "KS"]}, {"house_way": "on"}):
+        response = client.post(f"/rounds/{round_.pk}/hands/2/", body, follow=True)
+
+        # then it is refused in words that name none of the banker's cards
+        html = response.content.decode()
+        assert "Set every player" in html
+        assert 'data-card="KC"' not in html and "K♣" not in html
+    assert not round_.hands.get(position="2").set_by
+
+
+def test_a_dealer_sees_no_balances_at_a_table_they_do_not_run(pit_boss, table, seat_player):
+    seat_player(table, 1, name="Anna", funds=123_456)
+    dealer = _client(roles.DEALER, "dana")
+    boss = _client(roles.PIT_BOSS, "petra")
+
+    assert "1234.56 EUR" not in dealer.get(f"/tables/{table.pk}/").content.decode()
+    assert "1234.56 EUR" in boss.get(f"/tables/{table.pk}/").content.decode()
+    # once the dealer runs the table (opens its round), its players' funds show
+    dealer.post(f"/tables/{table.pk}/rounds/open/")
+    assert "1234.56 EUR" in dealer.get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_other_scripts_digits_in_declined_seats_are_ignored(pit_boss, table, seat_player):
+    seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    client = _client(roles.PIT_BOSS, "petra")
+
+    assert client.get(f"/tables/{table.pk}/", {"declined": "²,1"}).status_code == 200
+    response = client.post(f"/rounds/{round_.pk}/banker/", {"house": "on", "declined": "²"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+
+
+def test_a_huge_exponent_in_the_table_limits_is_refused_in_words(pit_boss, table):
+    client = _client(roles.PIT_BOSS, "petra")
+
+    response = client.post(f"/tables/{table.pk}/settings/", {"max_bet": "1e999999999"})
+
+    assert response.status_code < 500
+    table.refresh_from_db()
+    assert table.max_bet == 10_000

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rounds.models import TableSettingsChange
+from tests.rounds.conftest import Dealer
 
 pytestmark = pytest.mark.django_db
 
@@ -72,19 +73,21 @@ def test_bad_settings_are_refused_with_400_and_change_nothing(pit_boss_client, t
     assert (table.min_bet, table.max_bet, table.house_way) == (200, 10_000, "foxwoods")
 
 
-def test_a_seat_holds_one_player_and_a_player_one_seat(dealer, table, seat_player):
+def test_a_seat_holds_one_player_and_a_player_one_seat(dealer, pit_boss_client, table,
+                                                      seat_player):
+    pit = Dealer(pit_boss_client)  # seating is the pit's
     anna = seat_player(table, 1)
     bram = seat_player(table, 2)
 
-    taken = dealer.call("put", f"/api/v1/tables/{table.pk}/seats/1", {"player": bram.pk},
+    taken = pit.call("put", f"/api/v1/tables/{table.pk}/seats/1", {"player": bram.pk},
                         expect=409)
-    twice = dealer.call("put", f"/api/v1/tables/{table.pk}/seats/3", {"player": anna.pk},
+    twice = pit.call("put", f"/api/v1/tables/{table.pk}/seats/3", {"player": anna.pk},
                         expect=409)
 
     assert taken["error"]["code"] == twice["error"]["code"] == "seat_unavailable"
     left = dealer.call("delete", f"/api/v1/tables/{table.pk}/seats/1")
     assert left["seats"][0]["player"] is None
-    assert dealer.call("put", f"/api/v1/tables/{table.pk}/seats/7", {"player": anna.pk},
+    assert pit.call("put", f"/api/v1/tables/{table.pk}/seats/7", {"player": anna.pk},
                        expect=400)["error"]["code"] == "invalid"
 
 
@@ -132,19 +135,34 @@ def test_opening_a_table_records_who_opened_it(pit_boss_client):
     assert table.created_at is not None
 
 
-def test_taking_and_leaving_a_seat_are_recorded_with_who_and_when(dealer, table):
+def test_taking_and_leaving_a_seat_are_recorded_with_who_and_when(dealer, pit_boss_client,
+                                                                  table):
     from casino.services import player_create
     from rounds.models import SeatChange
 
     anna = player_create(name="Anna", currency=table.currency, by=None)
-    dealer.call("put", f"/api/v1/tables/{table.pk}/seats/2", {"player": anna.pk})
+    Dealer(pit_boss_client).call("put", f"/api/v1/tables/{table.pk}/seats/2",
+                                 {"player": anna.pk})
     dealer.call("delete", f"/api/v1/tables/{table.pk}/seats/2")
     # leaving an empty seat changes nothing and records nothing
     dealer.call("delete", f"/api/v1/tables/{table.pk}/seats/2")
 
     changes = list(SeatChange.objects.filter(table=table).order_by("id"))
     assert [(c.number, c.player_id, c.kind, c.by_id) for c in changes] == [
-        (2, anna.pk, "took", dealer.client.user.pk),
+        (2, anna.pk, "took", pit_boss_client.user.pk),
         (2, anna.pk, "left", dealer.client.user.pk),
     ]
     assert changes[0].at <= changes[1].at
+
+
+def test_a_dealer_cannot_seat_a_player_whose_money_they_would_then_deal_for(dealer, table):
+    # an absent player, seated by a dealer, could be made to wager at a deal the dealer runs
+    from casino.services import player_create
+
+    absent = player_create(name="Absent", currency=table.currency, by=None)
+
+    refused = dealer.call("put", f"/api/v1/tables/{table.pk}/seats/1", {"player": absent.pk},
+                          expect=403)
+
+    assert refused["error"]["code"] == "permission_denied"
+    assert not table.seats.filter(player=absent).exists()
