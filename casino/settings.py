@@ -179,6 +179,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")
 # A gaming day runs from this local hour to the same hour the next day (reports, rounds).
 GAMING_DAY_START_HOUR = env.int("GAMING_DAY_START_HOUR", default=6)
+# The name printed on the auditors' report files.
+CASINO_NAME = env.str("CASINO_NAME", default="Pai Gow Poker casino")
 USE_I18N = True
 USE_TZ = True
 # Times written one way everywhere, the admin included (casino/formats/en/formats.py).
