@@ -189,6 +189,11 @@ FORMAT_MODULE_PATH = ["casino.formats"]
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / ".data" / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it even before collectstatic
+# Files the service writes (the auditors' report files), through Django's default storage;
+# never served as static files: a report's file is handed out by its API view, which
+# checks who asks.
+MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / ".data" / "media")))
+MEDIA_URL = "/media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -268,3 +268,51 @@ class RoundEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} at {localtime(self.at):%H:%M:%S}"
+
+
+class Report(models.Model):
+    """An auditor's or pit boss's request for a report file, made by a Celery worker.
+
+    Nothing about a report moves money: the worker reads one snapshot and writes a file.
+    The row records what was asked (kind, format, parameters), by whom and when, how far
+    the worker got, and either the stored file with the chain head it was read at or why
+    it failed (a failed report can be asked again: ``attempts`` counts the tries).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    kind = models.CharField(max_length=30)
+    format = models.CharField(max_length=10)
+    parameters = models.JSONField(default=dict, help_text="As asked, in plain text.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done.")
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                     related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    file = models.FileField(upload_to="reports/%Y/%m/", blank=True)
+    file_name = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=60, blank=True)
+    chain_seq = models.BigIntegerField(null=True, blank=True)
+    chain_hash = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100),
+                                   name="report_progress_percent"),
+            models.CheckConstraint(condition=~Q(status="done") | ~Q(file=""),
+                                   name="report_done_has_file"),
+            models.CheckConstraint(condition=~Q(status="failed") | ~Q(error=""),
+                                   name="report_failed_says_why"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.format} #{self.pk} ({self.status})"

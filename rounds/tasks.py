@@ -30,3 +30,11 @@ def simulate_on_workers(*, hands: int, way: str, wheel: str, seed: int,
     result = chord(header)(simulate_merge_task.s())
     counts: Counts = result.get(timeout=timeout)
     return counts
+
+
+@shared_task(name="rounds.report_make")
+def report_make_task(report_id: int) -> str:
+    """Make one asked-for report file (rounds.services.reporting.report_make)."""
+    from rounds.services.reporting import report_make
+
+    return report_make(report_id=report_id)

@@ -16,6 +16,8 @@ from typing import Any
 from django.conf import settings
 
 from casino.db import read_snapshot
+from casino.errors import ValidationFailed
+from casino.models import Player, Table
 from casino.selectors import player_statement
 from casino.templatetags.casino_time import casino_time_text
 from ledger.money import format_minor
@@ -156,18 +158,82 @@ def _range(p: dict[str, Any]) -> str:
 @dataclass(frozen=True)
 class Kind:
     name: str
-    parameters: tuple[str, ...]       # required, parsed by the API's serializer
+    parameters: tuple[str, ...]       # all required
     lay_out: Callable[[dict[str, Any]], Laid]
-    house_figures: bool               # False: only a player's own money is on it
+    # Who may ask for it, see it and download it: besides rounds.run_reports, what the
+    # API asks before showing the same figures (the house's accounts, a player's money).
+    permissions: tuple[str, ...]
 
 
+_PLAY = ("rounds.run_reports",)
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("table_day", ("table", "gaming_day"), _table_day, True),
-    Kind("floor_day", ("gaming_day",), _floor_day, True),
-    Kind("banker", ("date_from", "date_to"), _banker, True),
-    Kind("player_statement", ("player", "date_from", "date_to"), _player_statement, False),
-    Kind("trial_balance", ("as_of",), _trial_balance, True),
+    Kind("table_day", ("table", "gaming_day"), _table_day, _PLAY),
+    Kind("floor_day", ("gaming_day",), _floor_day, _PLAY),
+    Kind("banker", ("date_from", "date_to"), _banker, (*_PLAY, "casino.view_player")),
+    Kind("player_statement", ("player", "date_from", "date_to"), _player_statement,
+         (*_PLAY, "casino.view_player", "ledger.view_entry")),
+    Kind("trial_balance", ("as_of",), _trial_balance,
+         (*_PLAY, "ledger.view_account", "ledger.view_house_accounts")),
 )}
+MAX_DAYS = 366   # a range report covers at most a year of gaming days
+
+
+def _parse_one(name: str, raw: Any) -> Any:
+    text = raw if isinstance(raw, str) else str(raw) if isinstance(raw, int) else None
+    if text is None or not text.strip():
+        raise ValueError("a value is required")
+    text = text.strip()
+    if name in ("table", "player"):
+        if not text.isascii() or not text.isdigit() or len(text) > 12:
+            raise ValueError("an id, a whole number")
+        return int(text)
+    if name in ("gaming_day", "date_from", "date_to"):
+        try:
+            if len(text) != 10:
+                raise ValueError(text)
+            return date.fromisoformat(text)
+        except ValueError:
+            raise ValueError("a date, YYYY-MM-DD") from None
+    # as_of: an ISO time with its offset (a bare time would be read in an unknown zone)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError("a time, ISO 8601 with an offset") from None
+    if moment.tzinfo is None:
+        raise ValueError("a time, ISO 8601 with an offset")
+    return moment
+
+
+def report_parameters(*, kind: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """The kind's parameters, typed, from what was asked (strings; ids may be numbers);
+    refuses an unknown kind, a missing or malformed parameter, a range backwards or
+    longer than MAX_DAYS, and a table or player that does not exist."""
+    spec = KINDS.get(kind)
+    if spec is None:
+        raise ValidationFailed(f"There is no report kind {kind!r}.", code="invalid",
+                               detail={"fields": {"kind": [f"one of {', '.join(KINDS)}"]}})
+    errors: dict[str, list[str]] = {}
+    typed: dict[str, Any] = {}
+    for name in spec.parameters:
+        try:
+            typed[name] = _parse_one(name, raw.get(name))
+        except ValueError as why:
+            errors[name] = [str(why)]
+    if not errors and "date_from" in typed:
+        span = (typed["date_to"] - typed["date_from"]).days
+        if span < 0:
+            errors["date_to"] = ["on or after date_from"]
+        elif span >= MAX_DAYS:
+            errors["date_to"] = [f"at most {MAX_DAYS} gaming days after date_from"]
+    if not errors and "table" in typed and not Table.objects.filter(pk=typed["table"]).exists():
+        errors["table"] = [f"there is no table #{typed['table']}"]
+    if not errors and "player" in typed and not Player.objects.filter(
+            pk=typed["player"]).exists():
+        errors["player"] = [f"there is no player #{typed['player']}"]
+    if errors:
+        raise ValidationFailed("The report's parameters are not valid.", code="invalid",
+                               detail={"fields": errors})
+    return typed
 
 
 def report_document(*, kind: str, parameters: dict[str, Any], made_by: str,
