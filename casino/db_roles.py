@@ -70,6 +70,9 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     "ledger_chainhead": Privileges(update=("seq", "last_entry_id", "last_hash", "prev_hash")),
     # A round's story is append-only (rounds/migrations/0002).
     "rounds_roundevent": APPEND_ONLY,
+    # A closed gaming day's figures never change (rounds/migrations/0008).
+    "rounds_closedday": APPEND_ONLY,
+    "rounds_closedtableday": APPEND_ONLY,
     # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
     "casino_refusal": APPEND_ONLY,
 }

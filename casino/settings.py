@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -330,9 +331,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# The previous gaming day is closed at this local hour (rounds.gaming_day_close): after
+# the day's start hour, so the night's last rounds are settled by then.
+GAMING_DAY_CLOSE_HOUR = env.int("GAMING_DAY_CLOSE_HOUR", default=(GAMING_DAY_START_HOUR + 1) % 24)
+if not 0 <= GAMING_DAY_CLOSE_HOUR <= 23:
+    raise ImproperlyConfigured("GAMING_DAY_CLOSE_HOUR must be an hour, 0 to 23.")
 CELERY_BEAT_SCHEDULE = {
     # Idempotency-Keys are kept at least 24 hours (casino/idempotency.py).
     "purge-idempotency-keys": {"task": "casino.idempotency_keys_purge", "schedule": 3600.0},
+    "close-gaming-day": {"task": "rounds.gaming_day_close",
+                         "schedule": crontab(hour=GAMING_DAY_CLOSE_HOUR, minute=0)},
 }
 if CELERY_TASK_ALWAYS_EAGER and "celery" not in Path(sys.argv[0]).name:
     print(

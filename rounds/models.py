@@ -316,3 +316,67 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.format} #{self.pk} ({self.status})"
+
+
+class ClosedDay(models.Model):
+    """A gaming day closed: its figures were stored and never change again.
+
+    ``chain_seq``/``chain_hash`` are the ledger's chain head when the day was closed,
+    which ``ledger_verify --expect SEQ:HASH`` can check later. PostgreSQL refuses UPDATE
+    and DELETE of closed days and their figures (rounds/migrations/0007): a later reversal
+    of one of the day's rounds is an adjustment on the day it was made.
+    """
+
+    gaming_day = models.DateField(unique=True)
+    closed_at = models.DateTimeField()
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.PROTECT, related_name="+",
+                                  help_text="Empty when the scheduled close did it.")
+    chain_seq = models.BigIntegerField()
+    chain_hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        permissions = [("close_gaming_day", "Can close a gaming day")]
+
+    def __str__(self) -> str:
+        return f"gaming day {self.gaming_day} (closed)"
+
+
+class ClosedTableDay(models.Model):
+    """One table's figures of a closed day (rounds.reports.TableDayReport's), or, with no
+    table, the floor's total in one currency."""
+
+    closed_day = models.ForeignKey(ClosedDay, on_delete=models.PROTECT, related_name="tables")
+    table = models.ForeignKey("casino.Table", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
+    table_name = models.CharField(max_length=100)
+    currency = models.CharField(max_length=3)
+    rounds_settled = models.IntegerField()
+    rounds_house_banked = models.IntegerField()
+    rounds_player_banked = models.IntegerField()
+    rounds_co_banked = models.IntegerField()
+    rounds_reversed = models.IntegerField()
+    rounds_voided = models.IntegerField()
+    handle = models.BigIntegerField()
+    house_stakes = models.BigIntegerField()
+    house_win_house_banked = models.BigIntegerField()
+    house_win_house_stakes = models.BigIntegerField()
+    commission_players = models.BigIntegerField()
+    commission_bankers = models.BigIntegerField()
+    adjustments = models.BigIntegerField(
+        default=0, help_text="House result moved back this day by reversals of rounds of "
+                             "days closed before.")
+
+    class Meta:
+        ordering = ["closed_day", "table_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["closed_day", "table"],
+                                    name="closed_table_day_unique_table"),
+            models.UniqueConstraint(fields=["closed_day", "currency"],
+                                    condition=Q(table__isnull=True),
+                                    name="closed_table_day_one_total_per_currency"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_name} on {self.closed_day.gaming_day}"

@@ -23,14 +23,28 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    When,
+)
 from django.db.models.functions import Coalesce
 
 from casino.db import read_snapshot
 from casino.errors import NotFound, ValidationFailed
+from casino.gaming_day import gaming_days_bounds
 from casino.models import Table
-from rounds.models import Hand, Round, Wager
+from ledger.models import Entry
+from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Wager
 from rounds.settlement import banker_share
 
 
@@ -59,11 +73,21 @@ class TableDayReport:
     commission_players: int
     commission_bankers: int
     rounds_co_banked: int = 0   # counted among rounds_player_banked too
+    # The house result moved back on this day by reversals of rounds of days closed
+    # before (their own days' figures never change); not part of house_result.
+    adjustments: int = 0
+    # A closed day read again: its stored figures, and the rounds reversed since.
+    closed: bool = False
+    reversed_after_close: tuple[int, ...] = ()
 
     @property
     def house_result(self) -> int:
         return (self.house_win_house_banked + self.house_win_house_stakes
                 + self.commission_players + self.commission_bankers)
+
+    @property
+    def house_result_adjusted(self) -> int:
+        return self.house_result + self.adjustments
 
     @property
     def hold_percent(self) -> Decimal | None:
@@ -96,10 +120,78 @@ _FIGURES = {
 }
 
 
+STORED = ("rounds_settled", "rounds_house_banked", "rounds_player_banked",
+          "rounds_co_banked", "rounds_reversed", "rounds_voided", "handle", "house_stakes",
+          "house_win_house_banked", "house_win_house_stakes", "commission_players",
+          "commission_bankers", "adjustments")
+
+
+def _round_house_result() -> Any:
+    """A settled round's house result, as the day's figures count it (module docstring)."""
+    return Case(
+        When(banker_is_house=True, then=F("banker_net") + F("player_commission")),
+        default=(F("house_stake_result") + F("house_bank_share") + F("player_commission")
+                 + F("banker_commission")),
+        output_field=BigIntegerField())
+
+
+def _reversal_time() -> Subquery:
+    return Subquery(Entry.objects.filter(pk=OuterRef("reversal_entry_id"))
+                    .values("created_at")[:1])
+
+
+def _adjustments(alias: str, gaming_day: date, ids: list[int]) -> dict[int, int]:
+    """Per table: minus the house result of rounds of days closed before, reversed on
+    ``gaming_day`` (their reversing entries fall in the day)."""
+    since, until = gaming_days_bounds(gaming_day, gaming_day)
+    reversed_today = Entry.objects.using(alias).filter(
+        created_at__gte=since, created_at__lt=until).values("pk")
+    closed_before = ClosedDay.objects.using(alias).filter(
+        gaming_day=OuterRef("gaming_day"), closed_at__lt=OuterRef("reversed_at"))
+    rows = (Round.objects.using(alias)
+            .filter(table_id__in=ids, state=Round.State.REVERSED, gaming_day__lt=gaming_day,
+                    reversal_entry_id__in=reversed_today)
+            .annotate(reversed_at=_reversal_time())
+            .filter(Exists(closed_before))
+            .values("table_id").order_by("table_id")
+            .annotate(total=Sum(_round_house_result())).values_list("table_id", "total"))
+    return {table_id: -(total or 0) for table_id, total in rows}
+
+
+def _closed_days(alias: str, gaming_day: date, tables: list[Table],
+                 closed: ClosedDay) -> list[TableDayReport]:
+    """A closed day's stored figures, noting the rounds reversed after the close."""
+    stored = {row.table_id: row for row in
+              ClosedTableDay.objects.using(alias).filter(closed_day=closed,
+                                                         table__isnull=False)}
+    later = defaultdict(list)
+    for table_id, number in (
+            Round.objects.using(alias)
+            .filter(table__in=tables, gaming_day=gaming_day, state=Round.State.REVERSED)
+            .annotate(reversed_at=_reversal_time())
+            .filter(reversed_at__gt=closed.closed_at)
+            .order_by("table_id", "number").values_list("table_id", "number")):
+        later[table_id].append(number)
+    out = []
+    for table in tables:
+        row = stored.get(table.pk)
+        figures = {name: getattr(row, name) if row else 0 for name in STORED}
+        out.append(TableDayReport(
+            table_id=table.pk, table_name=table.name, currency=table.currency,
+            gaming_day=gaming_day, closed=True,
+            reversed_after_close=tuple(later[table.pk]), **figures))
+    return out
+
+
 def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableDayReport]:
     """Every given table's day in two grouped queries (rounds, then wagers), whatever the
-    number of tables; both are served by the (table, gaming_day) index of rounds."""
+    number of tables; both are served by the (table, gaming_day) index of rounds. A closed
+    day is read from its stored figures instead."""
+    closed = ClosedDay.objects.using(alias).filter(gaming_day=gaming_day).first()
+    if closed is not None:
+        return _closed_days(alias, gaming_day, tables, closed)
     ids = [t.pk for t in tables]
+    adjustments = _adjustments(alias, gaming_day, ids)
     rounds = Round.objects.using(alias).filter(table_id__in=ids, gaming_day=gaming_day)
     figures = {row["table_id"]: row for row in
                rounds.values("table_id").order_by("table_id").annotate(**_FIGURES)}
@@ -126,6 +218,7 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
             house_win_house_stakes=f["stake_results"] + f["bank_shares"],
             commission_players=f["commission_players"],
             commission_bankers=f["commission_bankers"],
+            adjustments=adjustments.get(table.pk, 0),
         ))
     return out
 
@@ -149,24 +242,24 @@ class FloorDayReport:
 
 
 def _sum_rows(gaming_day: date, currency: str, rows: list[TableDayReport]) -> TableDayReport:
-    def total(name: str) -> int:
-        return sum(getattr(r, name) for r in rows)
-
+    totals: dict[str, Any] = {name: sum(getattr(r, name) for r in rows) for name in STORED}
     return TableDayReport(
         table_id=None, table_name="Total", currency=currency, gaming_day=gaming_day,
-        **{name: total(name) for name in (
-            "rounds_settled", "rounds_house_banked", "rounds_player_banked",
-            "rounds_co_banked", "rounds_reversed", "rounds_voided", "handle",
-            "house_stakes", "house_win_house_banked", "house_win_house_stakes",
-            "commission_players", "commission_bankers")})
+        closed=any(r.closed for r in rows), **totals)
 
 
 def floor_day_report(*, gaming_day: date) -> FloorDayReport:
-    """All tables with a round on the day, in table order, plus their totals."""
+    """All tables with a round on the day (or an adjustment), in table order, plus their
+    totals."""
     with read_snapshot() as alias:
+        since, until = gaming_days_bounds(gaming_day, gaming_day)
+        reversed_today = Entry.objects.using(alias).filter(
+            created_at__gte=since, created_at__lt=until).values("pk")
         tables = list(Table.objects.using(alias).filter(
-            pk__in=Round.objects.using(alias).filter(gaming_day=gaming_day)
-            .values("table_id")).order_by("pk"))
+            Q(pk__in=Round.objects.using(alias).filter(gaming_day=gaming_day)
+              .values("table_id"))
+            | Q(pk__in=Round.objects.using(alias).filter(
+                reversal_entry_id__in=reversed_today).values("table_id"))).order_by("pk"))
         rows = _table_days(alias, gaming_day, tables)
     by_currency: dict[str, list[TableDayReport]] = defaultdict(list)
     for row in rows:

@@ -56,6 +56,7 @@ ENDPOINTS = [
     ("post", "/api/v1/approvals/{approval}/reject"),
     ("post", "/api/v1/reports"),
     ("post", "/api/v1/reports/{report}/retry"),
+    ("post", "/api/v1/gaming-days/close"),
 ]
 
 

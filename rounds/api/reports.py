@@ -1,4 +1,5 @@
-"""The auditors' report files over the API: ask for one, watch it, download it.
+"""The auditors' report files over the API: ask for one, watch it, download it; and the
+closed gaming days.
 
 The request is answered 202 at once; a Celery worker makes the file after the request
 commits (rounds.services.reporting). Every view needs rounds.run_reports, and a report
@@ -21,10 +22,12 @@ from rest_framework.views import APIView
 from casino.api.pagination import PAGE_PARAMETERS, Pagination, paginated
 from casino.api.permissions import acting_user, requires
 from casino.errors import Conflict, NotFound
-from rounds.models import Report
+from ledger.money import format_minor
+from rounds.models import ClosedDay, Report
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS
 from rounds.services import reporting
+from rounds.services.gaming_days import gaming_day_close
 
 RUN_REPORTS = requires("rounds.run_reports")
 
@@ -155,3 +158,89 @@ class ReportFileView(APIView):
         response = FileResponse(report.file.open("rb"), as_attachment=True,
                                 filename=report.file_name, content_type=report.content_type)
         return response
+
+
+# --- closed gaming days ---------------------------------------------------------------------
+
+class ClosedTableDayOut(serializers.Serializer):
+    table = serializers.IntegerField(source="table_id", allow_null=True,
+                                     help_text="Empty on the floor's total row.")
+    table_name = serializers.CharField()
+    currency = serializers.CharField()
+    rounds_settled = serializers.IntegerField()
+    rounds_reversed = serializers.IntegerField()
+    rounds_voided = serializers.IntegerField()
+    handle = serializers.SerializerMethodField()
+    house_result = serializers.SerializerMethodField()
+    commission_players = serializers.SerializerMethodField()
+    commission_bankers = serializers.SerializerMethodField()
+    adjustments = serializers.SerializerMethodField()
+
+    def _money(self, row: Any, name: str) -> str:
+        return format_minor(getattr(row, name), row.currency)
+
+    def get_handle(self, row: Any) -> str:
+        return self._money(row, "handle")
+
+    def get_house_result(self, row: Any) -> str:
+        return format_minor(row.house_win_house_banked + row.house_win_house_stakes
+                            + row.commission_players + row.commission_bankers, row.currency)
+
+    def get_commission_players(self, row: Any) -> str:
+        return self._money(row, "commission_players")
+
+    def get_commission_bankers(self, row: Any) -> str:
+        return self._money(row, "commission_bankers")
+
+    def get_adjustments(self, row: Any) -> str:
+        return self._money(row, "adjustments")
+
+
+class ClosedDayOut(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    closed_at = serializers.DateTimeField()
+    closed_by = serializers.CharField(source="closed_by.username", allow_null=True,
+                                      default=None)
+    chain_head = serializers.SerializerMethodField()
+    tables = ClosedTableDayOut(many=True)
+
+    @extend_schema_field(ChainHeadOut)
+    def get_chain_head(self, closed: ClosedDay) -> dict[str, Any]:
+        return {"seq": closed.chain_seq, "hash": closed.chain_hash}
+
+
+def _closed_days() -> Any:
+    return ClosedDay.objects.select_related("closed_by").prefetch_related("tables")
+
+
+class GamingDaysView(APIView):
+    permission_classes = [RUN_REPORTS]
+
+    @extend_schema(summary="Closed gaming days with their stored figures, newest first",
+                   operation_id="gaming_days_list", parameters=PAGE_PARAMETERS,
+                   responses={200: paginated(ClosedDayOut(many=True),
+                                             "PaginatedClosedDayOutList")})
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(_closed_days().order_by("-gaming_day"), request,
+                                           view=self)
+        assert page is not None
+        return paginator.get_paginated_response(ClosedDayOut(page, many=True).data)
+
+
+class GamingDayCloseIn(serializers.Serializer):
+    gaming_day = serializers.DateField(help_text="YYYY-MM-DD")
+
+
+class GamingDayCloseView(APIView):
+    permission_classes = [requires("rounds.close_gaming_day")]
+
+    @extend_schema(summary="Close a gaming day (pit boss): store its figures for good",
+                   request=GamingDayCloseIn, responses={201: ClosedDayOut})
+    def post(self, request: Request) -> Response:
+        data = GamingDayCloseIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        closed = gaming_day_close(gaming_day=data.validated_data["gaming_day"],
+                                  by=acting_user(request))
+        return Response(ClosedDayOut(_closed_days().get(pk=closed.pk)).data,
+                        status=status.HTTP_201_CREATED)

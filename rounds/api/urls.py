@@ -15,6 +15,8 @@ urlpatterns = [
     path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),
     path("reports/<int:report_id>/retry", reports.ReportRetryView.as_view(),
          name="report-retry"),
+    path("gaming-days", reports.GamingDaysView.as_view(), name="gaming-days"),
+    path("gaming-days/close", reports.GamingDayCloseView.as_view(), name="gaming-day-close"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
     path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),

@@ -40,7 +40,8 @@ TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
     "house_win_house_banked", "house_stake_result", "commission_players",
-    "commission_bankers", "house_result", "hold_percent", "currency"]
+    "commission_bankers", "house_result", "hold_percent", "adjustments", "closed",
+    "currency"]
 
 
 def _table_day_row(r: TableDayReport) -> list:
@@ -49,7 +50,25 @@ def _table_day_row(r: TableDayReport) -> list:
             r.rounds_player_banked, r.rounds_co_banked, r.rounds_voided, r.rounds_reversed,
             money(r.handle, c), money(r.house_stakes, c), money(r.house_win_house_banked, c),
             money(r.house_win_house_stakes, c), money(r.commission_players, c),
-            money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent, c]
+            money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent,
+            money(r.adjustments, c), r.closed, c]
+
+
+def _day_notes(rows: list[TableDayReport]) -> list[str]:
+    """What an auditor must know to read a day's figures: a closed day's figures are the
+    stored ones; rounds reversed since show on the day of their reversal."""
+    notes = []
+    if any(r.closed for r in rows):
+        notes.append("This gaming day is closed: these are the figures stored at the close.")
+    for r in rows:
+        if r.reversed_after_close:
+            numbers = ", ".join(str(n) for n in r.reversed_after_close)
+            notes.append(f"{r.table_name}: round(s) {numbers} were reversed after the close; "
+                         "each reversal shows as an adjustment on the gaming day it was made.")
+        if r.adjustments:
+            notes.append(f"{r.table_name}: adjustments of {format_minor(r.adjustments, r.currency)}"
+                         f" {r.currency} reverse rounds of gaming days closed before.")
+    return notes
 
 
 def _hold_chart(rows: list[TableDayReport]) -> Chart:
@@ -75,7 +94,7 @@ def _table_day(p: dict[str, Any]) -> Laid:
     r = table_day_report(table_id=p["table"], gaming_day=p["gaming_day"])
     return Laid(title=f"Table day: {r.table_name}", period=f"gaming day {r.gaming_day}",
                 sections=[Section("Figures", TABLE_DAY_COLUMNS, [_table_day_row(r)])],
-                charts=[_hold_chart([r])], notes=[])
+                charts=[_hold_chart([r])], notes=_day_notes([r]))
 
 
 def _floor_day(p: dict[str, Any]) -> Laid:
@@ -83,7 +102,8 @@ def _floor_day(p: dict[str, Any]) -> Laid:
     rows = [_table_day_row(r) for r in [*floor.tables, *floor.totals]]
     return Laid(title="Floor day", period=f"gaming day {floor.gaming_day}",
                 sections=[Section("Tables and total", TABLE_DAY_COLUMNS, rows)],
-                charts=[_hold_chart(floor.tables)] if floor.tables else [], notes=[])
+                charts=[_hold_chart(floor.tables)] if floor.tables else [],
+                notes=_day_notes(floor.tables))
 
 
 BANKER_COLUMNS = ["gaming_day", "table", "round", "banker", "co_banked", "house_stake",
