@@ -14,6 +14,7 @@ from casino import roles
 NAV: list[tuple[str, str, str]] = [
     ("Floor", "floor", "rounds.view_round"),
     ("Cage", "cage:find", "casino.deposit_funds"),
+    ("Reports", "reports", "rounds.run_reports"),
     ("Admin", "admin:index", ""),
 ]
 
