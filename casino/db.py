@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Iterator, Sequence
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
@@ -51,11 +52,22 @@ def read_snapshot(using: str | None = None) -> Iterator[str]:
     alias = using or report_database()
     conn = connections[alias]
     own = not conn.in_atomic_block
-    with transaction.atomic(using=alias):
-        if own:
-            with conn.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        yield alias
+    # Inside, every read the ORM routes goes to this alias (casino.db_router), so the
+    # selectors the report calls read the same snapshot without naming a database.
+    token = REPORT_READS.set(alias)
+    try:
+        with transaction.atomic(using=alias):
+            if own:
+                with conn.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield alias
+    finally:
+        REPORT_READS.reset(token)
+
+
+# The alias a report being read reads from (None: not inside read_snapshot).
+REPORT_READS: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "report_reads", default=None)
 
 
 def report_database() -> str:

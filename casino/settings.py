@@ -139,6 +139,17 @@ if env.bool("DATABASE_POOL", default=True):
     _db["ENGINE"] = "casino.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
+# A replica the reports read from (casino/db_router.py); unset, they read the default
+# database like everything else. Tests use the default database.
+DATABASE_REPORTS_URL = env.str("DATABASE_REPORTS_URL", default="")
+if DATABASE_REPORTS_URL:
+    _reports = _database_url("DATABASE_REPORTS_URL", DATABASE_REPORTS_URL)
+    _reports["OPTIONS"] = dict(_db["OPTIONS"])
+    _reports["ENGINE"], _reports["CONN_MAX_AGE"] = _db["ENGINE"], 0
+    # A replica is read-only: its tables are never created or migrated through it.
+    _reports["TEST"] = {"MIRROR": "default"}
+    DATABASES["reports"] = _reports
+DATABASE_ROUTERS = ["casino.db_router.ReportsRouter"]
 
 # The tables' owner, for `migrate` and `create_runtime_role` only (casino/db_roles.py); the
 # service itself connects as DATABASE_URL's role, which should own nothing. Same server

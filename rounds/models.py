@@ -164,7 +164,12 @@ class Round(models.Model):
                 name="round_reversed_has_entry",
             ),
         ]
-        indexes = [models.Index(fields=["table", "gaming_day"]),
+        indexes = [# A table's day (rounds.reports.table_day_report): only that day's rows.
+                   models.Index(fields=["table", "gaming_day"]),
+                   # The floor's day and the bankers' date ranges cross every table: the
+                   # day's (or the range's) rounds without reading the others.
+                   models.Index(fields=["gaming_day", "table"],
+                                name="rounds_round_day_table"),
                    models.Index(fields=["state"]),
                    # For the guard that keeps a live banker's cover held (migration 0005).
                    models.Index(fields=["banker_hold_id"], name="rounds_round_banker_hold",
