@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q, Sum
+from django.utils import timezone
 
 from casino.db import read_snapshot
 from casino.errors import NotFound
 from ledger import chain
-from ledger.models import Account, Entry, Hold, Line
+from ledger.models import Account, ChainHead, Entry, Hold, Line
 from ledger.selectors import Statement, account_statement
 from ledger.verify import ledger_verify
 
@@ -36,11 +37,14 @@ class ChainPoint:
 
 
 def chain_point(*, as_of: datetime | None = None) -> ChainPoint:
-    """The chain's head now, or its last entry posted at or before ``as_of``."""
-    entries = Entry.objects.all()
-    if as_of is not None:
-        entries = entries.filter(created_at__lte=as_of)
-    last = entries.order_by("-seq").values_list("seq", "hash").first()
+    """The chain's head now (or at a moment not yet past), or its last entry posted at or
+    before ``as_of``."""
+    if as_of is None or as_of >= timezone.now():
+        # The head row names the newest entry: one row, whatever the ledger's length.
+        head = ChainHead.objects.values_list("seq", "last_hash").first()
+        return ChainPoint(seq=head[0], hash=head[1]) if head else ChainPoint(0, chain.GENESIS)
+    last = (Entry.objects.filter(created_at__lte=as_of).order_by("-seq")
+            .values_list("seq", "hash").first())
     return ChainPoint(seq=last[0], hash=last[1]) if last else ChainPoint(0, chain.GENESIS)
 
 
