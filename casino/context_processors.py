@@ -16,6 +16,7 @@ NAV: list[tuple[str, str, str]] = [
     ("Cage", "cage:find", "casino.view_player"),
     # Every staff member sees the requests they asked for; pit bosses decide them.
     ("Approvals", "approvals-screen", ""),
+    ("Reports", "reports", "rounds.run_reports"),
     ("Admin", "admin:index", ""),
 ]
 

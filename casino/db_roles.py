@@ -72,6 +72,9 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     "rounds_roundevent": APPEND_ONLY,
     # Who took and left each seat, and when: appended by the seat services, never changed.
     "rounds_seatchange": APPEND_ONLY,
+    # A closed gaming day's figures never change (rounds/migrations/0008).
+    "rounds_closedday": APPEND_ONLY,
+    "rounds_closedtableday": APPEND_ONLY,
     # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
     "casino_refusal": APPEND_ONLY,
 }

@@ -45,6 +45,7 @@ _PIT_BOSS = _DEALER | {
     "rounds.void_round",
     "rounds.reverse_round",
     "rounds.run_reports",
+    "rounds.close_gaming_day",
     # The ledger: read it, and correct it with a reversing entry.
     "ledger.view_account",
     "ledger.view_entry",

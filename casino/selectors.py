@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
-from casino.errors import NotFound
+from casino.errors import NotFound, ValidationFailed
+from casino.gaming_day import gaming_days_bounds
 from casino.models import Player
 from ledger.models import Account
-from ledger.selectors import Balance, account_balance_after, entry_get
+from ledger.reports import StatementReport, statement_report
+from ledger.selectors import Balance, Statement, account_balance_after, entry_get
 
 
 def player_account_ref(player_id: int) -> str:
@@ -58,6 +60,37 @@ def player_get(*, player_id: int) -> Player:
     if player is None:
         raise NotFound(f"There is no player #{player_id}.", detail={"player_id": player_id})
     return player
+
+
+@dataclass(frozen=True)
+class PlayerStatement:
+    """A player's ledger statement over gaming days (the auditors' ``player_statement``)."""
+
+    player_id: int
+    player_name: str
+    date_from: date
+    date_to: date
+    report: StatementReport
+
+    @property
+    def statement(self) -> Statement:
+        return self.report.statement
+
+
+def player_statement(*, player_id: int, date_from: date, date_to: date) -> PlayerStatement:
+    """The player's account from the start of gaming day ``date_from`` to the end of
+    ``date_to``: opening balance, every movement with its reference, closing balance."""
+    if date_to < date_from:
+        raise ValidationFailed("date_to is before date_from.", code="invalid",
+                               detail={"fields": {"date_to": ["before date_from"]}})
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(f"There is no player #{player_id}.", detail={"player_id": player_id})
+    since, until = gaming_days_bounds(date_from, date_to)
+    return PlayerStatement(
+        player_id=player.pk, player_name=player.name, date_from=date_from, date_to=date_to,
+        report=statement_report(account_ref=player_account_ref(player.pk),
+                                currency=player.currency, since=since, until=until))
 
 
 def player_balance(player: Player) -> Balance:

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -137,6 +138,17 @@ if env.bool("DATABASE_POOL", default=True):
     _db["ENGINE"] = "casino.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
+# A replica the reports read from (casino/db_router.py); unset, they read the default
+# database like everything else. Tests use the default database.
+DATABASE_REPORTS_URL = env.str("DATABASE_REPORTS_URL", default="")
+if DATABASE_REPORTS_URL:
+    _reports = _database_url("DATABASE_REPORTS_URL", DATABASE_REPORTS_URL)
+    _reports["OPTIONS"] = dict(_db["OPTIONS"])
+    _reports["ENGINE"], _reports["CONN_MAX_AGE"] = _db["ENGINE"], 0
+    # A replica is read-only: its tables are never created or migrated through it.
+    _reports["TEST"] = {"MIRROR": "default"}
+    DATABASES["reports"] = _reports
+DATABASE_ROUTERS = ["casino.db_router.ReportsRouter"]
 
 # The tables' owner, for `migrate` and `create_runtime_role` only (casino/db_roles.py); the
 # service itself connects as DATABASE_URL's role, which should own nothing. Same server
@@ -178,6 +190,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")
 # A gaming day runs from this local hour to the same hour the next day (reports, rounds).
 GAMING_DAY_START_HOUR = env.int("GAMING_DAY_START_HOUR", default=6)
+# The name printed on the auditors' report files.
+CASINO_NAME = env.str("CASINO_NAME", default="Pai Gow Poker casino")
 USE_I18N = True
 USE_TZ = True
 # Times written one way everywhere, the admin included (casino/formats/en/formats.py).
@@ -186,6 +200,11 @@ FORMAT_MODULE_PATH = ["casino.formats"]
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / ".data" / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it even before collectstatic
+# Files the service writes (the auditors' report files), through Django's default storage;
+# never served as static files: a report's file is handed out by its API view, which
+# checks who asks.
+MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / ".data" / "media")))
+MEDIA_URL = "/media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -321,9 +340,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# The previous gaming day is closed at this local hour (rounds.gaming_day_close): after
+# the day's start hour, so the night's last rounds are settled by then.
+GAMING_DAY_CLOSE_HOUR = env.int("GAMING_DAY_CLOSE_HOUR", default=(GAMING_DAY_START_HOUR + 1) % 24)
+if not 0 <= GAMING_DAY_CLOSE_HOUR <= 23:
+    raise ImproperlyConfigured("GAMING_DAY_CLOSE_HOUR must be an hour, 0 to 23.")
 CELERY_BEAT_SCHEDULE = {
     # Idempotency-Keys are kept at least 24 hours (casino/idempotency.py).
     "purge-idempotency-keys": {"task": "casino.idempotency_keys_purge", "schedule": 3600.0},
+    "close-gaming-day": {"task": "rounds.gaming_day_close",
+                         "schedule": crontab(hour=GAMING_DAY_CLOSE_HOUR, minute=0)},
 }
 if CELERY_TASK_ALWAYS_EAGER and "celery" not in Path(sys.argv[0]).name:
     print(

@@ -105,6 +105,8 @@ class Entry(models.Model):
         ordering = ["id"]
         verbose_name_plural = "entries"
         # Few indexes: each is written by every posting, under the chain head's lock.
+        # created_at: a period's entries (statements, the trial balance as of a moment,
+        # a day's reversals in the day's report) without reading the whole ledger.
         indexes = [models.Index(fields=["created_at"])]
         permissions = [("reverse_entry", "Can reverse a ledger entry")]
         constraints = [

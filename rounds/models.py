@@ -188,7 +188,12 @@ class Round(models.Model):
                 name="round_reversed_has_entry",
             ),
         ]
-        indexes = [models.Index(fields=["table", "gaming_day"]),
+        indexes = [# A table's day (rounds.reports.table_day_report): only that day's rows.
+                   models.Index(fields=["table", "gaming_day"]),
+                   # The floor's day and the bankers' date ranges cross every table: the
+                   # day's (or the range's) rounds without reading the others.
+                   models.Index(fields=["gaming_day", "table"],
+                                name="rounds_round_day_table"),
                    models.Index(fields=["state"]),
                    # For the guard that keeps a live banker's cover held (migration 0005).
                    models.Index(fields=["banker_hold_id"], name="rounds_round_banker_hold",
@@ -292,3 +297,115 @@ class RoundEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} at {localtime(self.at):%H:%M:%S}"
+
+
+class Report(models.Model):
+    """An auditor's or pit boss's request for a report file, made by a Celery worker.
+
+    Nothing about a report moves money: the worker reads one snapshot and writes a file.
+    The row records what was asked (kind, format, parameters), by whom and when, how far
+    the worker got, and either the stored file with the chain head it was read at or why
+    it failed (a failed report can be asked again: ``attempts`` counts the tries).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    kind = models.CharField(max_length=30)
+    format = models.CharField(max_length=10)
+    parameters = models.JSONField(default=dict, help_text="As asked, in plain text.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done.")
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                     related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    file = models.FileField(upload_to="reports/%Y/%m/", blank=True)
+    file_name = models.CharField(max_length=200, blank=True)
+    content_type = models.CharField(max_length=60, blank=True)
+    chain_seq = models.BigIntegerField(null=True, blank=True)
+    chain_hash = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100),
+                                   name="report_progress_percent"),
+            models.CheckConstraint(condition=~Q(status="done") | ~Q(file=""),
+                                   name="report_done_has_file"),
+            models.CheckConstraint(condition=~Q(status="failed") | ~Q(error=""),
+                                   name="report_failed_says_why"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.format} #{self.pk} ({self.status})"
+
+
+class ClosedDay(models.Model):
+    """A gaming day closed: its figures were stored and never change again.
+
+    ``chain_seq``/``chain_hash`` are the ledger's chain head when the day was closed,
+    which ``ledger_verify --expect SEQ:HASH`` can check later. PostgreSQL refuses UPDATE
+    and DELETE of closed days and their figures (rounds/migrations/0007): a later reversal
+    of one of the day's rounds is an adjustment on the day it was made.
+    """
+
+    gaming_day = models.DateField(unique=True)
+    closed_at = models.DateTimeField()
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.PROTECT, related_name="+",
+                                  help_text="Empty when the scheduled close did it.")
+    chain_seq = models.BigIntegerField()
+    chain_hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        permissions = [("close_gaming_day", "Can close a gaming day")]
+
+    def __str__(self) -> str:
+        return f"gaming day {self.gaming_day} (closed)"
+
+
+class ClosedTableDay(models.Model):
+    """One table's figures of a closed day (rounds.reports.TableDayReport's), or, with no
+    table, the floor's total in one currency."""
+
+    closed_day = models.ForeignKey(ClosedDay, on_delete=models.PROTECT, related_name="tables")
+    table = models.ForeignKey("casino.Table", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
+    table_name = models.CharField(max_length=100)
+    currency = models.CharField(max_length=3)
+    rounds_settled = models.IntegerField()
+    rounds_house_banked = models.IntegerField()
+    rounds_player_banked = models.IntegerField()
+    rounds_co_banked = models.IntegerField()
+    rounds_reversed = models.IntegerField()
+    rounds_voided = models.IntegerField()
+    handle = models.BigIntegerField()
+    house_stakes = models.BigIntegerField()
+    house_win_house_banked = models.BigIntegerField()
+    house_win_house_stakes = models.BigIntegerField()
+    commission_players = models.BigIntegerField()
+    commission_bankers = models.BigIntegerField()
+    adjustments = models.BigIntegerField(
+        default=0, help_text="House result moved back this day by reversals of rounds of "
+                             "days closed before.")
+
+    class Meta:
+        ordering = ["closed_day", "table_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["closed_day", "table"],
+                                    name="closed_table_day_unique_table"),
+            models.UniqueConstraint(fields=["closed_day", "currency"],
+                                    condition=Q(table__isnull=True),
+                                    name="closed_table_day_one_total_per_currency"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_name} on {self.closed_day.gaming_day}"

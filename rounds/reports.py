@@ -1,7 +1,8 @@
-"""The pit's and the auditors' figures per table and gaming day (rules §10).
+"""The pit's and the auditors' figures about play (rules §10): a table's day, the floor's
+day, and the player-bankers' rounds.
 
 Computed from the rounds' settlements, which are the same figures their ledger entries
-post (a test checks one against the other). Only settled rounds count: a reversed round's
+post (tests check one against the other). Only settled rounds count: a reversed round's
 money was moved back by its reversal, so it is counted apart, as are voided rounds.
 
 - handle: every wager against a bank in the day's settled rounds (the house's stakes
@@ -11,25 +12,52 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
   house's half of a co-banked bank;
 - commission from winning players, and from player-bankers (5% of their net winnings);
 - house result = the four above; hold % = house result / handle.
+
+Each report is read from one snapshot (casino.db.read_snapshot) and returned as plain
+typed rows in minor units; the renderers (rounds/report_files/) only format them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    When,
+)
 from django.db.models.functions import Coalesce
 
-from casino.errors import NotFound
+from casino.db import read_snapshot
+from casino.errors import NotFound, ValidationFailed
+from casino.gaming_day import gaming_days_bounds
 from casino.models import Table
-from rounds.models import Round, Wager
+from ledger.models import Entry
+from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Wager
+from rounds.settlement import banker_share
+
+
+def hold_percent(result: int, handle: int) -> Decimal | None:
+    """``result / handle`` in percent to two places; None for a day without handle."""
+    if not handle:
+        return None
+    return (Decimal(result) * 100 / handle).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
 class TableDayReport:
-    table_id: int
+    table_id: int | None      # None on the floor's total row
     table_name: str
     currency: str
     gaming_day: date
@@ -44,6 +72,13 @@ class TableDayReport:
     house_win_house_stakes: int
     commission_players: int
     commission_bankers: int
+    rounds_co_banked: int = 0   # counted among rounds_player_banked too
+    # The house result moved back on this day by reversals of rounds of days closed
+    # before (their own days' figures never change); not part of house_result.
+    adjustments: int = 0
+    # A closed day read again: its stored figures, and the rounds reversed since.
+    closed: bool = False
+    reversed_after_close: tuple[int, ...] = ()
 
     @property
     def house_result(self) -> int:
@@ -51,54 +86,288 @@ class TableDayReport:
                 + self.commission_players + self.commission_bankers)
 
     @property
+    def house_result_adjusted(self) -> int:
+        return self.house_result + self.adjustments
+
+    @property
     def hold_percent(self) -> Decimal | None:
-        if not self.handle:
-            return None
-        return (Decimal(self.house_result) * 100 / self.handle).quantize(
-            Decimal("0.01"), rounding=ROUND_HALF_UP)
+        return hold_percent(self.house_result, self.handle)
+
+
+# The figures summed over rounds, each with the rounds it sums over.
+_SETTLED = Q(state=Round.State.SETTLED)
+_HOUSE = _SETTLED & Q(banker_is_house=True)
+_PLAYER = _SETTLED & Q(banker_is_house=False)
+
+
+def _total(column: str, condition: Q) -> Coalesce:
+    return Coalesce(Sum(column, filter=condition), 0)
+
+
+_FIGURES = {
+    "rounds_settled": Count("id", filter=_SETTLED),
+    "rounds_house_banked": Count("id", filter=_HOUSE),
+    "rounds_player_banked": Count("id", filter=_PLAYER),
+    "rounds_co_banked": Count("id", filter=_PLAYER & Q(rules__co_banking=True)),
+    "rounds_reversed": Count("id", filter=Q(state=Round.State.REVERSED)),
+    "rounds_voided": Count("id", filter=Q(state=Round.State.VOIDED)),
+    "house_stakes": _total("house_stake", _PLAYER),
+    "house_win_house_banked": _total("banker_net", _HOUSE),
+    "stake_results": _total("house_stake_result", _PLAYER),
+    "bank_shares": _total("house_bank_share", _PLAYER),
+    "commission_players": _total("player_commission", _SETTLED),
+    "commission_bankers": _total("banker_commission", _PLAYER),
+}
+
+
+STORED = ("rounds_settled", "rounds_house_banked", "rounds_player_banked",
+          "rounds_co_banked", "rounds_reversed", "rounds_voided", "handle", "house_stakes",
+          "house_win_house_banked", "house_win_house_stakes", "commission_players",
+          "commission_bankers", "adjustments")
+
+
+def _round_house_result() -> Any:
+    """A settled round's house result, as the day's figures count it (module docstring)."""
+    return Case(
+        When(banker_is_house=True, then=F("banker_net") + F("player_commission")),
+        default=(F("house_stake_result") + F("house_bank_share") + F("player_commission")
+                 + F("banker_commission")),
+        output_field=BigIntegerField())
+
+
+def _reversal_time() -> Subquery:
+    return Subquery(Entry.objects.filter(pk=OuterRef("reversal_entry_id"))
+                    .values("created_at")[:1])
+
+
+def _adjustments(alias: str, gaming_day: date, ids: list[int]) -> dict[int, int]:
+    """Per table: minus the house result of rounds of days closed before, reversed on
+    ``gaming_day`` (their reversing entries fall in the day)."""
+    since, until = gaming_days_bounds(gaming_day, gaming_day)
+    reversed_today = Entry.objects.using(alias).filter(
+        created_at__gte=since, created_at__lt=until).values("pk")
+    closed_before = ClosedDay.objects.using(alias).filter(
+        gaming_day=OuterRef("gaming_day"), closed_at__lt=OuterRef("reversed_at"))
+    rows = (Round.objects.using(alias)
+            .filter(table_id__in=ids, state=Round.State.REVERSED, gaming_day__lt=gaming_day,
+                    reversal_entry_id__in=reversed_today)
+            .annotate(reversed_at=_reversal_time())
+            .filter(Exists(closed_before))
+            .values("table_id").order_by("table_id")
+            .annotate(total=Sum(_round_house_result())).values_list("table_id", "total"))
+    return {table_id: -(total or 0) for table_id, total in rows}
+
+
+def _closed_days(alias: str, gaming_day: date, tables: list[Table],
+                 closed: ClosedDay) -> list[TableDayReport]:
+    """A closed day's stored figures, noting the rounds reversed after the close."""
+    stored = {row.table_id: row for row in
+              ClosedTableDay.objects.using(alias).filter(closed_day=closed,
+                                                         table__isnull=False)}
+    later = defaultdict(list)
+    for table_id, number in (
+            Round.objects.using(alias)
+            .filter(table__in=tables, gaming_day=gaming_day, state=Round.State.REVERSED)
+            .annotate(reversed_at=_reversal_time())
+            .filter(reversed_at__gt=closed.closed_at)
+            .order_by("table_id", "number").values_list("table_id", "number")):
+        later[table_id].append(number)
+    out = []
+    for table in tables:
+        row = stored.get(table.pk)
+        figures = {name: getattr(row, name) if row else 0 for name in STORED}
+        out.append(TableDayReport(
+            table_id=table.pk, table_name=table.name, currency=table.currency,
+            gaming_day=gaming_day, closed=True,
+            reversed_after_close=tuple(later[table.pk]), **figures))
+    return out
+
+
+def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableDayReport]:
+    """Every given table's day in two grouped queries (rounds, then wagers), whatever the
+    number of tables; both are served by the (table, gaming_day) index of rounds. A closed
+    day is read from its stored figures instead."""
+    closed = ClosedDay.objects.using(alias).filter(gaming_day=gaming_day).first()
+    if closed is not None:
+        return _closed_days(alias, gaming_day, tables, closed)
+    ids = [t.pk for t in tables]
+    adjustments = _adjustments(alias, gaming_day, ids)
+    rounds = Round.objects.using(alias).filter(table_id__in=ids, gaming_day=gaming_day)
+    figures = {row["table_id"]: row for row in
+               rounds.values("table_id").order_by("table_id").annotate(**_FIGURES)}
+    handles = dict(
+        Wager.objects.using(alias)
+        .filter(round__in=rounds.filter(_SETTLED), state=Wager.State.ACTIVE)
+        .values("round__table_id").order_by("round__table_id")
+        .annotate(handle=Sum("amount")).values_list("round__table_id", "handle"))
+    out = []
+    for table in tables:
+        f = figures.get(table.pk) or dict.fromkeys(_FIGURES, 0)
+        out.append(TableDayReport(
+            table_id=table.pk, table_name=table.name, currency=table.currency,
+            gaming_day=gaming_day,
+            rounds_settled=f["rounds_settled"],
+            rounds_house_banked=f["rounds_house_banked"],
+            rounds_player_banked=f["rounds_player_banked"],
+            rounds_co_banked=f["rounds_co_banked"],
+            rounds_reversed=f["rounds_reversed"],
+            rounds_voided=f["rounds_voided"],
+            handle=handles.get(table.pk) or 0,
+            house_stakes=f["house_stakes"],
+            house_win_house_banked=f["house_win_house_banked"],
+            house_win_house_stakes=f["stake_results"] + f["bank_shares"],
+            commission_players=f["commission_players"],
+            commission_bankers=f["commission_bankers"],
+            adjustments=adjustments.get(table.pk, 0),
+        ))
+    return out
 
 
 def table_day_report(*, table_id: int, gaming_day: date) -> TableDayReport:
-    """The day's figures for one table, in two aggregate queries."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        raise NotFound(f"no table #{table_id}")
-    rounds = Round.objects.filter(table=table, gaming_day=gaming_day)
-    settled = Q(state=Round.State.SETTLED)
-    house = settled & Q(banker_is_house=True)
-    player = settled & Q(banker_is_house=False)
+    """The day's figures for one table, from one snapshot."""
+    with read_snapshot() as alias:
+        table = Table.objects.using(alias).filter(pk=table_id).first()
+        if table is None:
+            raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
+        return _table_days(alias, gaming_day, [table])[0]
 
-    def total(field: str, condition: Q) -> Coalesce:
-        return Coalesce(Sum(field, filter=condition), 0)
 
-    figures = rounds.aggregate(
-        rounds_settled=Count("id", filter=settled),
-        rounds_house_banked=Count("id", filter=house),
-        rounds_player_banked=Count("id", filter=player),
-        rounds_reversed=Count("id", filter=Q(state=Round.State.REVERSED)),
-        rounds_voided=Count("id", filter=Q(state=Round.State.VOIDED)),
-        house_stakes=total("house_stake", player),
-        house_win_house_banked=total("banker_net", house),
-        stake_results=total("house_stake_result", player),
-        bank_shares=total("house_bank_share", player),
-        commission_players=total("player_commission", settled),
-        commission_bankers=total("banker_commission", player),
-    )
-    handle = Wager.objects.filter(
-        round__in=rounds.filter(settled), state=Wager.State.ACTIVE,
-    ).aggregate(handle=Coalesce(Sum("amount"), 0))["handle"]
+@dataclass(frozen=True)
+class FloorDayReport:
+    """Every table that played (or was open) on the day, and a total row per currency."""
+
+    gaming_day: date
+    tables: list[TableDayReport]
+    totals: list[TableDayReport]
+
+
+def _sum_rows(gaming_day: date, currency: str, rows: list[TableDayReport]) -> TableDayReport:
+    totals: dict[str, Any] = {name: sum(getattr(r, name) for r in rows) for name in STORED}
     return TableDayReport(
-        table_id=table.pk, table_name=table.name, currency=table.currency,
-        gaming_day=gaming_day,
-        rounds_settled=figures["rounds_settled"],
-        rounds_house_banked=figures["rounds_house_banked"],
-        rounds_player_banked=figures["rounds_player_banked"],
-        rounds_reversed=figures["rounds_reversed"],
-        rounds_voided=figures["rounds_voided"],
-        handle=handle,
-        house_stakes=figures["house_stakes"],
-        house_win_house_banked=figures["house_win_house_banked"],
-        house_win_house_stakes=figures["stake_results"] + figures["bank_shares"],
-        commission_players=figures["commission_players"],
-        commission_bankers=figures["commission_bankers"],
-    )
+        table_id=None, table_name="Total", currency=currency, gaming_day=gaming_day,
+        closed=any(r.closed for r in rows), **totals)
+
+
+def floor_day_report(*, gaming_day: date) -> FloorDayReport:
+    """All tables with a round on the day (or an adjustment), in table order, plus their
+    totals."""
+    with read_snapshot() as alias:
+        since, until = gaming_days_bounds(gaming_day, gaming_day)
+        reversed_today = Entry.objects.using(alias).filter(
+            created_at__gte=since, created_at__lt=until).values("pk")
+        tables = list(Table.objects.using(alias).filter(
+            Q(pk__in=Round.objects.using(alias).filter(gaming_day=gaming_day)
+              .values("table_id"))
+            | Q(pk__in=Round.objects.using(alias).filter(
+                reversal_entry_id__in=reversed_today).values("table_id"))).order_by("pk"))
+        rows = _table_days(alias, gaming_day, tables)
+    by_currency: dict[str, list[TableDayReport]] = defaultdict(list)
+    for row in rows:
+        by_currency[row.currency].append(row)
+    return FloorDayReport(gaming_day=gaming_day, tables=rows, totals=[
+        _sum_rows(gaming_day, cur, by_currency[cur]) for cur in sorted(by_currency)])
+
+
+# --- the bankers ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BankerLine:
+    """One player-banked round from the bank's side (the player-banker's share of it
+    when co-banked). ``net == bank_won - bank_paid``; commission as the table rounded it."""
+
+    gaming_day: date
+    table_id: int
+    table_name: str
+    round_id: int
+    round_number: int
+    banker_player_id: int
+    banker_name: str
+    currency: str
+    co_banked: bool
+    house_stake: int
+    covered: int        # the wagers against the bank plus the house's stake
+    bank_won: int
+    bank_paid: int
+    net: int
+    commission: int
+
+
+@dataclass(frozen=True)
+class BankerTotal:
+    banker_player_id: int
+    banker_name: str
+    currency: str
+    rounds: int
+    covered: int
+    bank_won: int
+    bank_paid: int
+    net: int
+    commission: int
+
+
+@dataclass(frozen=True)
+class BankerReport:
+    date_from: date
+    date_to: date
+    lines: list[BankerLine]
+    totals: list[BankerTotal] = field(default_factory=list)
+
+
+def banker_report(*, date_from: date, date_to: date) -> BankerReport:
+    """Every settled player-banked round of the gaming days ``date_from``..``date_to``, in
+    day, table and round order, and each banker's totals; three queries from one snapshot."""
+    if date_to < date_from:
+        raise ValidationFailed("date_to is before date_from.", code="invalid",
+                               detail={"fields": {"date_to": ["before date_from"]}})
+    with read_snapshot() as alias:
+        rounds = list(
+            Round.objects.using(alias)
+            .filter(_PLAYER, gaming_day__gte=date_from, gaming_day__lte=date_to)
+            .select_related("table", "banker_player")
+            .order_by("gaming_day", "table_id", "number"))
+        ids = [r.pk for r in rounds]
+        covered = dict(
+            Wager.objects.using(alias).filter(round_id__in=ids, state=Wager.State.ACTIVE)
+            .values("round_id").order_by("round_id").annotate(total=Sum("amount"))
+            .values_list("round_id", "total"))
+        results: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for round_id, position, amount in (
+                Hand.objects.using(alias).filter(round_id__in=ids, amount__isnull=False)
+                .values_list("round_id", "position", "amount")):
+            results[round_id].append((position, amount or 0))
+    lines = []
+    for r in rounds:
+        # A settled player-banked round always names its banker (round_banker_consistent).
+        assert r.banker_player is not None and r.banker_player_id is not None
+        share = banker_share if r.rules.get("co_banking") else (lambda amount: amount)
+        won = paid = 0
+        banker_position = str(r.banker_seat)
+        for position, amount in results[r.pk]:
+            if position == banker_position:
+                continue
+            if amount < 0:
+                won += share(-amount)
+            elif amount > 0:
+                paid += share(amount)
+        lines.append(BankerLine(
+            gaming_day=r.gaming_day, table_id=r.table_id, table_name=r.table.name,
+            round_id=r.pk, round_number=r.number, banker_player_id=r.banker_player_id,
+            banker_name=r.banker_player.name, currency=r.currency,
+            co_banked=bool(r.rules.get("co_banking")), house_stake=r.house_stake,
+            covered=(covered.get(r.pk) or 0) + r.house_stake,
+            bank_won=won, bank_paid=paid, net=r.banker_net or 0,
+            commission=r.banker_commission or 0))
+    return BankerReport(date_from=date_from, date_to=date_to, lines=lines,
+                        totals=_banker_totals(lines))
+
+
+def _banker_totals(lines: list[BankerLine]) -> list[BankerTotal]:
+    grouped: dict[tuple[int, str], list[BankerLine]] = defaultdict(list)
+    for line in lines:
+        grouped[(line.banker_player_id, line.currency)].append(line)
+    return [BankerTotal(
+        banker_player_id=player_id, banker_name=group[0].banker_name, currency=currency,
+        rounds=len(group), covered=sum(x.covered for x in group),
+        bank_won=sum(x.bank_won for x in group), bank_paid=sum(x.bank_paid for x in group),
+        net=sum(x.net for x in group), commission=sum(x.commission for x in group),
+    ) for (player_id, currency), group in sorted(grouped.items())]

@@ -6,9 +6,13 @@ same counts on any worker and the merge is a plain sum.
 
 from __future__ import annotations
 
+import logging
+
 from celery import chord, shared_task
 
 from rounds.paigow.simulate import Counts, merge_counts, plan_chunks, simulate_chunk
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="rounds.simulate_chunk")
@@ -30,3 +34,27 @@ def simulate_on_workers(*, hands: int, way: str, wheel: str, seed: int,
     result = chord(header)(simulate_merge_task.s())
     counts: Counts = result.get(timeout=timeout)
     return counts
+
+
+@shared_task(name="rounds.report_make")
+def report_make_task(report_id: int) -> str:
+    """Make one asked-for report file (rounds.services.reporting.report_make)."""
+    from rounds.services.reporting import report_make
+
+    return report_make(report_id=report_id)
+
+
+@shared_task(name="rounds.gaming_day_close")
+def gaming_day_close_task() -> str | None:
+    """Daily at GAMING_DAY_CLOSE_HOUR (CELERY_BEAT_SCHEDULE): close the previous gaming
+    day unless it is closed; a day that cannot close yet (a round still in play) is
+    logged and left for the pit boss."""
+    from casino.errors import DomainError
+    from rounds.services.gaming_days import gaming_day_close_due
+
+    try:
+        closed = gaming_day_close_due()
+    except DomainError as refused:
+        log.warning("gaming day close refused: %s", refused.message)
+        return None
+    return None if closed is None else closed.gaming_day.isoformat()

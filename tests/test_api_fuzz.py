@@ -13,6 +13,7 @@ from casino import roles
 from casino.approvals import approval_request
 from casino.services import player_create, player_deposit, staff_create
 from rounds import services
+from rounds.models import Report
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,8 @@ field_names = st.sampled_from([
     "seat", "amount", "house", "house_stake", "hands", "position", "high", "low", "house_way",
     "as_played", "outcomes", "reason", "results_only", "player", "name", "min_bet", "max_bet",
     "commission_rate", "wheel", "house_way", "currency", "reference", "search", "entry",
-    "note", "deal_modes",
+    "note", "deal_modes", "kind", "format", "table", "gaming_day", "date_from", "date_to",
+    "as_of",
 ])
 bodies = st.one_of(json_values, st.dictionaries(field_names, json_values, max_size=5))
 
@@ -52,6 +54,9 @@ ENDPOINTS = [
     ("post", "/api/v1/ledger/entries/{entry}/reverse"),
     ("post", "/api/v1/approvals/{approval}/approve"),
     ("post", "/api/v1/approvals/{approval}/reject"),
+    ("post", "/api/v1/reports"),
+    ("post", "/api/v1/reports/{report}/retry"),
+    ("post", "/api/v1/gaming-days/close"),
 ]
 
 
@@ -70,8 +75,12 @@ def floor(db):
     services.seat_take(table_id=table.pk, number=1, player_id=player.pk, by=boss)
     round_ = services.round_open(table_id=table.pk, by=boss)
     services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=boss)
+    # A report that failed, so a retry may be asked (queued again, made after commit).
+    report = Report.objects.create(kind="floor_day", format="csv", status="failed",
+                                   error="made up", requested_by=boss,
+                                   parameters={"gaming_day": "2026-01-01"})
     return {"token": token, "table": table.pk, "player": player.pk, "round": round_.pk,
-            "entry": entry.pk, "approval": approval.pk}
+            "entry": entry.pk, "approval": approval.pk, "report": report.pk}
 
 
 @pytest.mark.parametrize(("method", "url"), ENDPOINTS)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import views
+from rounds.api import reports, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -10,6 +10,13 @@ urlpatterns = [
          name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
+    path("reports", reports.ReportsView.as_view(), name="reports"),
+    path("reports/<int:report_id>", reports.ReportDetailView.as_view(), name="report"),
+    path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),
+    path("reports/<int:report_id>/retry", reports.ReportRetryView.as_view(),
+         name="report-retry"),
+    path("gaming-days", reports.GamingDaysView.as_view(), name="gaming-days"),
+    path("gaming-days/close", reports.GamingDayCloseView.as_view(), name="gaming-day-close"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
     path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),

@@ -2,10 +2,16 @@
 
 from django.urls import path
 
-from rounds.screens import views
+from rounds.screens import reports, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
+    path("reports/", reports.reports, name="reports"),
+    path("reports/live/", reports.reports_live, name="reports-live"),
+    path("reports/ask/", reports.report_ask, name="report-ask"),
+    path("reports/<int:report_id>/download/", reports.report_download, name="report-download"),
+    path("reports/days/<str:gaming_day>/chart.png", reports.closed_day_chart,
+         name="closed-day-chart"),
     path("floor/live/", views.floor_live, name="floor-live"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),

@@ -112,3 +112,32 @@ class Dealer:
 @pytest.fixture
 def dealer(dealer_client) -> Dealer:
     return Dealer(dealer_client)
+
+
+@dataclass
+class DutchSeed:
+    """The Dutch seed's player-banked round (docs/rules.md §7): seat 1 banks, seats 2 and 5
+    lose 100.00 and 60.00 to it, seats 3 and 4 win 100.00 and 40.00 from it."""
+
+    table: Table
+    banker: Player
+    players: dict[int, Player]   # seat -> player, seats 2-5
+    warm_up: dict                # the house-banked round that made seat 1 eligible
+    round_id: int
+    gaming_day: str
+
+
+@pytest.fixture
+def dutch_seed(dealer, table, seat_player) -> DutchSeed:
+    banker = seat_player(table, 1, funds=100_000, name="Banker Bram")
+    players = {n: seat_player(table, n, funds=50_000, name=f"Speler {n}") for n in (2, 3, 4, 5)}
+    # A house-banked round in which seat 1 pushes: it may bank next (banker_must_have_played).
+    warm_up = dealer.house_round(table, {1: "100.00"}, {"1": "push"})
+    round_id = dealer.open_round(table)["id"]
+    for seat, amount in ((2, "100.00"), (5, "60.00"), (3, "100.00"), (4, "40.00")):
+        dealer.wager(round_id, seat, amount)
+    dealer.banker(round_id, seat=1, house_stake="0")
+    body = dealer.settle(round_id, {"outcomes": {"2": "loss", "5": "loss",
+                                                 "3": "win", "4": "win"}})
+    return DutchSeed(table=table, banker=banker, players=players, warm_up=warm_up,
+                     round_id=round_id, gaming_day=body["gaming_day"])

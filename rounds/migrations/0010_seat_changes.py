@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('casino', '0007_table_created_by'),
-        ('rounds', '0005_live_holds_stay_open'),
+        ('rounds', '0009_day_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

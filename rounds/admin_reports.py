@@ -1,0 +1,60 @@
+"""Report files and closed gaming days in the admin, read-only: reports are asked for
+through the API or the console and made by a worker, days closed by their service; the
+admin shows what was asked, by whom, how it went, the figures and the chain head."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from casino.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from ledger.templatetags.money import money_text
+from rounds.models import ClosedDay, ClosedTableDay, Report
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "format", "status", "progress", "requested_by",
+                    "requested_at", "finished_at", "attempts"]
+    list_filter = ["kind", "format", "status"]
+    search_fields = ["kind", "requested_by__username", "error"]
+    readonly_fields = ["kind", "format", "parameters", "status", "progress", "error",
+                       "attempts", "requested_by", "requested_at", "started_at",
+                       "finished_at", "file", "file_name", "content_type", "chain_seq",
+                       "chain_hash"]
+
+
+class ClosedTableDayInline(ReadOnlyInline):
+    model = ClosedTableDay
+    fields = readonly_fields = ("table_name", "currency", "rounds_settled", "rounds_reversed",
+                                "rounds_voided", "handle_shown", "house_result_shown",
+                                "commission_players_shown", "commission_bankers_shown",
+                                "adjustments_shown")
+    view_permission = "rounds.view_closedday"
+
+    @admin.display(description="handle")
+    def handle_shown(self, row: ClosedTableDay) -> str:
+        return money_text(row.handle, row.currency)
+
+    @admin.display(description="house result")
+    def house_result_shown(self, row: ClosedTableDay) -> str:
+        return money_text(row.house_win_house_banked + row.house_win_house_stakes
+                          + row.commission_players + row.commission_bankers, row.currency)
+
+    @admin.display(description="commission from players")
+    def commission_players_shown(self, row: ClosedTableDay) -> str:
+        return money_text(row.commission_players, row.currency)
+
+    @admin.display(description="commission from bankers")
+    def commission_bankers_shown(self, row: ClosedTableDay) -> str:
+        return money_text(row.commission_bankers, row.currency)
+
+    @admin.display(description="adjustments")
+    def adjustments_shown(self, row: ClosedTableDay) -> str:
+        return money_text(row.adjustments, row.currency)
+
+
+@admin.register(ClosedDay)
+class ClosedDayAdmin(ReadOnlyAdmin):
+    list_display = ["gaming_day", "closed_at", "closed_by", "chain_seq"]
+    readonly_fields = ["gaming_day", "closed_at", "closed_by", "chain_seq", "chain_hash"]
+    inlines = [ClosedTableDayInline]

@@ -1,0 +1,101 @@
+"""PDF with reportlab's platypus: a title block (the casino, the report, its period, when
+and by whom it was made, the chain head it was read at), then each section as a table
+that breaks across pages repeating its header row, then the charts."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    Image,
+    LongTable,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+)
+from reportlab.platypus.flowables import Flowable
+
+from casino.templatetags.casino_time import casino_time_text
+from rounds.report_files.charts import chart_png
+from rounds.report_files.document import Document, Section
+from rounds.report_files.to_csv import cell_text
+
+PAGE = landscape(A4)
+MARGIN = 12 * mm
+
+
+HEADER = ParagraphStyle("report-header", fontName="Helvetica-Bold", fontSize=6.5,
+                        leading=7.5, textColor=colors.white)
+
+
+def _table(section: Section, width: float) -> LongTable:
+    # Header cells wrap (Paragraphs): a day's report has seventeen columns.
+    header = [Paragraph(escape(c.replace("_", " ")), HEADER) for c in section.columns]
+    body = [[cell_text(v) for v in row] for row in section.rows]
+    table = LongTable([header, *body], repeatRows=1,
+                      colWidths=[width / max(len(header), 1)] * len(header))
+    style = [
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 6.5),
+        ("FONT", (0, 1), (-1, -1), "Helvetica", 7),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1f3b2d")),
+        ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+        ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9aa5a0")),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]
+    # Figures line up on the decimal point: numbers right-aligned.
+    for col in range(len(header)):
+        if all(isinstance(row[col], int | Decimal) or row[col] is None
+               for row in section.rows) and section.rows:
+            style.append(("ALIGN", (col, 1), (col, -1), "RIGHT"))
+    for n, row in enumerate(section.rows, start=1):
+        if any(isinstance(v, str) and v.lower() in {"total", "opening", "closing"}
+               for v in row[:4]):
+            style.append(("FONT", (0, n), (-1, n), "Helvetica-Bold", 7))
+            style.append(("BACKGROUND", (0, n), (-1, n), colors.HexColor("#e8efe9")))
+    table.setStyle(style)
+    return table
+
+
+def render_pdf(document: Document) -> bytes:
+    styles = getSampleStyleSheet()
+    out = io.BytesIO()
+    pdf = SimpleDocTemplate(
+        out, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+        bottomMargin=MARGIN, title=document.title, author=document.made_by,
+        subject=f"{document.casino}: {document.period}")
+    width = PAGE[0] - 2 * MARGIN
+    story: list[Flowable] = [
+        Paragraph(escape(document.casino), styles["Heading3"]),
+        Paragraph(escape(document.title), styles["Title"]),
+        Paragraph(f"<b>Period:</b> {escape(document.period)}", styles["Normal"]),
+        Paragraph(f"<b>Made:</b> {casino_time_text(document.made_at)} by "
+                  f"{escape(document.made_by)}", styles["Normal"]),
+        Paragraph(f"<b>Ledger chain head:</b> seq {document.chain_seq}, hash "
+                  f"<font face='Courier' size='7'>{document.chain_hash}</font>",
+                  styles["Normal"]),
+    ]
+    for note in document.notes:
+        story.append(Paragraph(escape(note), styles["Italic"]))
+    for section in document.sections:
+        story += [Spacer(1, 5 * mm), Paragraph(escape(section.title), styles["Heading2"]),
+                  _table(section, width)]
+    for chart in document.charts:
+        png = chart_png(chart)
+        story += [Spacer(1, 5 * mm),
+                  Image(io.BytesIO(png), width=width * 0.8, height=width * 0.8 * 0.4)]
+
+    def footer(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7)
+        canvas.drawString(MARGIN, 6 * mm, f"{document.title} · {document.period}")
+        canvas.drawRightString(PAGE[0] - MARGIN, 6 * mm, f"page {doc.page}")
+        canvas.restoreState()
+
+    pdf.build(story, onFirstPage=footer, onLaterPages=footer)
+    return out.getvalue()

@@ -1,0 +1,129 @@
+"""Report files: asked for in a request, made by a Celery worker after commit.
+
+Nothing here moves money. A request stores what was asked and queues the task once its
+transaction commits (a worker must find the row); the task marks the report running,
+lays out the kind's Document from one snapshot, renders the format, stores the file
+through Django's default storage and records the chain head it was read at. A failure
+is recorded with its reason, and a failed report can be asked again.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import TYPE_CHECKING, Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from casino.errors import Conflict, DomainError, NotFound, PermissionRefused, ValidationFailed
+from casino.roles import LABELS
+from rounds.models import Report
+from rounds.report_files.formats import FORMATS
+from rounds.report_files.kinds import KINDS, report_document, report_parameters
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+log = logging.getLogger(__name__)
+
+
+def report_permissions(kind: str) -> tuple[str, ...]:
+    return KINDS[kind].permissions
+
+
+def report_may_read(*, user: User, kind: str) -> bool:
+    """Whether ``user`` may ask for, see and download a report of ``kind``."""
+    return kind in KINDS and user.has_perms(report_permissions(kind))
+
+
+def report_request(*, kind: str, format: str, parameters: dict[str, Any],
+                   by: User) -> Report:
+    """Check what is asked, store it, and queue its making once the request commits."""
+    if format not in FORMATS:
+        raise ValidationFailed(f"There is no report format {format!r}.", code="invalid",
+                               detail={"fields": {"format": [f"one of {', '.join(FORMATS)}"]}})
+    typed = report_parameters(kind=kind, raw=parameters)
+    if not report_may_read(user=by, kind=kind):
+        raise PermissionRefused(
+            f"Your role may not read a {kind} report.",
+            detail={"kind": kind, "needs": list(report_permissions(kind))})
+    plain = {name: typed[name].isoformat() if hasattr(typed[name], "isoformat")
+             else str(typed[name]) for name in KINDS[kind].parameters}
+    report = Report.objects.create(kind=kind, format=format, parameters=plain,
+                                   requested_by=by)
+    _queue(report.pk)
+    return report
+
+
+def report_retry(*, report_id: int, by: User) -> Report:
+    """Ask again for a failed report (the same kind, format and parameters)."""
+    with transaction.atomic():
+        report = Report.objects.select_for_update().filter(pk=report_id).first()
+        if report is None or not report_may_read(user=by, kind=report.kind):
+            raise NotFound(f"There is no report #{report_id}.",
+                           detail={"report_id": report_id})
+        if report.status != Report.Status.FAILED:
+            raise Conflict(f"Report #{report_id} is {report.status}; only a failed report "
+                           "can be asked again.",
+                           detail={"report_id": report_id, "status": report.status})
+        report.status, report.progress, report.error = Report.Status.QUEUED, 0, ""
+        report.started_at = report.finished_at = None
+        report.save(update_fields=["status", "progress", "error", "started_at",
+                                   "finished_at"])
+        _queue(report.pk)
+    return report
+
+
+def _queue(report_id: int) -> None:
+    from rounds.tasks import report_make_task
+
+    transaction.on_commit(lambda: report_make_task.delay(report_id))
+
+
+def _progress(report_id: int, percent: int, **fields: Any) -> None:
+    Report.objects.filter(pk=report_id).update(progress=percent, **fields)
+
+
+def report_make(*, report_id: int) -> str:
+    """Make the report's file; returns the status it ended in.
+
+    Claims the report with one conditional UPDATE (queued -> running), so a task
+    delivered twice (acks_late after a lost worker) makes the file once.
+    """
+    claimed = Report.objects.filter(pk=report_id, status=Report.Status.QUEUED).update(
+        status=Report.Status.RUNNING, progress=5, started_at=timezone.now(),
+        attempts=F("attempts") + 1)
+    report = Report.objects.select_related("requested_by").filter(pk=report_id).first()
+    if report is None:
+        return "missing"
+    if not claimed:
+        return str(report.status)
+    try:
+        by = report.requested_by
+        role = next((LABELS[g] for g in by.groups.values_list("name", flat=True)
+                     if g in LABELS), "staff")
+        document = report_document(
+            kind=report.kind, parameters=report_parameters(kind=report.kind,
+                                                           raw=report.parameters),
+            made_by=f"{by.get_username()} ({role})", made_at=timezone.now())
+        _progress(report_id, 60)
+        fmt = FORMATS[report.format]
+        content = fmt.render(document)
+        _progress(report_id, 90)
+        name = f"{document.kind}-{report.pk}.{fmt.extension}"
+        report.file.save(name, ContentFile(content), save=False)
+        Report.objects.filter(pk=report_id).update(
+            status=Report.Status.DONE, progress=100, finished_at=timezone.now(),
+            file=report.file.name, file_name=name, content_type=fmt.content_type,
+            chain_seq=document.chain_seq, chain_hash=document.chain_hash)
+        return Report.Status.DONE
+    except Exception as error:  # recorded on the report, which can then be retried
+        why = error.message if isinstance(error, DomainError) else (
+            f"{type(error).__name__}: {error}")
+        log.warning("report #%s failed: %s\n%s", report_id, why, traceback.format_exc())
+        Report.objects.filter(pk=report_id).update(
+            status=Report.Status.FAILED, finished_at=timezone.now(), error=why[:2000])
+        return Report.Status.FAILED

@@ -1,0 +1,177 @@
+"""The report files: CSV parsed back, JSON read, PDF turned into text (pdftotext) and its
+first page into a PNG (pdftoppm, kept under .data/reports/ to be looked at)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from rounds.report_files.document import Document, Section
+from rounds.report_files.formats import FORMATS
+from rounds.report_files.kinds import report_document
+from tests.rounds.conftest import DutchSeed
+
+pytestmark = pytest.mark.django_db
+
+ARTEFACTS = Path(settings.BASE_DIR) / ".data" / "reports"
+needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                   reason="needs poppler-utils (pdftoppm, pdftotext)")
+
+
+def _document(kind: str, seed: DutchSeed, **parameters) -> Document:
+    day = date.fromisoformat(seed.gaming_day)
+    defaults = {"table_day": {"table": seed.table.pk, "gaming_day": day},
+                "floor_day": {"gaming_day": day},
+                "banker": {"date_from": day, "date_to": day},
+                "player_statement": {"player": seed.players[3].pk, "date_from": day,
+                                     "date_to": day},
+                "trial_balance": {"as_of": timezone.now()}}[kind]
+    return report_document(kind=kind, parameters={**defaults, **parameters},
+                           made_by="audrey (auditor)", made_at=timezone.now())
+
+
+def _csv(document: Document) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(FORMATS["csv"].render(document).decode())))
+
+
+def test_the_banker_csv_has_the_dutch_seed_line_in_the_named_columns(dutch_seed):
+    rows = _csv(_document("banker", dutch_seed))
+
+    assert list(rows[0])[:10] == ["gaming_day", "table", "round", "banker", "co_banked",
+                                  "house_stake", "covered", "bank_won", "bank_paid", "net"]
+    (line,) = rows
+    assert line["gaming_day"] == dutch_seed.gaming_day and line["banker"] == "Banker Bram"
+    assert (line["house_stake"], line["covered"], line["bank_won"], line["bank_paid"],
+            line["net"], line["commission"]) == ("0.00", "300.00", "160.00", "140.00",
+                                                 "20.00", "1.00")
+
+
+def test_the_table_day_csv_names_the_issues_columns_and_the_days_commissions(dutch_seed):
+    rows = _csv(_document("table_day", dutch_seed))
+
+    required = ["gaming_day", "table", "rounds_settled", "rounds_house_banked",
+                "rounds_player_banked", "rounds_voided", "rounds_reversed", "handle",
+                "house_win_house_banked", "house_stake_result", "commission_players",
+                "commission_bankers", "house_result", "hold_percent"]
+    (row,) = rows
+    assert set(required) <= set(row)
+    assert (row["handle"], row["commission_players"], row["commission_bankers"],
+            row["house_result"], row["hold_percent"]) == ("400.00", "7.00", "1.00", "8.00",
+                                                          "2.00")
+
+
+def test_the_floor_csv_ends_with_the_total_row(dutch_seed):
+    rows = _csv(_document("floor_day", dutch_seed))
+
+    assert [r["table"] for r in rows] == [dutch_seed.table.name, "Total"]
+    assert rows[-1]["commission_bankers"] == "1.00" and rows[-1]["house_result"] == "8.00"
+
+
+def test_the_statement_csv_runs_from_opening_to_closing_with_the_round(dutch_seed):
+    rows = _csv(_document("player_statement", dutch_seed))
+
+    assert list(rows[0])[:6] == ["posted_at", "entry", "kind", "reference", "amount",
+                                 "balance"]
+    assert rows[0]["kind"] == "opening" and rows[0]["balance"] == "0.00"
+    round_line = next(r for r in rows if r["reference"] == f"round:{dutch_seed.round_id}")
+    assert round_line["amount"] == "95.00" and round_line["balance"] == "595.00"
+    assert rows[-1]["kind"] == "closing" and rows[-1]["balance"] == "595.00"
+    running = Decimal("0.00")
+    for r in rows[1:-1]:
+        running += Decimal(r["amount"])
+        assert Decimal(r["balance"]) == running
+
+
+def test_the_trial_balance_json_sums_to_zero_and_names_the_chain_head(dutch_seed):
+    from ledger.models import ChainHead
+
+    body = json.loads(FORMATS["json"].render(_document("trial_balance", dutch_seed)))
+
+    head = ChainHead.objects.get()
+    assert body["chain_head"] == {"seq": head.seq, "hash": head.last_hash}
+    rows = body["sections"][0]["rows"]
+    (grand,) = [r for r in rows if r["account"] == "total" and r["kind"] == "all"]
+    assert grand["posted"] == "0.00"
+    assert sum(Decimal(r["posted"]) for r in rows if r["account"] != "total") == 0
+    assert "check out" in body["notes"][0]
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    assert path is not None, name
+    return path
+
+
+def _pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run([_tool("pdftotext"), "-layout", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def _first_page_png(pdf: bytes, name: str, tmp_path: Path) -> Path:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / f"{name}.pdf"
+    source.write_bytes(pdf)
+    subprocess.run([_tool("pdftoppm"), "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile",
+                    str(source), str(ARTEFACTS / name)], check=True)
+    return ARTEFACTS / f"{name}.png"
+
+
+@needs_poppler
+@pytest.mark.parametrize(("kind", "figures"), [
+    ("table_day", ["400.00", "7.00", "1.00", "8.00", "2.00"]),
+    ("floor_day", ["Total", "400.00", "8.00"]),
+    ("banker", ["Banker Bram", "300.00", "160.00", "140.00", "20.00", "1.00"]),
+    ("player_statement", ["opening", "95.00", "595.00", "closing"]),
+    ("trial_balance", ["check out", "0.00"]),
+])
+def test_each_pdf_kind_has_its_title_block_and_figures(dutch_seed, tmp_path, kind, figures):
+    document = _document(kind, dutch_seed)
+
+    pdf = FORMATS["pdf"].render(document)
+
+    assert pdf.startswith(b"%PDF")
+    text = _pdf_text(pdf, tmp_path)
+    assert settings.CASINO_NAME in text and "audrey (auditor)" in text
+    assert f"seq {document.chain_seq}" in text and document.chain_hash[:16] in text
+    for figure in figures:
+        assert figure in text, figure
+    png = _first_page_png(pdf, f"report-{kind}", tmp_path)
+    assert png.stat().st_size > 10_000
+
+
+@needs_poppler
+def test_a_long_table_breaks_across_pages_and_repeats_its_header(tmp_path):
+    rows: list[list] = [[n, f"row {n}", Decimal("1.00") * n] for n in range(1, 121)]
+    document = Document(
+        kind="test", title="Long", casino="C", period="p", made_at=timezone.now(),
+        made_by="x", chain_seq=0, chain_hash="0" * 64,
+        sections=[Section("Rows", ["number", "label", "amount_column"], rows)])
+
+    text = _pdf_text(FORMATS["pdf"].render(document), tmp_path)
+
+    pages = text.split("\f")
+    assert len([p for p in pages if p.strip()]) >= 2
+    assert all("amount column" in page for page in pages if "row " in page), pages
+    assert "row 120" in pages[-1] or "row 120" in pages[-2]
+
+
+def test_csv_cells_are_plain_text():
+    from rounds.report_files.to_csv import cell_text
+
+    assert cell_text(Decimal("-0.05")) == "-0.05"
+    assert cell_text(None) == "" and cell_text(True) == "true"
+    assert cell_text(date(2026, 1, 2)) == "2026-01-02"
+    assert cell_text(datetime(2026, 1, 2, 5, tzinfo=UTC)).startswith(
+        "2026-01-02T06:00:00+01:00")
