@@ -70,6 +70,23 @@ def auditor_client(staff_client: Callable[[str], APIClient]) -> APIClient:
     return staff_client(roles.AUDITOR)
 
 
+@pytest.fixture(autouse=True)
+def _tasks_run_eagerly_unless_a_worker_is_asked_for(request: pytest.FixtureRequest,
+                                                    ) -> Iterator[None]:
+    """A task sent to the shared broker by a test without a worker would be taken by the
+    worker of a Celery test in another xdist process, against that process's database: tasks
+    run in the caller's process unless the test asks for ``celery_worker``."""
+    from casino.celery import app
+
+    if "celery_worker" in request.fixturenames:
+        yield
+        return
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
+
+
 @pytest.fixture
 def celery_worker() -> Iterator[Any]:
     """A real Celery worker, in a thread, consuming the configured broker (Redis in CI).
