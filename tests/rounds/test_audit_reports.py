@@ -97,6 +97,7 @@ def test_the_floor_day_lists_every_table_and_a_total_that_adds_them(
     everything = _round_refs(dutch_seed.table) + _round_refs(other)
     assert _moved(everything, kind__in=["commission", "table_bankroll"]) == total.house_result
     for row in floor.tables:
+        assert row.table_id is not None  # a table's row, not the total
         assert row == table_day_report(table_id=row.table_id, gaming_day=day)
 
 

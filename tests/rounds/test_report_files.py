@@ -11,6 +11,7 @@ import subprocess
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -30,12 +31,13 @@ needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
 
 def _document(kind: str, seed: DutchSeed, **parameters) -> Document:
     day = date.fromisoformat(seed.gaming_day)
-    defaults = {"table_day": {"table": seed.table.pk, "gaming_day": day},
+    every: dict[str, dict[str, Any]] = {"table_day": {"table": seed.table.pk, "gaming_day": day},
                 "floor_day": {"gaming_day": day},
                 "banker": {"date_from": day, "date_to": day},
                 "player_statement": {"player": seed.players[3].pk, "date_from": day,
                                      "date_to": day},
-                "trial_balance": {"as_of": timezone.now()}}[kind]
+                "trial_balance": {"as_of": timezone.now()}}
+    defaults = every[kind]
     return report_document(kind=kind, parameters={**defaults, **parameters},
                            made_by="audrey (auditor)", made_at=timezone.now())
 
