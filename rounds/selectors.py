@@ -12,6 +12,7 @@ from casino.gaming_day import gaming_day_of
 from casino.models import Player, Table
 from casino.selectors import player_list
 from rounds.models import Round, RoundEvent, Seat
+from rounds.services.tables import OPEN_STATES
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -86,12 +87,11 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
 # nobody watching the round may learn the banker's or the dealer's cards, nor the stacks and
 # burnt cards not dealt to a player. Once every player's hand is set, the banker's may show;
 # once the round is over, everything does.
-PROTECTED_WHILE_OPEN = ("betting", "banker_set", "dealt")
 
 
 def round_is_protected(round_: Round) -> bool:
     """Whether the deal's hidden cards (stacks, burnt, the event log's cards) stay hidden."""
-    return round_.state in PROTECTED_WHILE_OPEN
+    return round_.state in OPEN_STATES
 
 
 def round_hidden_positions(round_: Round) -> set[str]:

@@ -19,6 +19,7 @@ from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Wager
+from rounds.selectors import round_hidden_positions
 from rounds.services import OPEN_STATES
 from rounds.settlement import banker_share
 
@@ -285,13 +286,14 @@ def table_screen(*, table_id: int) -> TableScreen:
     bank = round_.banker_position if round_.banker_is_house is not None else ""
     screen.players_set = all(h.set_by for h in hands if h.position not in (bank, "dealer"))
     screen.step = _step(round_, screen.players_set and bool(hands))
+    hidden = round_hidden_positions(round_)  # the one rule, shared with the admin
     for hand in hands:
         if not hand.cards:  # a results-only round: an outcome, no cards to show
             continue
         protected = hand.position in (bank, "dealer")
         screen.hands.append(HandRow(
             position=hand.position, label=position_label(hand.position, names), hand=hand,
-            hidden=protected and not screen.players_set and not over,
+            hidden=hand.position in hidden,
             is_banker=hand.position == bank,
             can_set=(round_.state == Round.State.DEALT and hand.position != "dealer"
                      and (not protected or screen.players_set)),
