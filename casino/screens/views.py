@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import approvals, selectors, services
-from casino.errors import DomainError, NotFound
+from casino.errors import Conflict, DomainError, NotFound
 from casino.gaming_day import gaming_days_bounds
 from casino.idempotency import IdempotencyKey
 from casino.models import Player
@@ -150,6 +150,10 @@ def _once(request: HttpRequest, params: dict[str, Any]) -> str | None:
         defaults={"fingerprint": fingerprint, "created_at": timezone.now()})
     if made:
         return None
+    if stored.fingerprint != fingerprint:
+        # The same form sent again with other figures: not a double click but a mistake.
+        raise Conflict("This form was already sent with other figures; open the player's "
+                       "page again for a new form.", code="form_reused")
     return stored.location or reverse("cage:find")
 
 

@@ -180,3 +180,15 @@ def test_a_statement_to_the_last_day_of_the_calendar_is_refused_in_words(anna):
         response = client.get(path, {"date_to": "9999-12-31"})
         assert response.status_code == 400
         assert "between 1900 and 9998" in response.content.decode()
+
+
+def test_a_form_sent_again_with_another_amount_is_refused_and_moves_nothing(anna):
+    client = signed_in(roles.CAGE)
+    client.post(f"/cage/players/{anna.pk}/deposit/", {"deposit-amount": "25.00", "once": "t1"})
+
+    again = client.post(f"/cage/players/{anna.pk}/deposit/",
+                        {"deposit-amount": "250.00", "once": "t1"})
+
+    assert again.status_code == 409
+    assert "already sent with other figures" in again.content.decode()
+    assert player_balance(anna).posted == 12_000 + 2_500
