@@ -9,9 +9,9 @@ from typing import Any
 
 from bench._scratch import database_url, scratch_database
 from casino import roles
-from casino.models import Table
 from casino.services import player_create, player_deposit, staff_create
 from rounds import services
+from rounds.models import Table
 
 __all__ = ["database_url", "dealer_token", "full_table", "pit_boss", "scratch_database"]
 

@@ -25,8 +25,8 @@ LABELS = {DEALER: "dealer", PIT_BOSS: "pit boss", CAGE: "cage", AUDITOR: "audito
 # Runs rounds at tables. Not every player and balance: a dealer sees the players seated at
 # the tables they run (GET /api/v1/tables/{id}/players, rounds.selectors).
 _DEALER = {
-    "casino.view_table",
-    "casino.run_rounds",
+    "rounds.view_table",
+    "rounds.run_rounds",
     "rounds.view_round",
     "rounds.view_seat",
     # Their own requests waiting for a second person (a results-only settlement).
@@ -40,8 +40,8 @@ _PIT_BOSS = _DEALER | {
     "casino.approve_cage_movement",
     "casino.view_refusal",
     "casino.view_all_approvals",
-    "casino.add_table",
-    "casino.change_table",
+    "rounds.add_table",
+    "rounds.change_table",
     "rounds.void_round",
     "rounds.reverse_round",
     "rounds.run_reports",

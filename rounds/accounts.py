@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_account_ref
 from casino.services import player_account_open
 from ledger import services as ledger
 from ledger.models import Account
+from rounds.models import Table
 
 
 def table_ref(table_id: int) -> str:

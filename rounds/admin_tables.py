@@ -13,12 +13,11 @@ from django.http import HttpRequest, HttpResponse
 
 from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
 from casino.errors import DomainError
-from casino.models import Table
 from ledger.money import format_minor, to_minor
 from ledger.templatetags.money import money_text
 from rounds import paigow
 from rounds import services as play
-from rounds.models import Seat, SeatChange, TableSettingsChange
+from rounds.models import Seat, SeatChange, Table, TableSettingsChange
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -88,7 +87,7 @@ class SeatInline(ReadOnlyInline):
     model: type[Model] = Seat
     fields = readonly_fields = ("number", "player", "since")
     ordering = ["number"]
-    view_permission = "casino.view_table"
+    view_permission = "rounds.view_table"
 
 
 class SeatChangeInline(ReadOnlyInline):
@@ -97,7 +96,7 @@ class SeatChangeInline(ReadOnlyInline):
     model = SeatChange
     fields = readonly_fields = ("at", "number", "player", "kind", "by")
     ordering = ["-id"]
-    view_permission = "casino.view_table"
+    view_permission = "rounds.view_table"
     verbose_name = "seating change"
     verbose_name_plural = "seating history"
 

@@ -61,7 +61,7 @@ def _round_ref(round_: Round) -> str:
 
 def approval_actions_register() -> None:
     approvals.action_register(approvals.Action(
-        name=SETTLE_RESULTS, ask_permission="casino.run_rounds",
+        name=SETTLE_RESULTS, ask_permission="rounds.run_rounds",
         approve_permission="casino.approve_results",
         # A round already settled answers with its settlement, as round_settle does.
         needs_approval=lambda p: (approvals.dual_control()

@@ -5,10 +5,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from casino.demo import seed_players
-from casino.models import Table
 from ledger.money import format_minor
 from rounds import services
-from rounds.models import Seat
+from rounds.models import Seat, Table
 
 DEMO_TABLE = "Demo table 1"
 

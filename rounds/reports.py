@@ -42,9 +42,8 @@ from django.db.models.functions import Coalesce
 from casino.db import read_snapshot
 from casino.errors import NotFound, ValidationFailed
 from casino.gaming_day import gaming_days_bounds
-from casino.models import Table
 from ledger.models import Entry
-from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Wager
+from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Table, Wager
 from rounds.settlement import banker_share
 
 

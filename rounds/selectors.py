@@ -9,9 +9,9 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from casino.errors import NotFound
 from casino.gaming_day import gaming_day_of
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_list
-from rounds.models import Round, RoundEvent, Seat
+from rounds.models import Round, RoundEvent, Seat, Table
 from rounds.services.tables import OPEN_STATES
 
 if TYPE_CHECKING:

@@ -34,12 +34,11 @@ from django.db import connection, connections
 from django.db.models import Count, Sum
 
 from casino import roles
-from casino.models import Table
 from casino.services import player_create, player_deposit, staff_create
 from ledger.models import Account, Entry, Hold, Line
 from ledger.verify import ledger_verify
 from rounds import services
-from rounds.models import Round, RoundEvent
+from rounds.models import Round, RoundEvent, Table
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -15,11 +15,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino.api.fields import AmountField, CardsField
-from casino.models import Currency, Table
+from casino.models import Currency
 from ledger.api.serializers import BalanceOutput
 from ledger.money import format_minor
 from rounds import paigow
-from rounds.models import POSITIONS, Hand, Round
+from rounds.models import POSITIONS, Hand, Round, Table
 
 
 @extend_schema_field(OpenApiTypes.STR)

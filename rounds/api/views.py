@@ -43,7 +43,7 @@ from rounds.api.serializers import (
 from rounds.approvals import REVERSE, SETTLE_RESULTS
 from rounds.models import Round
 
-RUN = "casino.run_rounds"
+RUN = "rounds.run_rounds"
 VIEW_ROUNDS = "rounds.view_round"
 
 
@@ -77,7 +77,7 @@ def _table_changes(data: dict[str, Any], currency: str) -> dict[str, Any]:
 
 class TablesView(APIView):
     def get_permissions(self) -> list[Any]:
-        perm = "casino.add_table" if self.request.method == "POST" else "casino.view_table"
+        perm = "rounds.add_table" if self.request.method == "POST" else "rounds.view_table"
         return [requires(perm)()]
 
     @extend_schema(summary="List tables", operation_id="tables_list", parameters=PAGE_PARAMETERS,
@@ -100,7 +100,7 @@ class TablesView(APIView):
 
 class TableDetailView(APIView):
     def get_permissions(self) -> list[Any]:
-        perm = "casino.change_table" if self.request.method == "PATCH" else "casino.view_table"
+        perm = "rounds.change_table" if self.request.method == "PATCH" else "rounds.view_table"
         return [requires(perm)()]
 
     @extend_schema(summary="A table with its settings and seats", responses={200: TableOut})
@@ -120,7 +120,7 @@ class SeatView(APIView):
     def get_permissions(self) -> list[Any]:
         # Seating is the pit's: a dealer who could seat any player could wager an absent
         # player's money at a deal they run. Recording that a player left stays the dealer's.
-        perm = "casino.change_table" if self.request.method == "PUT" else RUN
+        perm = "rounds.change_table" if self.request.method == "PUT" else RUN
         return [requires(perm)()]
 
     @extend_schema(summary="Seat a player", request=SeatIn, responses={200: TableOut})

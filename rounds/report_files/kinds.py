@@ -17,11 +17,12 @@ from django.conf import settings
 
 from casino.db import read_snapshot
 from casino.errors import ValidationFailed
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_statement
 from casino.templatetags.casino_time import casino_time_text
 from ledger.money import format_minor
 from ledger.reports import chain_point, trial_balance
+from rounds.models import Table
 from rounds.report_files.document import Cell, Chart, Document, Section
 from rounds.reports import (
     BankerReport,

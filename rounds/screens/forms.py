@@ -10,9 +10,9 @@ from typing import Any
 
 from django import forms
 
-from casino.models import Table
 from ledger.money import format_minor, to_minor
 from rounds import paigow
+from rounds.models import Table
 from rounds.services import RULE_FIELDS
 
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_account_ref
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
-from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Wager
+from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
 from rounds.selectors import round_hidden_positions
 from rounds.services import OPEN_STATES
 from rounds.settlement import banker_share

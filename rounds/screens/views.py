@@ -20,12 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from casino import approvals
 from casino.errors import DomainError
-from casino.models import Table
 from ledger.money import to_minor
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
-from rounds.models import POSITIONS, Round
+from rounds.models import POSITIONS, Round, Table
 from rounds.screens import selectors
 from rounds.screens.forms import (
     BankerForm,
@@ -39,8 +38,8 @@ from rounds.screens.refusals import refusal_text
 from rounds.selectors import round_hidden_positions, table_run_by
 
 VIEW = "rounds.view_round"
-RUN = "casino.run_rounds"
-PIT = "casino.change_table"  # seating and table settings are the pit's
+RUN = "rounds.run_rounds"
+PIT = "rounds.change_table"  # seating and table settings are the pit's
 VOID = "rounds.void_round"
 REVERSE = "rounds.reverse_round"
 

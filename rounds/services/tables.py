@@ -11,14 +11,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.errors import Conflict, NotFound, ValidationFailed
-from casino.models import Player, Table
+from casino.models import Player
 from ledger.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
 from rounds.errors import (
     SeatProblem,
     TableBusy,
 )
-from rounds.models import Round, Seat, SeatChange, TableSettingsChange, Wager
+from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange, Wager
 
 OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
 # The bank's side of a round (six wagers plus a house stake) is one ledger amount.

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from casino import roles
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_balance
 from casino.services import player_create, player_deposit
 from ledger.models import Hold
 from rounds import services
-from rounds.models import Round
+from rounds.models import Round, Table
 
 
 @dataclass

@@ -7,12 +7,11 @@ from typing import Any
 import pytest
 
 from casino import roles
-from casino.models import Table
 from casino.selectors import player_balance
 from casino.services import player_create
 from ledger.models import Entry
 from rounds import services
-from rounds.models import Round, Seat
+from rounds.models import Round, Seat, Table
 from tests.browser.tables import available, make_floor, open_holds, seat_row
 
 __all__ = ["make_floor"]

@@ -1,7 +1,8 @@
 import pytest
 
 from casino.db import update_rows
-from casino.models import Player, Table
+from casino.models import Player
+from rounds.models import Table
 
 pytestmark = pytest.mark.django_db
 

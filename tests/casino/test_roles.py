@@ -20,26 +20,26 @@ def test_each_role_exists_as_a_group_with_exactly_its_intended_permissions(role)
 
 def test_a_dealer_runs_rounds_but_cannot_configure_tables():
     dealer = perms_of("dealer")
-    assert "casino.run_rounds" in dealer
-    assert "casino.change_table" not in dealer
+    assert "rounds.run_rounds" in dealer
+    assert "rounds.change_table" not in dealer
 
 
 def test_a_pit_boss_can_do_everything_a_dealer_can_plus_configure_tables():
     assert perms_of("dealer") < perms_of("pit_boss")
-    assert "casino.change_table" in perms_of("pit_boss")
+    assert "rounds.change_table" in perms_of("pit_boss")
 
 
 def test_the_cage_moves_player_funds_and_nothing_at_the_tables():
     cage = perms_of("cage")
     assert {"casino.deposit_funds", "casino.withdraw_funds"} <= cage
-    assert "casino.run_rounds" not in cage
+    assert "rounds.run_rounds" not in cage
 
 
 def test_an_auditor_reads_everything_and_changes_nothing():
     auditor = perms_of("auditor")
     codenames = {p.split(".")[1] for p in auditor}
     assert all(c.startswith("view_") or c.startswith("run_report") for c in codenames)
-    assert {"casino.view_table", "casino.view_player"} <= auditor
+    assert {"rounds.view_table", "casino.view_player"} <= auditor
 
 
 def test_create_staff_makes_a_user_in_the_role_and_prints_a_token(capsys):

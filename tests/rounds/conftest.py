@@ -10,10 +10,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_balance
 from casino.services import player_create, player_deposit, staff_create
 from rounds import services
+from rounds.models import Table
 
 
 @pytest.fixture

@@ -10,17 +10,17 @@ from django.test import Client, override_settings
 
 from casino import roles
 from casino.approvals import Approval
-from casino.models import Refusal, Table
+from casino.models import Refusal
 from casino.services import staff_create
 from ledger.models import Account, Hold
 from rounds import services
-from rounds.models import Round, RoundEvent, Seat, TableSettingsChange
+from rounds.models import Round, RoundEvent, Seat, Table, TableSettingsChange
 from rounds.templatetags.cards import cards_html
 
 pytestmark = pytest.mark.django_db
 
 ROUNDS = "/admin/rounds/round/"
-TABLES = "/admin/casino/table/"
+TABLES = "/admin/rounds/table/"
 
 # The rules page's players A, B and C against the dealer's 5 5 T 4 2 / K Q (house-banked).
 DEALT = {

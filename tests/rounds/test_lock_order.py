@@ -23,13 +23,13 @@ from django.db.models import Sum
 
 from casino import roles
 from casino.errors import DomainError
-from casino.models import Player, Table
+from casino.models import Player
 from casino.selectors import player_account_ref
 from casino.services import staff_create
 from ledger.models import Account, Entry, Hold, Line
 from ledger.verify import ledger_verify
 from rounds import services
-from rounds.models import Round, Seat, Wager
+from rounds.models import Round, Seat, Table, Wager
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

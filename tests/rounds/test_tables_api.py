@@ -126,7 +126,7 @@ def test_an_auditor_reads_rounds_but_cannot_play(auditor_client, table):
 # --- who and when (rules §10): opening a table, taking and leaving a seat ---------------------
 
 def test_opening_a_table_records_who_opened_it(pit_boss_client):
-    from casino.models import Table
+    from rounds.models import Table
 
     response = pit_boss_client.post("/api/v1/tables", {"name": "Pai Gow 8"}, format="json")
 
