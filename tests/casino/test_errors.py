@@ -1,5 +1,7 @@
 import pytest
 
+from rounds import services
+
 pytestmark = pytest.mark.django_db
 
 
@@ -35,3 +37,13 @@ def test_malformed_json_gets_400_in_the_error_shape(api_client):
 
     assert response.status_code == 400
     assert_error_shape(response.json(), "parse_error")
+
+
+def test_a_deeply_nested_json_body_is_refused_not_a_server_error(table, pit_boss_client):
+    round_ = services.round_open(table_id=table.pk, by=pit_boss_client.user)
+    pit_boss_client.raise_request_exception = False
+
+    response = pit_boss_client.post(f"/api/v1/rounds/{round_.pk}/wagers", "[" * 100_000,
+                                    content_type="application/json")
+
+    assert response.status_code == 400, response.status_code

@@ -15,6 +15,8 @@ from casino.idempotency import IdempotencyKey, idempotency_keys_purge
 from casino.services import player_create, staff_create
 from casino.tasks import purge_idempotency_keys
 from ledger.models import Entry
+from rounds import services
+from rounds.models import Wager
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +155,34 @@ def test_eight_simultaneous_retries_make_exactly_one_entry():
     assert len({body["id"] for _, body, _ in answers}) == 1
     assert sorted(str(replayed) for _, _, replayed in answers) == ["None"] + ["true"] * 7
     assert Entry.objects.filter(kind="deposit").count() == 1
+
+
+def test_a_deeply_nested_json_body_with_an_idempotency_key_is_refused_not_a_server_error(
+    table, pit_boss_client
+):
+    round_ = services.round_open(table_id=table.pk, by=pit_boss_client.user)
+    pit_boss_client.raise_request_exception = False
+
+    response = pit_boss_client.post(f"/api/v1/rounds/{round_.pk}/wagers", "[" * 100_000,
+                                    content_type="application/json",
+                                    HTTP_IDEMPOTENCY_KEY="deep-1")
+
+    assert response.status_code == 400, response.status_code
+
+
+def test_an_idempotency_key_on_a_long_but_valid_path_places_the_wager_once(
+    table, seat_player, pit_boss_client
+):
+    # given a wager route written with leading zeros in the round id (Django's <int:> reads it)
+    player = seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss_client.user)
+    path = "/api/v1/rounds/" + "0" * 600 + f"{round_.pk}/wagers"
+    pit_boss_client.raise_request_exception = False
+
+    # when it is posted with an Idempotency-Key
+    response = pit_boss_client.post(path, {"seat": 1, "amount": "10"}, format="json",
+                                    HTTP_IDEMPOTENCY_KEY="long-path")
+
+    # then it is refused with a 4xx, never a 500
+    assert 400 <= response.status_code < 500, response.status_code
+    assert Wager.objects.filter(player=player).count() <= 1

@@ -1,5 +1,5 @@
-"""The admin for pit staff: tables with their settings, rounds with their story, and the
-void and reverse actions, through Django's test client as staff of each role."""
+"""The admin for pit staff: rounds with their story, and the void and reverse actions,
+through Django's test client as staff of each role (tables: test_admin_tables.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from casino.models import Refusal
 from casino.services import staff_create
 from ledger.models import Account, Hold
 from rounds import services
-from rounds.models import Round, RoundEvent, Seat, Table, TableSettingsChange
+from rounds.models import Round, RoundEvent, Table
 from rounds.templatetags.cards import cards_html
 
 pytestmark = pytest.mark.django_db
@@ -259,93 +259,6 @@ def test_a_dealer_neither_sees_nor_can_use_the_void_action(table, players, pit_b
     assert round_.state == Round.State.BETTING
 
 
-# --- tables --------------------------------------------------------------------------------
-
-def test_the_table_list_shows_limits_and_seats_taken(boss, table, players):
-    html = boss.get(TABLES).content.decode()
-
-    assert "2.00\N{EN DASH}100.00" in html and "3 of 6" in html
-
-
-def test_the_table_page_shows_the_seats_and_the_settings(boss, table, players):
-    html = boss.get(f"{TABLES}{table.pk}/change/").content.decode()
-
-    assert all(p.name in html for p in players)
-    assert 'name="min_bet" value="2.00"' in html and 'name="max_bet" value="100.00"' in html
-
-
-def test_a_dealer_sees_the_table_read_only_with_limits_in_euros(table, players):
-    dealer = login(roles.DEALER)
-
-    response = dealer.get(f"{TABLES}{table.pk}/change/")
-
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert "2.00 EUR" in html and "100.00 EUR" in html and 'name="min_bet"' not in html
-
-
-def test_a_settings_change_in_the_admin_is_recorded(boss, table):
-    page = boss.get(f"{TABLES}{table.pk}/change/")
-
-    response = boss.post(f"{TABLES}{table.pk}/change/",
-                         change_form_data(page, max_bet="250.00", foul_policy="forfeit"))
-
-    assert response.status_code == 302, response.context["adminform"].form.errors
-    table.refresh_from_db()
-    assert (table.max_bet, table.foul_policy) == (25_000, "forfeit")
-    change = TableSettingsChange.objects.get(table=table)
-    assert change.changes == {"max_bet": [10_000, 25_000], "foul_policy": ["house_way",
-                                                                          "forfeit"]}
-    assert change.changed_by == boss.user
-    history = boss.get(f"{TABLES}{table.pk}/change/").content.decode()
-    assert "Maximum bet: 100.00 EUR → 250.00 EUR" in history
-
-
-def test_a_settings_change_while_a_round_is_in_play_is_refused_on_the_form(
-    boss, table, players, pit_boss
-):
-    open_round_with_wagers(table, pit_boss)
-    page = boss.get(f"{TABLES}{table.pk}/change/")
-
-    response = boss.post(f"{TABLES}{table.pk}/change/",
-                         change_form_data(page, max_bet="250.00"))
-
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert "Not saved" in html and "only between rounds" in html
-    assert 'name="max_bet" value="250.00"' in html  # what was typed stays on the form
-    table.refresh_from_db()
-    assert table.max_bet == 10_000
-    assert not TableSettingsChange.objects.filter(table=table).exists()
-
-
-def test_a_setting_the_service_refuses_is_shown_on_its_field(boss, table):
-    page = boss.get(f"{TABLES}{table.pk}/change/")
-
-    response = boss.post(f"{TABLES}{table.pk}/change/",
-                         change_form_data(page, max_bet="2000000000000.00"))
-
-    assert response.status_code == 200
-    assert "The maximum bet may be at most" in response.content.decode()
-    table.refresh_from_db()
-    assert table.max_bet == 10_000
-
-
-def test_a_table_added_in_the_admin_gets_its_seats_and_accounts(boss):
-    page = boss.get(f"{TABLES}add/")
-
-    response = boss.post(f"{TABLES}add/",
-                         change_form_data(page, name="Salon privé", min_bet="5.00",
-                                          max_bet="500.00", currency="USD"))
-
-    assert response.status_code == 302, response.context["adminform"].form.errors
-    table = Table.objects.get(name="Salon privé")
-    assert (table.currency, table.min_bet, table.max_bet) == ("USD", 500, 50_000)
-    assert Seat.objects.filter(table=table).count() == 6
-    assert set(Account.objects.filter(ref=f"table:{table.pk}").values_list("kind", flat=True)) \
-        == {"table_bankroll", "commission"}
-
-
 @override_settings(CASINO_DUAL_CONTROL=True)
 def test_with_dual_control_the_reverse_action_files_a_request(boss, table, players, pit_boss):
     round_ = played_round(table, pit_boss)
@@ -371,23 +284,6 @@ def test_a_refused_reverse_action_leaves_a_trace(boss, table, players, pit_boss)
     assert refusal.by is not None and refusal.by.username == "admin-pit_boss"
     open_.refresh_from_db()
     assert open_.state == Round.State.BETTING
-
-
-def test_limits_out_of_order_are_refused_in_words_not_by_the_constraint_name(boss, table):
-    page = boss.get(f"{TABLES}{table.pk}/change/")
-
-    response = boss.post(f"{TABLES}{table.pk}/change/",
-                         change_form_data(page, min_bet="50.00", max_bet="10.00",
-                                          commission_rate="1.5"))
-
-    html = response.content.decode()
-    assert response.status_code == 200
-    assert "The minimum bet must be positive and not above the maximum bet." in html
-    assert "at least 0 and below 1 (0.05 is 5%)" in html
-    assert "Constraint" not in html and "table_limits_positive_and_ordered" not in html
-    table.refresh_from_db()
-    assert (table.min_bet, table.max_bet) == (200, 10_000)
-    assert not TableSettingsChange.objects.filter(table=table).exists()
 
 
 def test_the_dealers_cards_are_hidden_in_the_admin_until_every_players_hand_is_set(

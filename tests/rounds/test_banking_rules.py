@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rounds import services
+
 pytestmark = pytest.mark.django_db
 
 
@@ -180,3 +182,48 @@ def test_a_co_banked_round_holds_and_settles_only_the_player_bankers_half(
 
     assert available(banker) == 8_000 + 2_000 - 100
     assert (available(p2), available(p3)) == (100_000 - 10_000, 100_000 + 6_001 - 300)
+
+
+def test_with_alternate_rotation_a_reversed_player_bank_still_returns_the_bank_to_the_house(
+    table, seat_player, pit_boss
+):
+    for n in (1, 2, 3):
+        seat_player(table, n)
+    r1 = services.round_open(table_id=table.pk, by=pit_boss)
+    for n in (1, 2, 3):
+        services.wager_place(round_id=r1.pk, seat=n, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=r1.pk, house=True, by=pit_boss)
+    services.round_settle(round_id=r1.pk, by=pit_boss,
+                          outcomes={"1": "push", "2": "push", "3": "push"})
+    r2 = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=r2.pk, seat=3, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=r2.pk, seat=1, by=pit_boss)
+    services.round_settle(round_id=r2.pk, by=pit_boss, outcomes={"3": "loss"})
+    services.round_reverse(round_id=r2.pk, reason="wrong outcome keyed", by=pit_boss)
+
+    # round 3 follows a player-banked round (played, then corrected in the ledger)
+    r3 = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=r3.pk, seat=3, amount=1_000, by=pit_boss)
+
+    from rounds.errors import BankerNotAllowed
+    with pytest.raises(BankerNotAllowed):
+        services.banker_set(round_id=r3.pk, seat=2, by=pit_boss)
+
+
+def test_with_circle_rotation_the_bank_moves_on_after_a_player_banked(make_table, seat_player,
+                                                                       pit_boss):
+    # "circle — each player in turn, then the house" (rules §7.1)
+    table = make_table(bank_rotation="circle", banker_must_have_played=False)
+    for n in (1, 2):
+        seat_player(table, n)
+    r1 = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=r1.pk, seat=2, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=r1.pk, seat=1, by=pit_boss)
+    services.round_settle(round_id=r1.pk, by=pit_boss, outcomes={"2": "loss"})
+
+    r2 = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=r2.pk, seat=2, amount=1_000, by=pit_boss)
+
+    from rounds.errors import BankerNotAllowed
+    with pytest.raises(BankerNotAllowed):
+        services.banker_set(round_id=r2.pk, seat=1, by=pit_boss)  # seat 1 again, at once

@@ -312,3 +312,22 @@ def test_with_dual_control_outcomes_given_to_the_service_directly_are_refused(
     assert refused.value.code == "approval_required"
     assert Round.objects.get(pk=round_id).state == "banker_set"
     assert balances(player)[0][0] == before[0][0]  # nothing posted
+
+
+def test_reversing_a_rounds_entry_through_the_ledger_keeps_the_round_in_step(
+    dealer, table, seat_player, pit_boss_client
+):
+    seat_player(table, 1)
+    body = dealer.house_round(table, {1: "10"}, {"1": "loss"})
+    round_id, entry_id = body["id"], body["settlement"]["entry"]
+
+    ledger = pit_boss_client.post(f"/api/v1/ledger/entries/{entry_id}/reverse",
+                                  {"reason": "wrong outcome"}, format="json")
+    # the ledger refuses to reverse a round's entry behind the round's back...
+    assert ledger.status_code == 409
+    assert ledger.json()["error"]["code"] == "owned_entry"
+    # ...and the round's own reversal records it
+    rounds = pit_boss_client.post(f"/api/v1/rounds/{round_id}/reverse",
+                                  {"reason": "wrong outcome"}, format="json")
+    assert rounds.status_code == 200, rounds.json()
+    assert Round.objects.get(pk=round_id).state == "reversed"

@@ -1,4 +1,5 @@
-"""Clear and Re-Bet for the whole table: all or nothing, and only what was really played."""
+"""Wagers: Clear and Re-Bet for a seat and for the whole table, all or nothing, and only
+what was really played."""
 
 from __future__ import annotations
 
@@ -90,3 +91,27 @@ def test_clear_for_the_table_is_refused_after_the_betting(pit_boss, table, seat_
 
     assert refused.value.code == "wrong_state"
     assert round_.wagers.filter(state=Wager.State.ACTIVE).count() == 1
+
+
+def test_rebet_repeats_the_last_wager_played_not_one_that_was_cleared(table, seat_player,
+                                                                      pit_boss):
+    seat_player(table, 1)
+    seat_player(table, 2)
+    # round 1: seat 1 plays 10.00
+    r1 = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=r1.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=r1.pk, house=True, by=pit_boss)
+    services.round_settle(round_id=r1.pk, by=pit_boss, outcomes={"1": "push"})
+    # round 2: seat 1 puts out 50.00, then takes it back and sits the round out
+    r2 = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=r2.pk, seat=1, amount=5_000, by=pit_boss)
+    services.wager_clear(round_id=r2.pk, seat=1, by=pit_boss)
+    services.wager_place(round_id=r2.pk, seat=2, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=r2.pk, house=True, by=pit_boss)
+    services.round_settle(round_id=r2.pk, by=pit_boss, outcomes={"2": "push"})
+
+    # round 3: "Re-Bet places exactly the chips you wagered in the last hand" (German seed)
+    r3 = services.round_open(table_id=table.pk, by=pit_boss)
+    wager = services.wager_rebet(round_id=r3.pk, seat=1, by=pit_boss)
+
+    assert wager.amount == 1_000, wager.amount  # 10.00 played, not the cleared 50.00
