@@ -158,6 +158,6 @@ class Table(models.Model):
 
 # Answers to POSTs retried with an Idempotency-Key; the model lives beside its middleware.
 # Requests waiting for a second person, and refused attempts, beside their services.
-from casino.approvals import Approval  # noqa: E402, F401
-from casino.idempotency import IdempotencyKey  # noqa: E402, F401
-from casino.refusals import Refusal  # noqa: E402, F401
+from casino.shared.approvals import Approval  # noqa: E402, F401
+from casino.shared.idempotency import IdempotencyKey  # noqa: E402, F401
+from casino.shared.refusals import Refusal  # noqa: E402, F401

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 
 from casino.demo import seed_players
 from casino.models import Table
-from ledger.money import format_minor
+from casino.shared.money import format_minor
 from rounds import services
 from rounds.models import Seat
 

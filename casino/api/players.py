@@ -13,12 +13,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import approvals, selectors, services
-from casino.api.approvals import ApprovalOutput, approval_response
-from casino.api.permissions import acting_user, requires
+from casino import selectors, services
 from casino.models import Currency, Player
-from ledger.api.fields import PositiveAmountField
-from ledger.api.serializers import BalanceOutput, EntryOutput, ErrorOutput, balance_data
+from casino.shared import approvals
+from casino.shared.api.approvals import approval_response
+from casino.shared.api.fields import PositiveAmountField
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import ApprovalOutput, ErrorOutput
+from ledger.api.serializers import BalanceOutput, EntryOutput, balance_data
 from ledger.selectors import entry_get
 
 ERRORS = {400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput}
@@ -159,7 +161,7 @@ class CorrectionInput(serializers.Serializer):
 
 class PlayerCorrectionView(APIView):
     permission_classes = [requires(services.CORRECT)]
-    # Every refused correction leaves a trace (casino.refusals).
+    # Every refused correction leaves a trace (casino.shared.refusals).
     refusal_action = "cage.correction"
     refusal_ref = "player:{player_id}"
 

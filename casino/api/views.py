@@ -14,11 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.auth import LoginThrottle, log_login_throttled
-from casino.errors import DomainError
 from casino.services import token_create
+from casino.shared.api.serializers import ErrorOutput
+from casino.shared.auth import LoginThrottle, log_login_throttled
+from casino.shared.errors import DomainError
 from casino.version import VERSION
-from ledger.api.serializers import ErrorOutput
 
 
 def database_status(alias: str) -> str:
@@ -85,7 +85,7 @@ class InvalidCredentials(DomainError):
 class TokenView(APIView):
     """Exchange a username and password for an API token (stored hashed).
 
-    Failed logins count towards the lockout (django-axes, casino.auth): ``authenticate()``
+    Failed logins count towards the lockout (django-axes, casino.shared.auth): ``authenticate()``
     gets the request so axes sees the attempt, and past the limit axes' middleware answers
     429 ``locked_out`` instead, even for the right password. Every attempt also counts
     towards the per-address throttle (429 ``throttled``)."""

@@ -7,21 +7,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino.shared.money import format_minor
 from ledger.models import Account, Entry, Hold, Line
-from ledger.money import format_minor
 from ledger.selectors import Balance
-
-
-class ErrorDetail(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    detail = serializers.DictField()
-
-
-class ErrorOutput(serializers.Serializer):
-    """The one error shape: {"error": {"code", "message", "detail"}}."""
-
-    error = ErrorDetail()
 
 
 class BalanceOutput(serializers.Serializer):

@@ -12,17 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import approvals
-from casino.api.approvals import ApprovalOutput, approval_response
-from casino.api.permissions import acting_user, requires
+from casino.shared import approvals
+from casino.shared.api.approvals import approval_response
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import ApprovalOutput, ErrorOutput
 from ledger import selectors
-from ledger.api.serializers import (
-    AccountOutput,
-    EntryOutput,
-    ErrorOutput,
-    HoldOutput,
-    ReverseInput,
-)
+from ledger.api.serializers import AccountOutput, EntryOutput, HoldOutput, ReverseInput
 from ledger.models import Account, Entry, Hold
 
 ERRORS = {400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput}
@@ -107,7 +102,7 @@ class EntryDetailView(APIView):
 
 class EntryReverseView(APIView):
     permission_classes = [requires("ledger.reverse_entry")]
-    # Every refused reversal leaves a trace (casino.refusals).
+    # Every refused reversal leaves a trace (casino.shared.refusals).
     refusal_action = "ledger.entry_reverse"
     refusal_ref = "entry:{entry_id}"
 

@@ -19,10 +19,10 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from casino.api.pagination import PAGE_PARAMETERS, Pagination, paginated
-from casino.api.permissions import acting_user, requires
-from casino.errors import Conflict, NotFound
-from ledger.money import format_minor
+from casino.shared.api.pagination import PAGE_PARAMETERS, Pagination, paginated
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.errors import Conflict, NotFound
+from casino.shared.money import format_minor
 from rounds.models import ClosedDay, Report
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS

@@ -14,10 +14,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from casino.api.fields import AmountField, CardsField
 from casino.models import Currency, Table
+from casino.shared.api.fields import AmountField, CardsField
+from casino.shared.money import format_minor
 from ledger.api.serializers import BalanceOutput
-from ledger.money import format_minor
 from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round
 

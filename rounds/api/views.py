@@ -15,14 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import approvals
-from casino.api.approvals import ApprovalOutput, approval_response
-from casino.api.pagination import PAGE_PARAMETERS, Pagination, paginated
-from casino.api.permissions import acting_user, requires
-from casino.errors import PermissionRefused
 from casino.selectors import player_balance
+from casino.shared import approvals
+from casino.shared.api.approvals import approval_response
+from casino.shared.api.pagination import PAGE_PARAMETERS, Pagination, paginated
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.errors import PermissionRefused
+from casino.shared.money import to_minor
 from ledger.api.serializers import balance_data
-from ledger.money import to_minor
 from rounds import reports, selectors, services
 from rounds.api.serializers import (
     BankerIn,
@@ -267,7 +268,7 @@ class BankerView(APIView):
 
 class DealView(APIView):
     permission_classes = [requires(RUN)]
-    # An insolvent banker's refused deal leaves a trace (casino.refusals).
+    # An insolvent banker's refused deal leaves a trace (casino.shared.refusals).
     refusal_action = "round_deal"
     refusal_codes = frozenset({"banker_insolvent"})
     refusal_ref = "round:{round_id}"
@@ -333,7 +334,7 @@ class VoidView(APIView):
 
 class ReverseView(APIView):
     permission_classes = [requires("rounds.reverse_round")]
-    # Every refused reversal leaves a trace (casino.refusals).
+    # Every refused reversal leaves a trace (casino.shared.refusals).
     refusal_action = "rounds.reverse"
     refusal_ref = "round:{round_id}"
 

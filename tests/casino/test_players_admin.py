@@ -22,7 +22,7 @@ def test_a_player_added_in_the_admin_gets_an_account(admin_client):
 def test_the_admin_offers_no_deletion_the_services_database_role_would_refuse(admin_client,
                                                                               django_user_model):
     # Players, staff and the roles' groups are kept: the runtime role has no DELETE on them
-    # and no write on groups (casino/db_roles.py), so the admin must not offer it (no 500).
+    # and no write on groups (casino/shared/db_roles.py), so the admin must not offer it (no 500).
     admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
     player = Player.objects.get(name="Dora")
     staff = django_user_model.objects.create_user("someone")
@@ -51,8 +51,8 @@ def test_a_rename_in_the_admin_goes_through_the_service_and_the_account_follows(
 
 
 def test_a_blank_name_is_refused_by_the_service():
-    from casino.errors import ValidationFailed
     from casino.services import player_create, player_rename
+    from casino.shared.errors import ValidationFailed
 
     player = player_create(name="Dora", currency="EUR", by=None)
 

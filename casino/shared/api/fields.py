@@ -7,13 +7,16 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino.shared.errors import ValidationFailed
+from casino.shared.money import format_minor, to_minor
+
 
 @extend_schema_field({"oneOf": [{"type": "string", "pattern": r"^-?\d+(\.\d{1,2})?$"},
                                 {"type": "integer"}], "example": "20.00"})
 class AmountField(serializers.Field):
     """An amount as sent: a decimal string ("160.00") or an integer, never a float.
 
-    Kept as given; the view converts it with ledger.money.to_minor once the currency is
+    Kept as given; the view converts it with casino.shared.money.to_minor once the currency is
     known, which is the one place amounts are parsed (and refused: extra decimals...)."""
 
     default_error_messages = {
@@ -48,3 +51,25 @@ class CardsField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+@extend_schema_field({"type": "string", "pattern": r"^\d+(\.\d{1,2})?$", "example": "160.00"})
+class PositiveAmountField(serializers.Field):
+    """An amount to move, parsed into minor units of ``context["currency"]``.
+
+    Refuses floats (a JSON number with a fraction), more decimals than the currency has, zero
+    and negative amounts, so nothing imprecise reaches a money path.
+    """
+
+    def to_internal_value(self, data: Any) -> int:
+        try:
+            minor = to_minor(data, self.context["currency"])
+        except ValidationFailed as exc:
+            raise serializers.ValidationError(exc.message, code="invalid_amount") from None
+        if minor <= 0:
+            raise serializers.ValidationError("An amount must be positive.",
+                                              code="invalid_amount")
+        return minor
+
+    def to_representation(self, value: int) -> str:
+        return format_minor(value, self.context["currency"])

@@ -1,51 +1,25 @@
-"""Requests waiting for a second person (casino.approvals): list them, approve, reject."""
+"""Requests waiting for a second person (casino.shared.approvals): list them, approve, reject."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import generics, serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import approvals
-from casino.api.permissions import acting_user, requires
-from ledger.api.serializers import ErrorOutput
+from casino.shared import approvals
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import (
+    ApprovalFilters,
+    ApprovalOutput,
+    DecisionInput,
+    ErrorOutput,
+)
 
 ERRORS = {400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput}
 VIEW = "casino.view_approval"
-
-
-class ApprovalOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    action = serializers.CharField()
-    summary = serializers.CharField()
-    ref = serializers.CharField()
-    params = serializers.DictField()
-    status = serializers.ChoiceField(choices=approvals.Approval.Status.choices)
-    requested_by = serializers.SerializerMethodField()
-    requested_at = serializers.DateTimeField()
-    decided_by = serializers.SerializerMethodField()
-    decided_at = serializers.DateTimeField(allow_null=True)
-    note = serializers.CharField()
-    result_ref = serializers.CharField(help_text='What approving made: "entry:13", "round:4".')
-
-    def get_requested_by(self, approval: approvals.Approval) -> str:
-        return approval.requested_by.get_username()
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_decided_by(self, approval: approvals.Approval) -> str | None:
-        return approval.decided_by.get_username() if approval.decided_by else None
-
-
-class ApprovalFilters(serializers.Serializer):
-    status = serializers.ChoiceField(choices=approvals.Approval.Status.choices, required=False,
-                                     default=approvals.Approval.Status.PENDING)
-
-
-class DecisionInput(serializers.Serializer):
-    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
 def approval_response(approval: approvals.Approval, status_code: int = 200) -> Response:
