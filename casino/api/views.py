@@ -14,7 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api.serializers import LoginInput, TokenOutput
 from casino.services import token_create
+from casino.shared.api.parse import parse
 from casino.shared.api.serializers import ErrorOutput
 from casino.shared.auth import LoginThrottle, log_login_throttled
 from casino.shared.errors import DomainError
@@ -67,16 +69,6 @@ class HealthView(APIView):
         )
 
 
-class LoginInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
-
-
-class TokenOutput(serializers.Serializer):
-    token = serializers.CharField()
-    expiry = serializers.DateTimeField(allow_null=True)
-
-
 class InvalidCredentials(DomainError):
     code = "invalid_credentials"
     status = 401
@@ -111,13 +103,9 @@ class TokenView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data = LoginInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=data.validated_data["username"],
-            password=data.validated_data["password"],
-        )
+        data = parse(LoginInput, request.data)
+        user = authenticate(request._request, username=data["username"],
+                            password=data["password"])
         if user is None or not user.is_active:
             raise InvalidCredentials("Wrong username or password.")
         instance, token = token_create(user=user)

@@ -60,3 +60,19 @@ def test_a_blank_name_is_refused_by_the_service():
         player_rename(player_id=player.pk, name="   ", by=None)
     player.refresh_from_db()
     assert player.name == "Dora"
+
+
+def test_a_players_page_shows_the_balance_in_the_currency_never_minor_units(admin_client):
+    import re
+
+    from casino.services import player_deposit
+
+    admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
+    player = Player.objects.get(name="Dora")
+    player_deposit(player_id=player.pk, amount=16050, by=None)
+
+    page = admin_client.get(f"/admin/casino/player/{player.pk}/change/").content.decode()
+    listing = admin_client.get("/admin/casino/player/").content.decode()
+
+    assert "available 160.50 EUR" in page and "160.50 EUR" in listing
+    assert not re.search(r"\b16050\b", page + listing)

@@ -10,15 +10,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.shared import approvals
+from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import (
     ApprovalFilters,
     ApprovalOutput,
     DecisionInput,
-    ErrorOutput,
 )
 
-ERRORS = {400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput}
 VIEW = "casino.view_approval"
 
 
@@ -29,7 +28,7 @@ def approval_response(approval: approvals.Approval, status_code: int = 200) -> R
 @extend_schema(summary="Requests you asked for or may decide (pending by default)",
                description="With casino.view_all_approvals (pit bosses, auditors): every "
                            "request.",
-               parameters=[ApprovalFilters], responses={200: ApprovalOutput(many=True), **ERRORS})
+               parameters=[ApprovalFilters], responses={200: ApprovalOutput(many=True)})
 class ApprovalListView(generics.ListAPIView):
     permission_classes = [requires(VIEW)]
     serializer_class = ApprovalOutput
@@ -37,32 +36,26 @@ class ApprovalListView(generics.ListAPIView):
     def get_queryset(self) -> QuerySet[approvals.Approval]:
         if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
             return approvals.Approval.objects.none()
-        filters = ApprovalFilters(data=self.request.query_params)
-        filters.is_valid(raise_exception=True)
-        return approvals.approval_list(user=acting_user(self.request),
-                                       status=filters.validated_data["status"])
+        filters = parse(ApprovalFilters, self.request.query_params)
+        return approvals.approval_list(user=acting_user(self.request), status=filters["status"])
 
 
 class ApprovalDetailView(APIView):
     permission_classes = [requires(VIEW)]
 
     @extend_schema(summary="One request and its decision",
-                   responses={200: ApprovalOutput, 404: ErrorOutput, **ERRORS})
+                   responses={200: ApprovalOutput})
     def get(self, request: Request, approval_id: int) -> Response:
         return approval_response(approvals.approval_get(approval_id=approval_id,
                                                         user=acting_user(request)))
 
 
 def _decide(request: Request, approval_id: int, *, approve: bool) -> Response:
-    data = DecisionInput(data=request.data)
-    data.is_valid(raise_exception=True)
+    data = parse(DecisionInput, request.data)
     user = acting_user(request)
     approvals.approval_get(approval_id=approval_id, user=user)  # 404 for what you cannot see
     return approval_response(approvals.approval_decide(
-        approval_id=approval_id, approve=approve, by=user, note=data.validated_data["note"]))
-
-
-_DECIDE_ERRORS = {404: ErrorOutput, 409: ErrorOutput, 422: ErrorOutput, **ERRORS}
+        approval_id=approval_id, approve=approve, by=user, note=data["note"]))
 
 
 class ApprovalApproveView(APIView):
@@ -76,7 +69,7 @@ class ApprovalApproveView(APIView):
         description="Only a different person holding the operation's approving permission "
                     "(403 `own_request` for the person who asked). The operation's own "
                     "refusals (409) leave the request pending.",
-        request=DecisionInput, responses={200: ApprovalOutput, **_DECIDE_ERRORS})
+        request=DecisionInput, responses={200: ApprovalOutput})
     def post(self, request: Request, approval_id: int) -> Response:
         return _decide(request, approval_id, approve=True)
 
@@ -85,6 +78,6 @@ class ApprovalRejectView(APIView):
     permission_classes = [requires(VIEW)]
 
     @extend_schema(summary="Reject a request: nothing happens",
-                   request=DecisionInput, responses={200: ApprovalOutput, **_DECIDE_ERRORS})
+                   request=DecisionInput, responses={200: ApprovalOutput})
     def post(self, request: Request, approval_id: int) -> Response:
         return _decide(request, approval_id, approve=False)
