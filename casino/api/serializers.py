@@ -57,3 +57,14 @@ class LoginInput(serializers.Serializer):
 class TokenOutput(serializers.Serializer):
     token = serializers.CharField()
     expiry = serializers.DateTimeField(allow_null=True)
+
+
+class Health(serializers.Serializer):
+    status = serializers.CharField()
+    database = serializers.CharField()
+    version = serializers.CharField()
+
+
+# The same fields, answered with 503 when the database cannot answer; a schema of its own.
+class HealthDown(Health):
+    pass

@@ -7,14 +7,14 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db import DatabaseError, connections
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.serializers import LoginInput, TokenOutput
+from casino.api.serializers import Health, HealthDown, LoginInput, TokenOutput
 from casino.services import token_create
 from casino.shared.api.parse import parse
 from casino.shared.api.serializers import ErrorOutput
@@ -38,27 +38,7 @@ class HealthView(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        summary="Service health",
-        responses={
-            200: inline_serializer(
-                "Health",
-                {
-                    "status": serializers.CharField(),
-                    "database": serializers.CharField(),
-                    "version": serializers.CharField(),
-                },
-            ),
-            503: inline_serializer(
-                "HealthDown",
-                {
-                    "status": serializers.CharField(),
-                    "database": serializers.CharField(),
-                    "version": serializers.CharField(),
-                },
-            ),
-        },
-    )
+    @extend_schema(summary="Service health", responses={200: Health, 503: HealthDown})
     def get(self, request: Request) -> Response:
         database = database_status(getattr(settings, "HEALTH_DATABASE_ALIAS", "default"))
         healthy = database == "ok"
