@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.shared.api.pagination import PAGE_PARAMETERS, Pagination, paginated
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.errors import Conflict, NotFound
@@ -51,11 +51,8 @@ class ReportsView(APIView):
     def get(self, request: Request) -> Response:
         kinds = [k for k in KINDS if reporting.report_may_read(user=acting_user(request), kind=k)]
         reports = Report.objects.filter(kind__in=kinds).select_related("requested_by")
-        paginator = Pagination()
-        page = paginator.paginate_queryset(reports.order_by("-id"), request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [ReportOut(r, context={"request": request}).data for r in page])
+        return page_response(request, self, reports.order_by("-id"),
+                             lambda r: ReportOut(r, context={"request": request}).data)
 
     @extend_schema(summary="Ask for a report file (made by a worker; 202 at once)",
                    request=ReportIn, responses={202: ReportOut})
@@ -117,11 +114,8 @@ class GamingDaysView(APIView):
                    responses={200: paginated(ClosedDayOut(many=True),
                                              "PaginatedClosedDayOutList")})
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(_closed_days().order_by("-gaming_day"), request,
-                                           view=self)
-        assert page is not None
-        return paginator.get_paginated_response(ClosedDayOut(page, many=True).data)
+        return page_response(request, self, _closed_days().order_by("-gaming_day"),
+                             lambda closed: ClosedDayOut(closed).data)
 
 
 class GamingDayCloseView(APIView):

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from casino.selectors import player_balance
 from casino.shared import approvals
 from casino.shared.api.approvals import approval_response
-from casino.shared.api.pagination import PAGE_PARAMETERS, Pagination, paginated
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
@@ -67,11 +67,8 @@ class TablesView(APIView):
     @extend_schema(summary="List tables", operation_id="tables_list", parameters=PAGE_PARAMETERS,
                    responses={200: paginated(TableOut(many=True), "PaginatedTableOutList")})
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.table_list(), request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [TableOut(t, context={"currency": t.currency}).data for t in page])
+        return page_response(request, self, selectors.table_list(),
+                             lambda t: TableOut(t, context={"currency": t.currency}).data)
 
     @extend_schema(summary="Open a new table (pit boss)", request=TableIn,
                    responses={201: TableOut})
@@ -154,11 +151,8 @@ class TableRoundsView(APIView):
     def get(self, request: Request, table_id: int) -> Response:
         filters = parse(RoundFilterIn, request.query_params)
         rounds = selectors.table_rounds(table_id=table_id, **filters)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(rounds, request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [RoundOut(r, context={"currency": r.currency}).data for r in page])
+        return page_response(request, self, rounds,
+                             lambda r: RoundOut(r, context={"currency": r.currency}).data)
 
     @extend_schema(summary="Open the next round at the table", request=None,
                    responses={201: RoundOut})
