@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Parallel test processes (pytest-xdist); one per core by default.
 TEST_WORKERS ?= auto
-# The database role the service connects as (casino/db_roles.py): migrations and the role
+# The database role the service connects as (casino/shared/db_roles.py): migrations and the role
 # itself are made as DATABASE_URL's role (the owner); the server, worker and beat connect
 # with the DATABASE_URL that create_runtime_role prints. Give it a password when the
 # server's pg_hba.conf wants one.

@@ -39,10 +39,10 @@ from django.db import connection, transaction  # noqa: E402
 
 from bench._scratch import scratch_database  # noqa: E402
 from casino import roles  # noqa: E402
-from casino.gaming_day import gaming_day_of  # noqa: E402
 from casino.models import Player  # noqa: E402
 from casino.selectors import player_account_ref, player_statement  # noqa: E402
 from casino.services import player_create, player_deposit, staff_create  # noqa: E402
+from casino.shared.gaming_day import gaming_day_of  # noqa: E402
 from ledger import chain  # noqa: E402
 from ledger.models import Account, ChainHead  # noqa: E402
 from ledger.verify import ledger_verify  # noqa: E402

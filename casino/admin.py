@@ -11,10 +11,10 @@ from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 from casino import selectors, services
-from casino.admin_base import ReadOnlyAdmin, StyledAdmin, staff_user
-from casino.approvals import VIEW_ALL, Approval
 from casino.models import Player, Refusal
-from ledger.money import format_minor
+from casino.shared.admin import ReadOnlyAdmin, StyledAdmin, staff_user
+from casino.shared.approvals import VIEW_ALL, Approval
+from casino.shared.money import format_minor
 
 
 @admin.register(Player)
@@ -33,7 +33,7 @@ class PlayerAdmin(StyledAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A player's record stays with their ledger account (and the service's database
-        # role has no DELETE on players: casino/db_roles.py).
+        # role has no DELETE on players: casino/shared/db_roles.py).
         return False
 
     @admin.display(description="available")
@@ -61,7 +61,7 @@ class PlayerAdmin(StyledAdmin):
 
 @admin.register(Refusal)
 class RefusalAdmin(ReadOnlyAdmin):
-    """Attempts the service refused (casino.refusals), for auditors and pit bosses: the
+    """Attempts the service refused (casino.shared.refusals), for auditors and pit bosses: the
     attempts beside the actions."""
 
     list_display = ["at", "username", "action", "code", "ref", "message"]
@@ -75,7 +75,7 @@ class RefusalAdmin(ReadOnlyAdmin):
 @admin.register(Approval)
 class ApprovalAdmin(ReadOnlyAdmin):
     """Requests that waited for a second person and what was decided, for oversight; they
-    are decided through the API (casino.approvals)."""
+    are decided through the API (casino.shared.approvals)."""
 
     list_display = ["id", "requested_at", "action", "summary", "requested_by", "status",
                     "decided_by", "decided_at"]
@@ -91,7 +91,7 @@ class ApprovalAdmin(ReadOnlyAdmin):
 
 # Staff are deactivated, not deleted (entries name who posted them), and the roles' groups
 # are defined by casino/roles.py and re-applied at every migrate: the service's database
-# role may change neither (casino/db_roles.py), so the admin does not offer it.
+# role may change neither (casino/shared/db_roles.py), so the admin does not offer it.
 admin.site.unregister(User)
 admin.site.unregister(Group)
 

@@ -9,8 +9,9 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         # auth: its signal receivers log refused logins; checks: registers the deploy checks.
-        from casino import auth, checks, db_roles, refusals, roles  # noqa: F401
+        from casino import roles
         from casino.services import approval_actions_register
+        from casino.shared import auth, checks, db_roles, refusals  # noqa: F401
         from ledger.services import entry_kind_register_owner
 
         # The cage's movements are corrected at the cage, which counts the cash they moved.
@@ -21,9 +22,10 @@ class CasinoConfig(AppConfig):
 
         approval_actions_register()
         # Failed logins leave a trace, from the admin and the token endpoint alike.
-        user_login_failed.connect(refusals.login_failed, dispatch_uid="casino.refusals.login")
+        user_login_failed.connect(refusals.login_failed,
+                                  dispatch_uid="casino.shared.refusals.login")
         # Permissions are created after migrations run, so the roles get theirs then.
         post_migrate.connect(roles.sync_on_migrate, dispatch_uid="casino.roles.sync")
         # New tables of the migration get the runtime roles' grants.
         post_migrate.connect(db_roles.runtime_roles_regrant,
-                             dispatch_uid="casino.db_roles.regrant")
+                             dispatch_uid="casino.shared.db_roles.regrant")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from casino import roles
 from casino.models import Currency, Player
 from casino.services import player_account_open, player_create, player_deposit
+from casino.shared.money import format_minor
 from ledger.models import Entry
-from ledger.money import format_minor
 from ledger.selectors import account_balance
 
 # username -> (role, password). Public on purpose: development only.

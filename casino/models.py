@@ -7,8 +7,8 @@ Design overview
   seats and rounds) are each in one of these currencies.
 - Staff are Django users; their role is the Django group they belong to (casino.roles).
 - Requests waiting for a second person, refused attempts and answers kept for retried POSTs
-  are models of their own modules (casino.approvals, casino.refusals, casino.idempotency),
-  imported at the end of this one so Django finds them.
+  are models of their own modules (casino.shared.approvals, casino.shared.refusals,
+  casino.shared.idempotency), imported at the end of this one so Django finds them.
 """
 
 from __future__ import annotations
@@ -57,6 +57,6 @@ def default_deal_modes() -> list[str]:
 
 # Answers to POSTs retried with an Idempotency-Key; the model lives beside its middleware.
 # Requests waiting for a second person, and refused attempts, beside their services.
-from casino.approvals import Approval  # noqa: E402, F401
-from casino.idempotency import IdempotencyKey  # noqa: E402, F401
-from casino.refusals import Refusal  # noqa: E402, F401
+from casino.shared.approvals import Approval  # noqa: E402, F401
+from casino.shared.idempotency import IdempotencyKey  # noqa: E402, F401
+from casino.shared.refusals import Refusal  # noqa: E402, F401

@@ -8,9 +8,9 @@ from datetime import date, datetime
 from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
-from casino.errors import NotFound, ValidationFailed
-from casino.gaming_day import gaming_days_bounds
 from casino.models import Player
+from casino.shared.errors import NotFound, ValidationFailed
+from casino.shared.gaming_day import gaming_days_bounds
 from ledger.models import Account
 from ledger.reports import StatementReport, statement_report
 from ledger.selectors import Balance, Statement, account_balance_after, entry_get

@@ -14,12 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
-from casino import approvals, roles
-from casino.errors import Conflict, NotFound, ValidationFailed
+from casino import roles
 from casino.models import Currency, Player
 from casino.selectors import player_account_ref, player_balance, player_get
+from casino.shared import approvals
+from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.money import format_minor, to_minor
 from ledger.models import Account, Entry
-from ledger.money import format_minor, to_minor
 from ledger.services import (
     account_get_or_create,
     entry_owner_rule,
@@ -145,7 +146,7 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
                by: User | None) -> Entry:
     """One entry between the cage's account and the player's (the ledger refuses a
     withdrawal beyond the player's available funds)."""
-    # Above the cage's cap a pit boss approves first, whoever calls (casino.approvals).
+    # Above the cage's cap a pit boss approves first, whoever calls (casino.shared.approvals).
     approvals.approval_required_check(action=f"cage.{kind}",
                                       params={"player_id": player_id, "amount_minor": amount})
     if amount <= 0:
@@ -198,7 +199,7 @@ def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User)
                          permission=CORRECT)
 
 
-# --- operations that may wait for a second person (casino.approvals) -------------------------
+# --- operations that may wait for a second person (casino.shared.approvals) ---------------
 
 def cage_cap(currency: str) -> int:
     """The largest deposit or withdrawal the cage makes alone, in minor units."""

@@ -50,7 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "knox",
-    # Counts failed logins and locks a username at an address out (casino/auth.py).
+    # Counts failed logins and locks a username at an address out (casino/shared/auth.py).
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -73,14 +73,14 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # request.htmx: the console's screens answer a partial to htmx and a page otherwise.
     "django_htmx.middleware.HtmxMiddleware",
-    # Refusals are written after every transaction of the request (casino/refusals.py).
-    "casino.refusals.RefusalMiddleware",
+    # Refusals are written after every transaction of the request (casino/shared/refusals.py).
+    "casino.shared.refusals.RefusalMiddleware",
     # Content-Security-Policy on every page (the admin, the API docs); CONTENT_SECURITY_POLICY.
     "csp.middleware.CSPMiddleware",
     # Cache-Control: no-store on the API's answers, replayed ones included.
-    "casino.api.middleware.NoStoreMiddleware",
-    # Safe retries of every API POST (Idempotency-Key); see casino/idempotency.py.
-    "casino.idempotency.IdempotencyMiddleware",
+    "casino.shared.api.middleware.NoStoreMiddleware",
+    # Safe retries of every API POST (Idempotency-Key); see casino/shared/idempotency.py.
+    "casino.shared.idempotency.IdempotencyMiddleware",
     # Last, so that it turns a locked-out login's answer into the lockout page or error.
     "axes.middleware.AxesMiddleware",
 ]
@@ -100,6 +100,12 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "casino.context_processors.console",
             ],
+            # The filters every app's templates load by name (casino/shared/templatetags):
+            # casino.shared is no Django app of its own, so they are named here.
+            "libraries": {
+                name: f"casino.shared.templatetags.{name}"
+                for name in ("casino_time", "money", "words")
+            },
         },
     },
 ]
@@ -132,13 +138,13 @@ if env.bool("DATABASE_POOL", default=True):
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
     }
     # Django's PostgreSQL backend whose pool tests each connection before handing it out
-    # (casino/pool.py): after a restart or failover of the database every pooled connection
+    # (casino/shared/pool.py): after a restart or failover of the database every pooled connection
     # is dead, and without the check each failed one request with a 500 (and /health said
     # 503) before the pool learned of it.
-    _db["ENGINE"] = "casino.db_backend"
+    _db["ENGINE"] = "casino.shared.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
-# A replica the reports read from (casino/db_router.py); unset, they read the default
+# A replica the reports read from (casino/shared/db_router.py); unset, they read the default
 # database like everything else. Tests use the default database.
 DATABASE_REPORTS_URL = env.str("DATABASE_REPORTS_URL", default="")
 if DATABASE_REPORTS_URL:
@@ -148,9 +154,9 @@ if DATABASE_REPORTS_URL:
     # A replica is read-only: its tables are never created or migrated through it.
     _reports["TEST"] = {"MIRROR": "default"}
     DATABASES["reports"] = _reports
-DATABASE_ROUTERS = ["casino.db_router.ReportsRouter"]
+DATABASE_ROUTERS = ["casino.shared.db_router.ReportsRouter"]
 
-# The tables' owner, for `migrate` and `create_runtime_role` only (casino/db_roles.py); the
+# The tables' owner, for `migrate` and `create_runtime_role` only (casino/shared/db_roles.py); the
 # service itself connects as DATABASE_URL's role, which should own nothing. Same server
 # and database, other credentials; unset, migrations run as DATABASE_URL's role.
 DATABASE_OWNER_URL = env.str("DATABASE_OWNER_URL", default="")
@@ -194,8 +200,8 @@ GAMING_DAY_START_HOUR = env.int("GAMING_DAY_START_HOUR", default=6)
 CASINO_NAME = env.str("CASINO_NAME", default="Pai Gow Poker casino")
 USE_I18N = True
 USE_TZ = True
-# Times written one way everywhere, the admin included (casino/formats/en/formats.py).
-FORMAT_MODULE_PATH = ["casino.formats"]
+# Times written one way everywhere, the admin included (casino/shared/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["casino.shared.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / ".data" / "static")))
@@ -248,7 +254,7 @@ CONTENT_SECURITY_POLICY = {
 # The health check is probed over plain HTTP by load balancers inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
 
-# --- Dual control (casino/approvals.py) ---------------------------------------------------
+# --- Dual control (casino/shared/approvals.py) ----------------------------------------------------
 # When on, a reversal (ledger entry, cage correction, round) or a results-only settlement
 # asked by one person takes effect only once a second person with the right approves it.
 CASINO_DUAL_CONTROL = env.bool("CASINO_DUAL_CONTROL", default=False)
@@ -265,10 +271,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.JSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pagination",
+    "DEFAULT_PARSER_CLASSES": ["casino.shared.api.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "casino.shared.api.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "casino.shared.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "COERCE_DECIMAL_TO_STRING": True,
@@ -285,7 +291,7 @@ REST_KNOX = {
 API_TOKEN_LIMIT_PER_USER = env.int("API_TOKEN_LIMIT_PER_USER", default=5)
 
 # --- Logins: lockout (django-axes) and throttling -------------------------------------------
-# Attempts at POST /api/v1/auth/token per client address, right or wrong (casino.auth).
+# Attempts at POST /api/v1/auth/token per client address, right or wrong (casino.shared.auth).
 API_LOGIN_THROTTLE_RATE = env.str("API_LOGIN_THROTTLE_RATE", default="20/minute")
 # A username is locked out at one client address after LOGIN_FAILURE_LIMIT failed logins
 # (admin or API), for LOGIN_LOCKOUT_MINUTES (0: until an administrator lifts it with
@@ -295,7 +301,7 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 _lockout_minutes = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
 AXES_COOLOFF_TIME = timedelta(minutes=_lockout_minutes) if _lockout_minutes > 0 else None
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_LOCKOUT_CALLABLE = "casino.auth.lockout_response"
+AXES_LOCKOUT_CALLABLE = "casino.shared.auth.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 # The address is REMOTE_ADDR: behind a proxy that is the proxy's, which makes the lockout
 # per username alone (stricter), never an address a client can choose with a header.
@@ -319,7 +325,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "casino.api.schema.add_error_responses",
+        "casino.shared.api.schema.add_error_responses",
     ],
 }
 from casino.version import VERSION  # noqa: E402
@@ -346,7 +352,7 @@ GAMING_DAY_CLOSE_HOUR = env.int("GAMING_DAY_CLOSE_HOUR", default=(GAMING_DAY_STA
 if not 0 <= GAMING_DAY_CLOSE_HOUR <= 23:
     raise ImproperlyConfigured("GAMING_DAY_CLOSE_HOUR must be an hour, 0 to 23.")
 CELERY_BEAT_SCHEDULE = {
-    # Idempotency-Keys are kept at least 24 hours (casino/idempotency.py).
+    # Idempotency-Keys are kept at least 24 hours (casino/shared/idempotency.py).
     "purge-idempotency-keys": {"task": "casino.idempotency_keys_purge", "schedule": 3600.0},
     "close-gaming-day": {"task": "rounds.gaming_day_close",
                          "schedule": crontab(hour=GAMING_DAY_CLOSE_HOUR, minute=0)},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from casino.idempotency import idempotency_keys_purge
+from casino.shared.idempotency import idempotency_keys_purge
 
 
 @shared_task(name="casino.idempotency_keys_purge")

@@ -27,10 +27,10 @@ urlpatterns = [
     path("", include("rounds.screens.urls")),
 ]
 
-handler400 = "casino.api.errors.bad_request"
-handler403 = "casino.api.errors.permission_denied"
-handler404 = "casino.api.errors.not_found"
-handler500 = "casino.api.errors.server_error"
+handler400 = "casino.shared.api.errors.bad_request"
+handler403 = "casino.shared.api.errors.permission_denied"
+handler404 = "casino.shared.api.errors.not_found"
+handler500 = "casino.shared.api.errors.server_error"
 
 admin.site.site_header = "Pai Gow Poker — casino accounting"
 admin.site.site_title = "Pai Gow accounting"

@@ -11,10 +11,10 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from casino.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
+from casino.shared.templatetags.money import money_text
 from ledger import selectors
 from ledger.models import Account, Entry, Hold, Line
-from ledger.templatetags.money import money_text
 
 # Least privilege, as in the API: without this permission (the cage) only players' accounts,
 # the entries that move them and their holds are shown, never the house's.

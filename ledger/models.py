@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from ledger.money import format_minor
+from casino.shared.money import format_minor
 
 
 class Account(models.Model):

@@ -1,5 +1,5 @@
 """The auditors' ledger reports: an account's statement over a period and the trial
-balance as of a moment, each read from one snapshot (casino.db.read_snapshot) and returned
+balance as of a moment, each read from one snapshot (casino.shared.db.read_snapshot) and returned
 as plain typed rows in minor units; the renderers only format them.
 
 The ledger knows no players: a player's statement is the statement of the account whose
@@ -15,8 +15,8 @@ from datetime import datetime
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from casino.db import read_snapshot
-from casino.errors import NotFound
+from casino.shared.db import read_snapshot
+from casino.shared.errors import NotFound
 from ledger import chain
 from ledger.models import Account, ChainHead, Entry, Hold, Line
 from ledger.selectors import Statement, account_statement

@@ -9,7 +9,7 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from casino.errors import NotFound
+from casino.shared.errors import NotFound
 from ledger.models import Account, Entry, Hold, Line
 
 

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, connection, transaction
 from django.db.models.functions import Now
 
-from casino import approvals
-from casino.db import update_rows
-from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
+from casino.shared import approvals
+from casino.shared.db import update_rows
+from casino.shared.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
+from casino.shared.money import MAX_MINOR, format_minor, minor_digits
 from ledger import chain
 from ledger.models import Account, Entry, Hold
-from ledger.money import MAX_MINOR, format_minor, minor_digits
 
 if TYPE_CHECKING:
     from datetime import datetime

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 
+from casino.shared.money import format_minor
 from ledger import chain
-from ledger.money import format_minor
 
 BATCH = 5000
 

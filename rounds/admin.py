@@ -21,11 +21,11 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from casino import approvals
-from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
-from casino.errors import DomainError
-from casino.refusals import refusal_note
-from ledger.templatetags.money import money_text
+from casino.shared import approvals
+from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
+from casino.shared.errors import DomainError
+from casino.shared.refusals import refusal_note
+from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
@@ -339,7 +339,7 @@ class RoundAdmin(StyledAdmin):
                      trace: str = "") -> HttpResponse | None:
         """Ask for a reason on a confirmation page, then call the service for each round;
         a refusal (a round in the wrong state) is reported for that round and the others
-        go on; with ``trace``, each refusal is also recorded (casino.refusals). A request
+        go on; with ``trace``, each refusal is also recorded (casino.shared.refusals). A request
         filed for a second person's approval is reported as waiting."""
         rounds = list(queryset.select_related("table").order_by("pk"))
         form = ReasonForm(request.POST if request.POST.get("post") == "yes" else None)
@@ -382,7 +382,7 @@ class RoundAdmin(StyledAdmin):
 
 
 def _round_reverse_submit(*, round_id: int, reason: str, by: Any) -> approvals.Submitted:
-    # The same dual control as the API's reversal (casino.approvals).
+    # The same dual control as the API's reversal (casino.shared.approvals).
     return approvals.action_submit(action=REVERSE, params={"round_id": round_id,
                                                            "reason": reason}, by=by)
 

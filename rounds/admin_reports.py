@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from casino.admin_base import ReadOnlyAdmin, ReadOnlyInline
-from ledger.templatetags.money import money_text
+from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
+from casino.shared.templatetags.money import money_text
 from rounds.models import ClosedDay, ClosedTableDay, Report
 
 

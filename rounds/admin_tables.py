@@ -11,10 +11,10 @@ from django.contrib import admin
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from casino.admin_base import ReadOnlyInline, StyledAdmin, staff_user
-from casino.errors import DomainError
-from ledger.money import format_minor, to_minor
-from ledger.templatetags.money import money_text
+from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
+from casino.shared.errors import DomainError
+from casino.shared.money import format_minor, to_minor
+from casino.shared.templatetags.money import money_text
 from rounds import paigow
 from rounds import services as play
 from rounds.models import Seat, SeatChange, Table, TableSettingsChange

@@ -1,4 +1,4 @@
-"""The round operations that may wait for a second person (casino.approvals): reversing a
+"""The round operations that may wait for a second person (casino.shared.approvals): reversing a
 settled round, and settling a round from outcomes alone (no cards prove them), both only
 when CASINO_DUAL_CONTROL is on."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from casino import approvals
+from casino.shared import approvals
 from rounds import services
 from rounds.errors import RoundNotFound, WrongState
 from rounds.models import Round

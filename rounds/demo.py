@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from casino.demo import seed_players
-from ledger.money import format_minor
+from casino.shared.money import format_minor
 from rounds import services
 from rounds.models import Seat, Table
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from casino.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.errors import Conflict, NotFound, ValidationFailed
 
 
 class WrongState(Conflict):

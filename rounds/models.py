@@ -42,7 +42,7 @@ from django.db.models import Q
 from django.utils.timezone import localtime
 
 from casino.models import Currency
-from ledger.money import format_minor
+from casino.shared.money import format_minor
 
 POSITIONS = ("dealer", "1", "2", "3", "4", "5", "6")
 SEAT_NUMBERS = range(1, 7)

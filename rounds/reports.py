@@ -13,7 +13,7 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
 - commission from winning players, and from player-bankers (5% of their net winnings);
 - house result = the four above; hold % = house result / handle.
 
-Each report is read from one snapshot (casino.db.read_snapshot) and returned as plain
+Each report is read from one snapshot (casino.shared.db.read_snapshot) and returned as plain
 typed rows in minor units; the renderers (rounds/report_files/) only format them.
 """
 
@@ -39,9 +39,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from casino.db import read_snapshot
-from casino.errors import NotFound, ValidationFailed
-from casino.gaming_day import gaming_days_bounds
+from casino.shared.db import read_snapshot
+from casino.shared.errors import NotFound, ValidationFailed
+from casino.shared.gaming_day import gaming_days_bounds
 from ledger.models import Entry
 from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Table, Wager
 from rounds.settlement import banker_share

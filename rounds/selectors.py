@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from casino.errors import NotFound
-from casino.gaming_day import gaming_day_of
 from casino.models import Player
 from casino.selectors import player_list
+from casino.shared.errors import NotFound
+from casino.shared.gaming_day import gaming_day_of
 from rounds.models import Round, RoundEvent, Seat, Table
 from rounds.services.tables import OPEN_STATES
 

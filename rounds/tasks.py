@@ -49,7 +49,7 @@ def gaming_day_close_task() -> str | None:
     """Daily at GAMING_DAY_CLOSE_HOUR (CELERY_BEAT_SCHEDULE): close the previous gaming
     day unless it is closed; a day that cannot close yet (a round still in play) is
     logged and left for the pit boss."""
-    from casino.errors import DomainError
+    from casino.shared.errors import DomainError
     from rounds.services.gaming_days import gaming_day_close_due
 
     try:

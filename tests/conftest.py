@@ -12,8 +12,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.db_roles import runtime_grant
 from casino.services import staff_create
+from casino.shared.db_roles import runtime_grant
 
 # Roles are global to the PostgreSQL server, shared by every test database on it (one per
 # xdist worker); this one is created once and never altered, only granted per database.

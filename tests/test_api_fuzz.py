@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casino import roles
-from casino.approvals import approval_request
 from casino.services import player_create, player_deposit, staff_create
+from casino.shared.approvals import approval_request
 from rounds import services
 from rounds.models import Report
 
@@ -69,7 +69,7 @@ def floor(db):
                                   banker_must_have_played=False, house_stake_cap="table_max")
     player = player_create(name="Fuzz", currency="EUR", by=boss)
     entry = player_deposit(player_id=player.pk, amount=100_000, by=boss)
-    # A large deposit the cage asked for, waiting for the pit boss (casino.approvals).
+    # A large deposit the cage asked for, waiting for the pit boss (casino.shared.approvals).
     approval = approval_request(action="cage.deposit", by=user,
                                 params={"player_id": player.pk, "amount_minor": 2_000_000})
     services.seat_take(table_id=table.pk, number=1, player_id=player.pk, by=boss)

@@ -247,7 +247,7 @@ def _settings_rows(text: str) -> dict[str, tuple[str, set[str]]]:
 
 
 def _shown(field: models.Field[Any, Any], value: Any) -> str:
-    from ledger.money import format_minor
+    from casino.shared.money import format_minor
 
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -356,7 +356,7 @@ def test_the_ledger_services_listed_are_the_codes_signatures() -> None:
     text = _page_text(ROOT / "docs" / "ledger.md")
 
     assert set(_listed_signatures(text)) == {"ledger.services", "ledger.selectors",
-                                             "ledger.money"}
+                                             "casino.shared.money"}
     assert _signature_problems(text) == []
 
 
@@ -385,11 +385,12 @@ def test_no_file_points_outside_the_repository() -> None:
 # --- self-checks: each check reports what it should ---------------------------------------
 
 def test_self_check_a_made_up_function_or_module_is_reported() -> None:
-    text = ("Call `round_close(*, round_id)`, then `wager_explode`, `ledger.money.to_cents()` "
-            "and `rounds.nowhere.thing`; `round_settle` and `ledger.money.to_minor` are real, "
+    text = ("Call `round_close(*, round_id)`, then `wager_explode`, "
+            "`casino.shared.money.to_cents()` and `rounds.nowhere.thing`; `round_settle` and "
+            "`casino.shared.money.to_minor` are real, "
             "`hands_not_set` is an error code and `select_for_update()` is Django's.")
 
-    assert _missing_names(text) == {"round_close", "ledger.money.to_cents",
+    assert _missing_names(text) == {"round_close", "casino.shared.money.to_cents",
                                     "rounds.nowhere.thing"}
     assert "wager_explode" not in _names_in(text)[0]  # "explode" reads as no verb
     assert _missing_names("`wager_explode()`") == {"wager_explode"}
@@ -404,7 +405,7 @@ def test_self_check_broken_and_outside_links_are_reported() -> None:
 
 
 def test_self_check_a_wrong_signature_and_an_unlisted_service_are_reported() -> None:
-    text = ("```python\n# ledger.money\nto_minor(value, currency) -> int\n"
+    text = ("```python\n# casino.shared.money\nto_minor(value, currency) -> int\n"
             "format_minor(amount) -> str\nto_cents(value) -> int\n```\n")
 
     problems = _signature_problems(text)
@@ -412,7 +413,7 @@ def test_self_check_a_wrong_signature_and_an_unlisted_service_are_reported() -> 
     assert any("format_minor" in p and "docs say" in p for p in problems)
     assert any("to_cents does not exist" in p for p in problems)
     assert any("minor_digits is not listed" in p for p in problems)
-    assert not any(p.startswith("ledger.money: docs say to_minor") for p in problems)
+    assert not any(p.startswith("casino.shared.money: docs say to_minor") for p in problems)
 
 
 def test_self_check_a_wrong_default_or_a_missing_setting_is_reported() -> None:

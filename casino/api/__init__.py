@@ -1,1 +1,1 @@
-"""The REST API's shared pieces: error shape, authentication, health, pagination."""
+"""Players, staff and the service's own endpoints (health, tokens) over the REST API."""

@@ -12,8 +12,9 @@ urlpatterns = [
 ]
 
 # Players and the cage (casino.api.players), requests waiting for a second person
-# (casino.api.approvals), and the ledger (ledger.api).
-from casino.api import approvals, players  # noqa: E402
+# (casino.shared.api.approvals), and the ledger (ledger.api).
+from casino.api import players  # noqa: E402
+from casino.shared.api import approvals  # noqa: E402
 
 urlpatterns += [
     path("players", players.PlayerListView.as_view(), name="players"),

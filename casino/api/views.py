@@ -7,18 +7,20 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db import DatabaseError, connections
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.auth import LoginThrottle, log_login_throttled
-from casino.errors import DomainError
+from casino.api.serializers import Health, HealthDown, LoginInput, TokenOutput
 from casino.services import token_create
+from casino.shared.api.parse import parse
+from casino.shared.api.serializers import ErrorOutput
+from casino.shared.auth import LoginThrottle, log_login_throttled
+from casino.shared.errors import DomainError
 from casino.version import VERSION
-from ledger.api.serializers import ErrorOutput
 
 
 def database_status(alias: str) -> str:
@@ -36,27 +38,7 @@ class HealthView(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        summary="Service health",
-        responses={
-            200: inline_serializer(
-                "Health",
-                {
-                    "status": serializers.CharField(),
-                    "database": serializers.CharField(),
-                    "version": serializers.CharField(),
-                },
-            ),
-            503: inline_serializer(
-                "HealthDown",
-                {
-                    "status": serializers.CharField(),
-                    "database": serializers.CharField(),
-                    "version": serializers.CharField(),
-                },
-            ),
-        },
-    )
+    @extend_schema(summary="Service health", responses={200: Health, 503: HealthDown})
     def get(self, request: Request) -> Response:
         database = database_status(getattr(settings, "HEALTH_DATABASE_ALIAS", "default"))
         healthy = database == "ok"
@@ -67,16 +49,6 @@ class HealthView(APIView):
         )
 
 
-class LoginInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
-
-
-class TokenOutput(serializers.Serializer):
-    token = serializers.CharField()
-    expiry = serializers.DateTimeField(allow_null=True)
-
-
 class InvalidCredentials(DomainError):
     code = "invalid_credentials"
     status = 401
@@ -85,7 +57,7 @@ class InvalidCredentials(DomainError):
 class TokenView(APIView):
     """Exchange a username and password for an API token (stored hashed).
 
-    Failed logins count towards the lockout (django-axes, casino.auth): ``authenticate()``
+    Failed logins count towards the lockout (django-axes, casino.shared.auth): ``authenticate()``
     gets the request so axes sees the attempt, and past the limit axes' middleware answers
     429 ``locked_out`` instead, even for the right password. Every attempt also counts
     towards the per-address throttle (429 ``throttled``)."""
@@ -111,13 +83,9 @@ class TokenView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data = LoginInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=data.validated_data["username"],
-            password=data.validated_data["password"],
-        )
+        data = parse(LoginInput, request.data)
+        user = authenticate(request._request, username=data["username"],
+                            password=data["password"])
         if user is None or not user.is_active:
             raise InvalidCredentials("Wrong username or password.")
         instance, token = token_create(user=user)

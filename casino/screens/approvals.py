@@ -1,4 +1,4 @@
-"""Requests that wait for a second person (casino.approvals), on a screen: the pit boss
+"""Requests that wait for a second person (casino.shared.approvals), on a screen: the pit boss
 reads what was asked, by whom and when, and approves or rejects it with a note; everyone
 sees the requests they asked for. Each step calls one service; a refusal (one's own request,
 already decided, the state changed meanwhile) is shown in words and changes nothing."""
@@ -12,8 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import approvals
-from casino.errors import DomainError
+from casino.shared import approvals
+from casino.shared.errors import DomainError
 
 TEMPLATE = "casino/screens/approvals/list.html"
 SHOWN = 100  # the newest decided requests shown below the pending ones

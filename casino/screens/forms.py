@@ -1,5 +1,5 @@
 """The cage's forms: amounts typed in the currency's unit ("250.00"), parsed by the one
-amount parser (ledger.money.to_minor), so the screen refuses what the API refuses."""
+amount parser (casino.shared.money.to_minor), so the screen refuses what the API refuses."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 from django import forms
 
-from casino.errors import DomainError
 from casino.models import Currency
-from ledger.money import minor_digits, to_minor
+from casino.shared.errors import DomainError
+from casino.shared.money import minor_digits, to_minor
 
 
 class PlayerForm(forms.Form):

@@ -23,14 +23,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import approvals, selectors, services
-from casino.errors import Conflict, DomainError, NotFound
-from casino.gaming_day import gaming_days_bounds
-from casino.idempotency import IdempotencyKey
+from casino import selectors, services
 from casino.models import Player
 from casino.screens.forms import MovementForm, PlayerForm, StatementForm
-from casino.templatetags.casino_time import casino_time_text
-from ledger.money import format_minor
+from casino.shared import approvals
+from casino.shared.errors import Conflict, DomainError, NotFound
+from casino.shared.gaming_day import gaming_days_bounds
+from casino.shared.idempotency import IdempotencyKey
+from casino.shared.money import format_minor
+from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.selectors import Statement, account_find, account_statement
 
 View = Callable[..., HttpResponse]
@@ -171,7 +172,7 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
     forms = {kind: form}
     if not form.is_valid():
         return _player_page(request, player, **forms, status=400)
-    # Through casino.approvals: above the cage's cap the movement waits for a pit boss and
+    # Through casino.shared.approvals: above the cage's cap the movement waits for a pit boss and
     # moves nothing until then (the service refuses it otherwise).
     action = "cage.deposit" if kind == "deposit" else "cage.withdrawal"
     params = {"player_id": player.pk, "amount_minor": form.cleaned_data["amount"],

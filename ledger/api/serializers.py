@@ -7,21 +7,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino.shared.money import format_minor
 from ledger.models import Account, Entry, Hold, Line
-from ledger.money import format_minor
 from ledger.selectors import Balance
-
-
-class ErrorDetail(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    detail = serializers.DictField()
-
-
-class ErrorOutput(serializers.Serializer):
-    """The one error shape: {"error": {"code", "message", "detail"}}."""
-
-    error = ErrorDetail()
 
 
 class BalanceOutput(serializers.Serializer):
@@ -113,3 +101,27 @@ class HoldOutput(serializers.Serializer):
         if hold.captured_amount is None:
             return None
         return format_minor(hold.captured_amount, hold.account.currency)
+
+
+# --- filters (query strings) --------------------------------------------------------------
+
+class AccountFilters(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Account.Kind.choices, required=False)
+    currency = serializers.CharField(max_length=3, required=False)
+    ref = serializers.CharField(max_length=100, required=False)
+
+
+class EntryFilters(serializers.Serializer):
+    account = serializers.IntegerField(required=False, min_value=1)
+    ref = serializers.CharField(max_length=100, required=False)
+    round = serializers.IntegerField(required=False, min_value=1,
+                                     help_text='Shorthand for ref "round:<id>".')
+    kind = serializers.CharField(max_length=40, required=False)
+    created_after = serializers.DateTimeField(required=False, help_text="Inclusive.")
+    created_before = serializers.DateTimeField(required=False, help_text="Exclusive.")
+
+
+class HoldFilters(serializers.Serializer):
+    account = serializers.IntegerField(required=False, min_value=1)
+    status = serializers.ChoiceField(choices=Hold.Status.choices, required=False)
+    ref = serializers.CharField(max_length=100, required=False)

@@ -1,6 +1,6 @@
 """Guards for every write the service's role can make, now that it is not the owner.
 
-The service connects as a role that owns nothing (casino/db_roles.py): it may insert
+The service connects as a role that owns nothing (casino/shared/db_roles.py): it may insert
 entries, lines, accounts and holds, resolve holds and advance the chain head, and nothing
 else. These triggers make each of those writes mean only what the services mean by it:
 

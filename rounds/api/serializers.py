@@ -7,31 +7,29 @@ that one currency. Cards leave as lists of codes (``["AS", "KD"]``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.reverse import reverse
 
-from casino.api.fields import AmountField, CardsField
 from casino.models import Currency
+from casino.shared.api.fields import AmountField, CardsField
+from casino.shared.money import format_minor
 from ledger.api.serializers import BalanceOutput
-from ledger.money import format_minor
 from rounds import paigow
-from rounds.models import POSITIONS, Hand, Round, Table
+from rounds.models import POSITIONS, ClosedDay, Hand, Report, Round, Table
+from rounds.report_files.formats import FORMATS
+from rounds.report_files.kinds import KINDS
 
 
-@extend_schema_field(OpenApiTypes.STR)
-class MoneyOut(serializers.Field):
-    """An amount in minor units, rendered as a decimal string in the context's currency."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def to_representation(self, value: int | None) -> str | None:
-        return None if value is None else format_minor(value, self.context["currency"])
+def MoneyOut(**kwargs: Any) -> AmountField:  # called like the field classes beside it
+    """An amount in minor units, rendered as a decimal string in the context's currency:
+    the API's one amount field, read-only."""
+    return AmountField(read_only=True, **kwargs)
 
 
 @extend_schema_field({"type": "array", "items": {"type": "string"}})
@@ -112,6 +110,15 @@ class TableIn(serializers.Serializer):
         help_text='How the table deals: "electronic", "physical" (the dealer records the '
                   'cards), "results" (the dealer records the outcomes). Default: electronic '
                   'and physical.')
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        # The limits are in the table's currency: the table's own when it changes (the view
+        # puts it in the context), the one sent (or the default) when it opens.
+        if "currency" not in self.context and isinstance(data, Mapping):
+            currency = data.get("currency", Currency.EUR)
+            if currency in Currency.values:  # otherwise the currency field says why
+                self.context["currency"] = currency
+        return super().to_internal_value(data)
 
 
 class SeatIn(serializers.Serializer):
@@ -245,6 +252,11 @@ class RoundOut(serializers.Serializer):
         }
 
 
+class RoundFilterIn(serializers.Serializer):
+    state = serializers.ChoiceField(choices=Round.State.choices, required=False)
+    gaming_day = serializers.DateField(required=False)
+
+
 # --- round steps (input) ----------------------------------------------------------------------
 
 class WagerIn(serializers.Serializer):
@@ -332,3 +344,110 @@ class TableDayReportOut(serializers.Serializer):
     commission_bankers = MoneyOut()
     house_result = MoneyOut()
     hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
+
+
+# --- report files and closed gaming days ------------------------------------------------------
+
+class ReportIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=sorted(KINDS))
+    format = serializers.ChoiceField(choices=sorted(FORMATS))
+    # Each kind's parameters (see docs/api.md); which are required depends on the kind,
+    # so they are checked by rounds.report_files.kinds.report_parameters.
+    table = serializers.CharField(required=False, max_length=20)
+    gaming_day = serializers.CharField(required=False, max_length=20,
+                                       help_text="YYYY-MM-DD (table_day, floor_day)")
+    date_from = serializers.CharField(required=False, max_length=20,
+                                      help_text="YYYY-MM-DD (banker, player_statement)")
+    date_to = serializers.CharField(required=False, max_length=20,
+                                    help_text="YYYY-MM-DD, inclusive")
+    player = serializers.CharField(required=False, max_length=20)
+    as_of = serializers.CharField(required=False, max_length=40,
+                                  help_text="ISO 8601 time with offset (trial_balance)")
+
+
+class ChainHeadOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    hash = serializers.CharField()
+
+
+class ReportOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    format = serializers.CharField()
+    parameters = serializers.DictField(child=serializers.CharField())
+    status = serializers.ChoiceField(choices=Report.Status.values)
+    progress = serializers.IntegerField(help_text="Percent done.")
+    error = serializers.CharField(help_text="Why it failed; empty otherwise.")
+    attempts = serializers.IntegerField()
+    requested_by = serializers.CharField(source="requested_by.username")
+    requested_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    file = serializers.SerializerMethodField(help_text="Where to download it, once done.")
+    file_name = serializers.CharField()
+    content_type = serializers.CharField()
+    chain_head = serializers.SerializerMethodField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_file(self, report: Report) -> str | None:
+        if report.status != Report.Status.DONE:
+            return None
+        return reverse("report-file", args=[report.pk], request=self.context.get("request"))
+
+    @extend_schema_field(ChainHeadOut(allow_null=True))
+    def get_chain_head(self, report: Report) -> dict[str, Any] | None:
+        """The ledger's chain head the figures were read at (ledger_verify --expect)."""
+        if report.chain_seq is None:
+            return None
+        return {"seq": report.chain_seq, "hash": report.chain_hash}
+
+
+class ClosedTableDayOut(serializers.Serializer):
+    table = serializers.IntegerField(source="table_id", allow_null=True,
+                                     help_text="Empty on the floor's total row.")
+    table_name = serializers.CharField()
+    currency = serializers.CharField()
+    rounds_settled = serializers.IntegerField()
+    rounds_reversed = serializers.IntegerField()
+    rounds_voided = serializers.IntegerField()
+    handle = serializers.SerializerMethodField()
+    house_result = serializers.SerializerMethodField()
+    commission_players = serializers.SerializerMethodField()
+    commission_bankers = serializers.SerializerMethodField()
+    adjustments = serializers.SerializerMethodField()
+
+    def _money(self, row: Any, name: str) -> str:
+        return format_minor(getattr(row, name), row.currency)
+
+    def get_handle(self, row: Any) -> str:
+        return self._money(row, "handle")
+
+    def get_house_result(self, row: Any) -> str:
+        return format_minor(row.house_win_house_banked + row.house_win_house_stakes
+                            + row.commission_players + row.commission_bankers, row.currency)
+
+    def get_commission_players(self, row: Any) -> str:
+        return self._money(row, "commission_players")
+
+    def get_commission_bankers(self, row: Any) -> str:
+        return self._money(row, "commission_bankers")
+
+    def get_adjustments(self, row: Any) -> str:
+        return self._money(row, "adjustments")
+
+
+class ClosedDayOut(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    closed_at = serializers.DateTimeField()
+    closed_by = serializers.CharField(source="closed_by.username", allow_null=True,
+                                      default=None)
+    chain_head = serializers.SerializerMethodField()
+    tables = ClosedTableDayOut(many=True)
+
+    @extend_schema_field(ChainHeadOut)
+    def get_chain_head(self, closed: ClosedDay) -> dict[str, Any]:
+        return {"seq": closed.chain_seq, "hash": closed.chain_hash}
+
+
+class GamingDayCloseIn(serializers.Serializer):
+    gaming_day = serializers.DateField(help_text="YYYY-MM-DD")

@@ -6,23 +6,22 @@ the state the step left behind.
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import approvals
-from casino.api.approvals import ApprovalOutput, approval_response
-from casino.api.pagination import PAGE_PARAMETERS, Pagination, paginated
-from casino.api.permissions import acting_user, requires
-from casino.errors import PermissionRefused
 from casino.selectors import player_balance
+from casino.shared import approvals
+from casino.shared.api.approvals import approval_response
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
+from casino.shared.api.parse import parse
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.errors import PermissionRefused
 from ledger.api.serializers import balance_data
-from ledger.money import to_minor
 from rounds import reports, selectors, services
 from rounds.api.serializers import (
     BankerIn,
@@ -30,6 +29,7 @@ from rounds.api.serializers import (
     HandIn,
     ReasonIn,
     ReportQueryIn,
+    RoundFilterIn,
     RoundOut,
     SeatedPlayerOut,
     SeatIn,
@@ -47,13 +47,6 @@ RUN = "rounds.run_rounds"
 VIEW_ROUNDS = "rounds.view_round"
 
 
-def _valid(serializer_class: type[serializers.Serializer], request: Request,
-           **kwargs: Any) -> dict[str, Any]:
-    data = serializer_class(data=request.data, **kwargs)
-    data.is_valid(raise_exception=True)
-    return dict(data.validated_data)
-
-
 def _round_response(round_id: int, status_code: int = status.HTTP_200_OK) -> Response:
     round_ = selectors.round_detail(round_id=round_id)
     return Response(RoundOut(round_, context={"currency": round_.currency}).data,
@@ -66,42 +59,26 @@ def _table_response(table_id: int, status_code: int = status.HTTP_200_OK) -> Res
                     status=status_code)
 
 
-def _table_changes(data: dict[str, Any], currency: str) -> dict[str, Any]:
-    for field in ("min_bet", "max_bet"):
-        if field in data:
-            data[field] = to_minor(data[field], currency)
-    return data
-
-
 # --- tables and seats -------------------------------------------------------------------------
 
 class TablesView(APIView):
-    def get_permissions(self) -> list[Any]:
-        perm = "rounds.add_table" if self.request.method == "POST" else "rounds.view_table"
-        return [requires(perm)()]
+    permission_classes = [requires("rounds.view_table", POST="rounds.add_table")]
 
     @extend_schema(summary="List tables", operation_id="tables_list", parameters=PAGE_PARAMETERS,
                    responses={200: paginated(TableOut(many=True), "PaginatedTableOutList")})
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.table_list(), request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [TableOut(t, context={"currency": t.currency}).data for t in page])
+        return page_response(request, self, selectors.table_list(),
+                             lambda t: TableOut(t, context={"currency": t.currency}).data)
 
     @extend_schema(summary="Open a new table (pit boss)", request=TableIn,
                    responses={201: TableOut})
     def post(self, request: Request) -> Response:
-        data = _valid(TableIn, request)
-        data = _table_changes(data, data["currency"])
-        table = services.table_create(by=acting_user(request), **data)
+        table = services.table_create(by=acting_user(request), **parse(TableIn, request.data))
         return _table_response(table.pk, status.HTTP_201_CREATED)
 
 
 class TableDetailView(APIView):
-    def get_permissions(self) -> list[Any]:
-        perm = "rounds.change_table" if self.request.method == "PATCH" else "rounds.view_table"
-        return [requires(perm)()]
+    permission_classes = [requires("rounds.view_table", PATCH="rounds.change_table")]
 
     @extend_schema(summary="A table with its settings and seats", responses={200: TableOut})
     def get(self, request: Request, table_id: int) -> Response:
@@ -111,21 +88,19 @@ class TableDetailView(APIView):
                    request=TableIn(partial=True), responses={200: TableOut})
     def patch(self, request: Request, table_id: int) -> Response:
         table = selectors.table_detail(table_id=table_id)
-        data = _table_changes(_valid(TableIn, request, partial=True), table.currency)
-        services.table_update(table_id=table_id, by=acting_user(request), changes=data)
+        changes = parse(TableIn, request.data, partial=True, currency=table.currency)
+        services.table_update(table_id=table_id, by=acting_user(request), changes=changes)
         return _table_response(table_id)
 
 
 class SeatView(APIView):
-    def get_permissions(self) -> list[Any]:
-        # Seating is the pit's: a dealer who could seat any player could wager an absent
-        # player's money at a deal they run. Recording that a player left stays the dealer's.
-        perm = "rounds.change_table" if self.request.method == "PUT" else RUN
-        return [requires(perm)()]
+    # Seating is the pit's: a dealer who could seat any player could wager an absent
+    # player's money at a deal they run. Recording that a player left stays the dealer's.
+    permission_classes = [requires(RUN, PUT="rounds.change_table")]
 
     @extend_schema(summary="Seat a player", request=SeatIn, responses={200: TableOut})
     def put(self, request: Request, table_id: int, number: int) -> Response:
-        data = _valid(SeatIn, request)
+        data = parse(SeatIn, request.data)
         services.seat_take(table_id=table_id, number=number, player_id=data["player"],
                            by=acting_user(request))
         return _table_response(table_id)
@@ -162,8 +137,7 @@ class TablePlayersView(APIView):
 
 
 class TableRoundsView(APIView):
-    def get_permissions(self) -> list[Any]:
-        return [requires(RUN if self.request.method == "POST" else VIEW_ROUNDS)()]
+    permission_classes = [requires(VIEW_ROUNDS, POST=RUN)]
 
     @extend_schema(
         summary="Rounds played at a table", operation_id="tables_rounds_list",
@@ -175,30 +149,16 @@ class TableRoundsView(APIView):
         responses={200: paginated(RoundOut(many=True), "PaginatedRoundOutList")},
     )
     def get(self, request: Request, table_id: int) -> Response:
-        filters = _valid_query(request)
+        filters = parse(RoundFilterIn, request.query_params)
         rounds = selectors.table_rounds(table_id=table_id, **filters)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(rounds, request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [RoundOut(r, context={"currency": r.currency}).data for r in page])
+        return page_response(request, self, rounds,
+                             lambda r: RoundOut(r, context={"currency": r.currency}).data)
 
     @extend_schema(summary="Open the next round at the table", request=None,
                    responses={201: RoundOut})
     def post(self, request: Request, table_id: int) -> Response:
         round_ = services.round_open(table_id=table_id, by=acting_user(request))
         return _round_response(round_.pk, status.HTTP_201_CREATED)
-
-
-class RoundFilterIn(serializers.Serializer):
-    state = serializers.ChoiceField(choices=Round.State.choices, required=False)
-    gaming_day = serializers.DateField(required=False)
-
-
-def _valid_query(request: Request) -> dict[str, Any]:
-    data = RoundFilterIn(data=request.query_params)
-    data.is_valid(raise_exception=True)
-    return dict(data.validated_data)
 
 
 # --- rounds ---------------------------------------------------------------------------------
@@ -212,19 +172,15 @@ class RoundDetailView(APIView):
         return _round_response(round_id)
 
 
-def _round_currency(round_id: int) -> str:
-    return selectors.round_currency(round_id=round_id)
-
-
 class WagersView(APIView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Place a seat's wager (held on the player's account)",
                    request=WagerIn, responses={201: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(WagerIn, request)
-        amount = to_minor(data["amount"], _round_currency(round_id))
-        services.wager_place(round_id=round_id, seat=data["seat"], amount=amount,
+        data = parse(WagerIn, request.data,
+                     currency=selectors.round_currency(round_id=round_id))
+        services.wager_place(round_id=round_id, seat=data["seat"], amount=data["amount"],
                              by=acting_user(request))
         return _round_response(round_id, status.HTTP_201_CREATED)
 
@@ -245,7 +201,7 @@ class RebetView(APIView):
     @extend_schema(summary="Repeat the seat's last wager", request=SeatOnlyIn,
                    responses={201: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(SeatOnlyIn, request)
+        data = parse(SeatOnlyIn, request.data)
         services.wager_rebet(round_id=round_id, seat=data["seat"], by=acting_user(request))
         return _round_response(round_id, status.HTTP_201_CREATED)
 
@@ -256,18 +212,16 @@ class BankerView(APIView):
     @extend_schema(summary="Set the banker: the house, or a seat with its house stake",
                    request=BankerIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(BankerIn, request)
-        stake = data.get("house_stake")
-        services.banker_set(
-            round_id=round_id, by=acting_user(request), house=data["house"], seat=data.get("seat"),
-            house_stake=0 if stake is None else to_minor(stake, _round_currency(round_id)),
-        )
+        data = parse(BankerIn, request.data,
+                     currency=selectors.round_currency(round_id=round_id))
+        services.banker_set(round_id=round_id, by=acting_user(request), house=data["house"],
+                            seat=data.get("seat"), house_stake=data.get("house_stake", 0))
         return _round_response(round_id)
 
 
 class DealView(APIView):
     permission_classes = [requires(RUN)]
-    # An insolvent banker's refused deal leaves a trace (casino.refusals).
+    # An insolvent banker's refused deal leaves a trace (casino.shared.refusals).
     refusal_action = "round_deal"
     refusal_codes = frozenset({"banker_insolvent"})
     refusal_ref = "round:{round_id}"
@@ -275,7 +229,7 @@ class DealView(APIView):
     @extend_schema(summary="Solvency check, then deal (electronic, physical, results only)",
                    request=DealIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(DealIn, request)
+        data = parse(DealIn, request.data)
         services.round_deal(round_id=round_id, by=acting_user(request), hands=data.get("hands"),
                             results_only=data["results_only"])
         return _round_response(round_id)
@@ -287,7 +241,7 @@ class HandsView(APIView):
     @extend_schema(summary="Set a position's hand (or by the house way)", request=HandIn,
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(HandIn, request)
+        data = parse(HandIn, request.data)
         services.hand_set(round_id=round_id, position=data["position"], by=acting_user(request),
                           high=data.get("high"), low=data.get("low"),
                           house_way=data["house_way"], as_played=data["as_played"])
@@ -307,7 +261,7 @@ class SettleView(APIView):
                                "person with casino.approve_results approves.",
                    responses={200: RoundOut, 202: ApprovalOutput})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(SettleIn, request)
+        data = parse(SettleIn, request.data)
         outcomes = data.get("outcomes")
         if outcomes is None:
             services.round_settle(round_id=round_id, by=acting_user(request))
@@ -326,14 +280,14 @@ class VoidView(APIView):
     @extend_schema(summary="Void the round before settlement (pit boss)", request=ReasonIn,
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(ReasonIn, request)
+        data = parse(ReasonIn, request.data)
         services.round_void(round_id=round_id, reason=data["reason"], by=acting_user(request))
         return _round_response(round_id)
 
 
 class ReverseView(APIView):
     permission_classes = [requires("rounds.reverse_round")]
-    # Every refused reversal leaves a trace (casino.refusals).
+    # Every refused reversal leaves a trace (casino.shared.refusals).
     refusal_action = "rounds.reverse"
     refusal_ref = "round:{round_id}"
 
@@ -342,16 +296,13 @@ class ReverseView(APIView):
                                "request that a second person approves.",
                    request=ReasonIn, responses={200: RoundOut, 202: ApprovalOutput})
     def post(self, request: Request, round_id: int) -> Response:
-        data = _valid(ReasonIn, request)
+        data = parse(ReasonIn, request.data)
         done = approvals.action_submit(action=REVERSE,
                                        params={"round_id": round_id, "reason": data["reason"]},
                                        by=acting_user(request))
         if done.approval is not None:
             return approval_response(done.approval, status.HTTP_202_ACCEPTED)
         return _round_response(round_id)
-
-
-
 
 
 class TableReportView(APIView):
@@ -364,8 +315,6 @@ class TableReportView(APIView):
         responses={200: TableDayReportOut},
     )
     def get(self, request: Request, table_id: int) -> Response:
-        query = ReportQueryIn(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        report = reports.table_day_report(table_id=table_id,
-                                          gaming_day=query.validated_data["gaming_day"])
+        query = parse(ReportQueryIn, request.query_params)
+        report = reports.table_day_report(table_id=table_id, gaming_day=query["gaming_day"])
         return Response(TableDayReportOut(report, context={"currency": report.currency}).data)

@@ -1,6 +1,6 @@
 """Each report kind: its parameters, its selector, and its rows laid out as a Document.
 
-Everything a file shows is read inside one snapshot (casino.db.read_snapshot): the
+Everything a file shows is read inside one snapshot (casino.shared.db.read_snapshot): the
 selectors' own snapshots then join this one, so the chain head printed on the title
 block is the head the figures were read at.
 """
@@ -15,12 +15,12 @@ from typing import Any
 
 from django.conf import settings
 
-from casino.db import read_snapshot
-from casino.errors import ValidationFailed
 from casino.models import Player
 from casino.selectors import player_statement
-from casino.templatetags.casino_time import casino_time_text
-from ledger.money import format_minor
+from casino.shared.db import read_snapshot
+from casino.shared.errors import ValidationFailed
+from casino.shared.money import format_minor
+from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
 from rounds.models import Table
 from rounds.report_files.document import Cell, Chart, Document, Section

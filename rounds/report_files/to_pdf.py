@@ -21,7 +21,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.flowables import Flowable
 
-from casino.templatetags.casino_time import casino_time_text
+from casino.shared.templatetags.casino_time import casino_time_text
 from rounds.report_files.charts import chart_png
 from rounds.report_files.document import Document, Section
 from rounds.report_files.to_csv import cell_text

@@ -1,7 +1,7 @@
 """The console's forms: they parse what a person sent into the services' arguments.
 
 Amounts arrive in the currency's unit ("25", "12.50") and leave as minor units through
-ledger.money.to_minor, the one conversion; nothing here decides anything about money.
+casino.shared.money.to_minor, the one conversion; nothing here decides anything about money.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 
-from ledger.money import format_minor, to_minor
+from casino.shared.money import format_minor, to_minor
 from rounds import paigow
 from rounds.models import Table
 from rounds.services import RULE_FIELDS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from casino.errors import DomainError
+from casino.shared.errors import DomainError
 from rounds.models import Round
 from rounds.templatetags.cards import card_label
 

@@ -15,7 +15,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.errors import DomainError
+from casino.shared.errors import DomainError
 from rounds.models import ClosedDay, Report
 from rounds.report_files.charts import chart_png
 from rounds.report_files.document import Chart

@@ -18,9 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from casino import approvals
-from casino.errors import DomainError
-from ledger.money import to_minor
+from casino.shared import approvals
+from casino.shared.errors import DomainError
+from casino.shared.money import to_minor
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
@@ -417,7 +417,7 @@ def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_POST
 def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     """A results-only table: the dealer records each position's outcome. Under dual control
-    the outcomes wait for a pit boss's approval (casino.approvals), as in the API."""
+    the outcomes wait for a pit boss's approval (casino.shared.approvals), as in the API."""
     round_ = _round(round_id)
     outcomes = {p: request.POST.get(f"outcome_{p}", "")
                 for p in selectors.positions_against_bank(round_)}
@@ -514,7 +514,7 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            # Under dual control a second pit boss approves first (casino.approvals).
+            # Under dual control a second pit boss approves first (casino.shared.approvals).
             done = approvals.action_submit(
                 action=REVERSE_ACTION, by=_user(request),
                 params={"round_id": round_id, "reason": form.cleaned_data["reason"]})

@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from casino import approvals
-from casino.db import update_rows
-from casino.errors import Conflict, ValidationFailed
+from casino.shared import approvals
+from casino.shared.db import update_rows
+from casino.shared.errors import Conflict, ValidationFailed
 from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import (
@@ -55,7 +55,7 @@ def round_settle(*, round_id: int, by: User,
     hold_cover = False
     if outcomes is not None:
         # No cards prove these outcomes: under dual control a second person approves first,
-        # whoever calls (casino.approvals; rounds.approvals registers the operation).
+        # whoever calls (casino.shared.approvals; rounds.approvals registers the operation).
         approvals.approval_required_check(action="rounds.settle_results",
                                           params={"round_id": round_id, "outcomes": outcomes})
         if round_.state == Round.State.BANKER_SET:

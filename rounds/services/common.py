@@ -7,10 +7,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from casino.errors import Conflict
 from casino.models import Player
+from casino.shared.errors import Conflict
+from casino.shared.money import format_minor
 from ledger import services as ledger
-from ledger.money import format_minor
 from ledger.selectors import account_balance
 from rounds import accounts
 from rounds.errors import (

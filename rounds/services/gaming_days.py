@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from casino.errors import Conflict
-from casino.gaming_day import gaming_day_of
+from casino.shared.errors import Conflict
+from casino.shared.gaming_day import gaming_day_of
 from ledger.reports import chain_point
 from rounds.models import ClosedDay, ClosedTableDay, Round
 from rounds.reports import STORED, floor_day_report

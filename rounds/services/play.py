@@ -10,9 +10,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from casino.errors import Conflict, NotFound, ValidationFailed
-from casino.gaming_day import gaming_day_of
 from casino.models import Player
+from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.gaming_day import gaming_day_of
 from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import (

@@ -18,8 +18,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from casino.errors import Conflict, DomainError, NotFound, PermissionRefused, ValidationFailed
 from casino.roles import LABELS
+from casino.shared.errors import (
+    Conflict,
+    DomainError,
+    NotFound,
+    PermissionRefused,
+    ValidationFailed,
+)
 from rounds.models import Report
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS, report_document, report_parameters

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player
-from ledger.money import MAX_MINOR, format_minor
+from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
 from rounds.errors import (
     SeatProblem,

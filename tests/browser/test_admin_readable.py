@@ -11,7 +11,7 @@ from django.utils.timezone import localtime
 
 from casino import roles
 from casino.services import player_create, player_deposit
-from casino.templatetags.casino_time import casino_time_text
+from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.models import Account, Hold
 from rounds import services as play
 from rounds.models import Round, RoundEvent

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from casino import roles
-from casino.gaming_day import gaming_day_of
 from casino.models import Player
 from casino.selectors import player_account_ref, player_balance
 from casino.services import player_create, player_deposit
+from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import format_minor
 from ledger.models import Account, Entry
-from ledger.money import format_minor
 from ledger.selectors import account_find, account_statement
 from rounds import services as play
 

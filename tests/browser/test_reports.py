@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from casino import roles
-from casino.gaming_day import gaming_day_of
 from casino.services import player_create, player_deposit
+from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Line
 from rounds import services as play
 from rounds.models import Report

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from casino import roles
-from casino.approvals import Approval
+from casino.shared.approvals import Approval
 from ledger.models import Entry
 from rounds import services
 from rounds.models import Round

@@ -10,9 +10,9 @@ from django.db import IntegrityError, transaction
 from django.test import Client, override_settings
 
 from casino import roles
-from casino.approvals import Approval
 from casino.models import Refusal
 from casino.services import staff_create
+from casino.shared.approvals import Approval
 from ledger.models import Account, Entry
 from ledger.services import account_get_or_create, entry_post
 
@@ -415,8 +415,8 @@ def test_two_simultaneous_requests_for_one_reversal_file_one():
 
     from django.db import connections
 
-    from casino.approvals import approval_request
-    from casino.errors import Conflict
+    from casino.shared.approvals import approval_request
+    from casino.shared.errors import Conflict
 
     _, payout = posted_payout()
     bosses = [staff_create(username=f"boss-{n}", role=roles.PIT_BOSS)[0] for n in (1, 2)]
@@ -448,8 +448,8 @@ def test_two_simultaneous_requests_for_one_reversal_file_one():
 # --- the services hold the cap and dual control themselves, whoever calls them -------------
 
 def test_a_deposit_above_the_cap_made_by_calling_the_service_directly_is_refused(cage_client):
-    from casino.errors import Conflict
     from casino.services import player_deposit
+    from casino.shared.errors import Conflict
 
     player = register(cage_client)
 
@@ -465,7 +465,7 @@ def test_a_deposit_above_the_cap_made_by_calling_the_service_directly_is_refused
 def test_with_dual_control_a_ledger_reversal_by_calling_the_service_directly_is_refused(
     pit_boss_client
 ):
-    from casino.errors import Conflict
+    from casino.shared.errors import Conflict
     from ledger.services import entry_reverse
 
     _, payout = posted_payout()

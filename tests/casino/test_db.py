@@ -1,7 +1,7 @@
 import pytest
 
-from casino.db import update_rows
 from casino.models import Player
+from casino.shared.db import update_rows
 from rounds.models import Table
 
 pytestmark = pytest.mark.django_db

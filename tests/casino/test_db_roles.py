@@ -12,8 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command, get_commands
 from django.db import connection
 
-from casino.checks import check_database_role, database_role_warnings
-from casino.db_roles import runtime_roles
+from casino.shared.checks import check_database_role, database_role_warnings
+from casino.shared.db_roles import runtime_roles
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_tables_of_later_migrations_are_covered_and_regranted(role_name):
     sql(f"GRANT TRUNCATE ON ledger_line TO {role_name}")
     from django.apps import apps
 
-    from casino.db_roles import runtime_roles_regrant
+    from casino.shared.db_roles import runtime_roles_regrant
     runtime_roles_regrant(sender=list(apps.get_app_configs())[-1])
     assert privileges(role_name, "ledger_line") == {"SELECT", "INSERT"}
 
@@ -110,7 +110,7 @@ def test_migrate_connects_as_the_owner_given_by_database_owner_url():
                DATABASE_URL="postgres://casino_app@127.0.0.1:9/casino",
                DATABASE_OWNER_URL="postgres://casino_owner:secret@127.0.0.1:9/casino")
     code = ("from django.db import connection\n"
-            "from casino.db_roles import owner_connection\n"
+            "from casino.shared.db_roles import owner_connection\n"
             "with owner_connection():\n"
             "    print(connection.settings_dict['USER'], connection.settings_dict['PASSWORD'])\n"
             "print(connection.settings_dict['USER'])\n")

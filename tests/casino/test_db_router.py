@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from casino.db import REPORT_READS, read_snapshot, report_database
-from casino.db_router import ReportsRouter
+from casino.shared.db import REPORT_READS, read_snapshot, report_database
+from casino.shared.db_router import ReportsRouter
 from ledger.models import Entry
 
 pytestmark = pytest.mark.django_db

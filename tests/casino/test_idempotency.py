@@ -11,8 +11,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.idempotency import IdempotencyKey, idempotency_keys_purge
 from casino.services import player_create, staff_create
+from casino.shared.idempotency import IdempotencyKey, idempotency_keys_purge
 from casino.tasks import purge_idempotency_keys
 from ledger.models import Entry
 from rounds import services

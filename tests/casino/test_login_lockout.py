@@ -29,7 +29,7 @@ def token_login(client, password, **extra):
 @override_settings(API_LOGIN_THROTTLE_RATE="1000/minute")
 def test_sixty_wrong_passwords_lock_the_token_endpoint_even_for_the_right_one(
         api_client, boss, caplog):
-    caplog.set_level(logging.WARNING, logger="casino.auth")
+    caplog.set_level(logging.WARNING, logger="casino.shared.auth")
     statuses = [token_login(api_client, f"wrong-{n}").status_code for n in range(60)]
 
     assert statuses[:4] == [401] * 4
@@ -98,7 +98,7 @@ def test_the_lock_expires_after_the_cool_off(api_client, boss):
 
 
 def test_the_token_endpoint_is_throttled_per_address(api_client, boss, caplog):
-    caplog.set_level(logging.WARNING, logger="casino.auth")
+    caplog.set_level(logging.WARNING, logger="casino.shared.auth")
     # 20 a minute by default; right passwords count too (spraying uses many usernames)
     statuses = [token_login(api_client, PASSWORD).status_code for _ in range(4)]
     AuthToken.objects.all().delete()

@@ -22,7 +22,7 @@ def test_a_player_added_in_the_admin_gets_an_account(admin_client):
 def test_the_admin_offers_no_deletion_the_services_database_role_would_refuse(admin_client,
                                                                               django_user_model):
     # Players, staff and the roles' groups are kept: the runtime role has no DELETE on them
-    # and no write on groups (casino/db_roles.py), so the admin must not offer it (no 500).
+    # and no write on groups (casino/shared/db_roles.py), so the admin must not offer it (no 500).
     admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
     player = Player.objects.get(name="Dora")
     staff = django_user_model.objects.create_user("someone")
@@ -51,8 +51,8 @@ def test_a_rename_in_the_admin_goes_through_the_service_and_the_account_follows(
 
 
 def test_a_blank_name_is_refused_by_the_service():
-    from casino.errors import ValidationFailed
     from casino.services import player_create, player_rename
+    from casino.shared.errors import ValidationFailed
 
     player = player_create(name="Dora", currency="EUR", by=None)
 
@@ -60,3 +60,19 @@ def test_a_blank_name_is_refused_by_the_service():
         player_rename(player_id=player.pk, name="   ", by=None)
     player.refresh_from_db()
     assert player.name == "Dora"
+
+
+def test_a_players_page_shows_the_balance_in_the_currency_never_minor_units(admin_client):
+    import re
+
+    from casino.services import player_deposit
+
+    admin_client.post("/admin/casino/player/add/", {"name": "Dora", "currency": "EUR"})
+    player = Player.objects.get(name="Dora")
+    player_deposit(player_id=player.pk, amount=16050, by=None)
+
+    page = admin_client.get(f"/admin/casino/player/{player.pk}/change/").content.decode()
+    listing = admin_client.get("/admin/casino/player/").content.decode()
+
+    assert "available 160.50 EUR" in page and "160.50 EUR" in listing
+    assert not re.search(r"\b16050\b", page + listing)

@@ -44,7 +44,7 @@ def test_without_debug_a_missing_secret_key_stops_the_service():
 def test_sqlite_is_refused():
     done = run_manage(
         "check", DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
-        DATABASE_URL="sqlite:///tmp/casino.db",
+        DATABASE_URL="sqlite:///tmp/casino.shared.db",
     )
 
     assert done.returncode != 0

@@ -77,3 +77,19 @@ def test_the_cage_reads_players_accounts_in_the_admin_and_not_the_houses(db):
     assert client.get(f"/admin/ledger/entry/{deposit.pk}/change/").status_code == 200
     player_account = Account.objects.get(kind="player")
     assert client.get(f"/admin/ledger/account/{player_account.pk}/change/").status_code == 200
+
+
+def test_account_and_hold_pages_show_amounts_in_the_currency_never_minor_units(admin_client,
+                                                                              rows):
+    import re
+
+    account = admin_client.get(f"/admin/ledger/account/{rows['account']}/change/")
+    hold = admin_client.get(f"/admin/ledger/hold/{rows['hold']}/change/")
+    holds = admin_client.get("/admin/ledger/hold/")
+
+    account_page = account.content.decode()
+    assert "50.00 EUR" in account_page and "10.00 EUR" in account_page
+    assert "40.00 EUR" in account_page
+    assert "10.00 EUR" in hold.content.decode() and "10.00 EUR" in holds.content.decode()
+    for page in (account_page, hold.content.decode(), holds.content.decode()):
+        assert not re.search(r">\s*(5000|4000|1000)\s*<", page)  # the stored minor units

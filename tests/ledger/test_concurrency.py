@@ -16,8 +16,8 @@ from django.db import connections
 from django.db.models import Sum
 
 from casino import roles
-from casino.errors import Conflict
 from casino.services import staff_create
+from casino.shared.errors import Conflict
 from ledger.models import Account, Entry, Hold
 from ledger.services import (
     account_get_or_create,

@@ -2,7 +2,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from casino.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
+from casino.shared.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from ledger import chain
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post, entry_reverse

@@ -1,7 +1,7 @@
 import pytest
 from django.utils import timezone
 
-from casino.errors import Conflict, ValidationFailed
+from casino.shared.errors import Conflict, ValidationFailed
 from ledger.models import Hold
 from ledger.selectors import account_balance
 from ledger.services import entry_post, hold_capture, hold_place, hold_release

@@ -2,8 +2,8 @@ from decimal import Decimal
 
 import pytest
 
-from casino.errors import ValidationFailed
-from ledger.money import format_minor, to_minor
+from casino.shared.errors import ValidationFailed
+from casino.shared.money import format_minor, to_minor
 
 
 @pytest.mark.parametrize(("value", "minor"), [

@@ -24,7 +24,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from casino.errors import Conflict
+from casino.shared.errors import Conflict
 from ledger.models import Account, Entry, Hold
 from ledger.selectors import account_balance
 from ledger.services import (

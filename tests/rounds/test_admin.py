@@ -9,9 +9,9 @@ import pytest
 from django.test import Client, override_settings
 
 from casino import roles
-from casino.approvals import Approval
 from casino.models import Refusal
 from casino.services import staff_create
+from casino.shared.approvals import Approval
 from ledger.models import Account, Hold
 from rounds import services
 from rounds.models import Round, RoundEvent, Table

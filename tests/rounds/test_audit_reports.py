@@ -162,7 +162,7 @@ def test_the_trial_balance_as_of_before_the_round_does_not_have_it(dutch_seed: D
 
 
 def test_a_statement_of_an_account_that_does_not_exist_is_not_found(db):
-    from casino.errors import NotFound
+    from casino.shared.errors import NotFound
 
     with pytest.raises(NotFound):
         statement_report(account_ref="player:999999", currency="EUR", since=None, until=None)

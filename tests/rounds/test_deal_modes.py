@@ -11,8 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from casino import roles
-from casino.errors import ValidationFailed
 from casino.services import staff_create
+from casino.shared.errors import ValidationFailed
 from ledger.models import Entry, Hold
 from rounds import services
 from rounds.models import Round, Table, TableSettingsChange

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
 
-from casino.gaming_day import gaming_day_of
+from casino.shared.gaming_day import gaming_day_of
 from ledger.models import ChainHead, Entry, Line
 from ledger.verify import Anchor, ledger_verify
 from rounds.models import ClosedDay, ClosedTableDay, Round

@@ -22,10 +22,10 @@ from django.db import connection, connections, transaction
 from django.db.models import Sum
 
 from casino import roles
-from casino.errors import DomainError
 from casino.models import Player
 from casino.selectors import player_account_ref
 from casino.services import staff_create
+from casino.shared.errors import DomainError
 from ledger.models import Account, Entry, Hold, Line
 from ledger.verify import ledger_verify
 from rounds import services

@@ -8,8 +8,8 @@ from datetime import date, timedelta
 import pytest
 
 from casino import roles
-from casino.gaming_day import gaming_day_of
 from casino.services import staff_create
+from casino.shared.gaming_day import gaming_day_of
 from rounds.models import Report, Round
 from rounds.services.gaming_days import gaming_day_close
 

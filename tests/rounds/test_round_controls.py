@@ -276,7 +276,7 @@ def test_a_dealer_relieving_another_runs_the_table_from_their_first_step(
 def test_with_dual_control_a_round_reversed_by_calling_the_service_directly_is_refused(
     dealer, pit_boss_client, table, seat_player
 ):
-    from casino.errors import Conflict
+    from casino.shared.errors import Conflict
     from rounds import services
 
     player = seat_player(table, 1)
@@ -296,7 +296,7 @@ def test_with_dual_control_a_round_reversed_by_calling_the_service_directly_is_r
 def test_with_dual_control_outcomes_given_to_the_service_directly_are_refused(
     dealer, table, seat_player
 ):
-    from casino.errors import Conflict
+    from casino.shared.errors import Conflict
     from rounds import services
 
     player = seat_player(table, 1)

@@ -1,4 +1,4 @@
-"""The whole service works with the runtime role's privileges alone (casino/db_roles.py):
+"""The whole service works with the runtime role's privileges alone (casino/shared/db_roles.py):
 the cage, a settled and reversed round, the audit, logging out."""
 
 from __future__ import annotations

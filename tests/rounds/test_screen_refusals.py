@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from casino.errors import DomainError
+from casino.shared.errors import DomainError
 from rounds import services
 from rounds.screens.refusals import refusal_text
 

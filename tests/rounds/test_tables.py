@@ -6,7 +6,7 @@ import pytest
 from django.test import override_settings
 
 from casino.services import player_create, player_deposit
-from ledger.money import MAX_MINOR
+from casino.shared.money import MAX_MINOR
 from rounds import services
 from rounds.models import Round
 from rounds.services import MAX_TABLE_BET
@@ -35,7 +35,7 @@ def test_a_round_within_the_table_limits_can_always_be_settled(make_table, pit_b
 
 
 def test_a_table_limit_beyond_what_a_round_can_settle_is_refused(make_table):
-    from casino.errors import ValidationFailed
+    from casino.shared.errors import ValidationFailed
 
     with pytest.raises(ValidationFailed, match="The maximum bet may be at most"):
         make_table(max_bet=MAX_TABLE_BET + 1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.errors import Conflict
 from casino.services import player_withdraw
+from casino.shared.errors import Conflict
 from ledger.models import Hold
 from rounds import services
 from rounds.models import Round, Wager

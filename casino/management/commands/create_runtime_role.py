@@ -2,7 +2,7 @@
 
 Run as the tables' owner (DATABASE_OWNER_URL, else DATABASE_URL) or a superuser. Creates the
 login role, or brings an existing one back in line (no superuser, owns nothing), grants it
-exactly what the service uses (casino.db_roles.RUNTIME_PRIVILEGES) and prints the
+exactly what the service uses (casino.shared.db_roles.RUNTIME_PRIVILEGES) and prints the
 DATABASE_URL the service should use. Safe to run again, e.g. at every deployment.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
 
-from casino.db_roles import owner_connection, runtime_role_create, runtime_url
+from casino.shared.db_roles import owner_connection, runtime_role_create, runtime_url
 
 
 class Command(BaseCommand):

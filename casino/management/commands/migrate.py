@@ -1,8 +1,9 @@
-"""`manage.py migrate`, always as the tables' owner (DATABASE_OWNER_URL; see casino/db_roles.py).
+"""`manage.py migrate`, always as the tables' owner (DATABASE_OWNER_URL; see
+casino/shared/db_roles.py).
 
 The service's own role (DATABASE_URL) owns nothing and may not change the schema, so the
 migrations connect with the owner's credentials; afterwards the runtime roles get their
-grants again (casino.db_roles.runtime_roles_regrant, on post_migrate).
+grants again (casino.shared.db_roles.runtime_roles_regrant, on post_migrate).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from django.core.management.commands.migrate import Command as DjangoMigrate
 
-from casino.db_roles import owner_connection
+from casino.shared.db_roles import owner_connection
 
 
 class Command(DjangoMigrate):

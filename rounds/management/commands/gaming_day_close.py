@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from casino.errors import DomainError
-from casino.gaming_day import gaming_day_of
+from casino.shared.errors import DomainError
+from casino.shared.gaming_day import gaming_day_of
 from rounds.services.gaming_days import gaming_day_close
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from casino.errors import DomainError
-from casino.gaming_day import gaming_day_of
-from ledger.money import format_minor
+from casino.shared.errors import DomainError
+from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import format_minor
 from rounds.reports import table_day_report
 
 

@@ -1,6 +1,6 @@
 """The domain's exceptions, shared by every app.
 
-Services raise these; the API's one exception handler (casino.api.errors) turns each into
+Services raise these; the API's one exception handler (casino.shared.api.errors) turns each into
 the one error shape with its HTTP status, and the admin shows the message. A service
 raises before it writes anything, or inside the transaction it runs in, so a refused
 operation changes nothing.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from ledger.money import format_minor
+from casino.shared.money import format_minor
 
 register = template.Library()
 

@@ -29,7 +29,7 @@ from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from casino.errors import Conflict, NotFound, PermissionRefused
+from casino.shared.errors import Conflict, NotFound, PermissionRefused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -20,7 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from casino.errors import DomainError
+from casino.shared.errors import DomainError
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def _plain(detail: Any) -> Any:
 
 
 def _note_refusal(exc: Exception, context: dict[str, Any]) -> None:
-    """Keep a trace of a refusal the view asked to record (casino.refusals): its
+    """Keep a trace of a refusal the view asked to record (casino.shared.refusals): its
     ``refusal_action``, the codes in ``refusal_codes`` (every 403 and 409 when None), and
     ``refusal_ref`` formatted with the route's arguments."""
     view = context.get("view")
@@ -66,7 +66,7 @@ def _note_refusal(exc: Exception, context: dict[str, Any]) -> None:
     codes = getattr(view, "refusal_codes", None)
     if status_code not in (403, 409) or (codes is not None and code not in codes):
         return
-    from casino.refusals import refusal_note
+    from casino.shared.refusals import refusal_note
 
     user = request.user if request.user.is_authenticated else None
     ref = getattr(view, "refusal_ref", "").format(**context.get("kwargs", {}))

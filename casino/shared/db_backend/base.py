@@ -1,8 +1,8 @@
-"""Django's PostgreSQL backend whose psycopg pool checks connections with casino.pool.
+"""Django's PostgreSQL backend whose psycopg pool checks connections with casino.shared.pool.
 
 Django builds the pool itself and passes it psycopg's plain check (with
 CONN_HEALTH_CHECKS) or none, with no way to name another; this wrapper builds the same
-pool with ``casino.pool.connection_check`` instead. Everything else is Django's.
+pool with ``casino.shared.pool.connection_check`` instead. Everything else is Django's.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
-from casino.pool import connection_check
+from casino.shared.pool import connection_check
 
 
 class DatabaseWrapper(base.DatabaseWrapper):

@@ -53,7 +53,7 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     "django_session": Privileges(delete=True),
     "casino_idempotencykey": Privileges(delete=True),
     # Failed logins: a success or an admin's reset deletes the username's attempts
-    # (casino/auth.py); logging out stamps the access log.
+    # (casino/shared/auth.py); logging out stamps the access log.
     "axes_accessattempt": Privileges(delete=True),
     "axes_accessfailurelog": Privileges(delete=True),
     # The ledger: entries and lines are appended; an account's cached posted and held are

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 
 class Pagination(PageNumberPagination):
@@ -32,3 +39,13 @@ def paginated(item: serializers.Serializer, name: str) -> serializers.Serializer
         "previous": serializers.URLField(allow_null=True),
         "results": item,
     })
+
+
+def page_response(request: Request, view: APIView, rows: QuerySet[Any],
+                  render: Callable[[Any], Any]) -> Response:
+    """The page of ``rows`` the request asks for, each row rendered by ``render`` (an
+    output class with the row's own context: its currency, the request for links)."""
+    paginator = Pagination()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    assert page is not None  # Pagination always has a page size
+    return paginator.get_paginated_response([render(row) for row in page])

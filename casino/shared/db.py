@@ -52,7 +52,7 @@ def read_snapshot(using: str | None = None) -> Iterator[str]:
     alias = using or report_database()
     conn = connections[alias]
     own = not conn.in_atomic_block
-    # Inside, every read the ORM routes goes to this alias (casino.db_router), so the
+    # Inside, every read the ORM routes goes to this alias (casino.shared.db_router), so the
     # selectors the report calls read the same snapshot without naming a database.
     token = REPORT_READS.set(alias)
     try:

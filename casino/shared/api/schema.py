@@ -41,7 +41,7 @@ OPEN_PATHS = ("/api/v1/health", "/api/v1/auth/token")
 # Ids are PostgreSQL bigints (seat numbers are small positive integers): a client can read
 # what the server accepts from the schema, and a generator sends nothing else.
 ID_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
-# Every API POST may carry one (casino/idempotency.py refuses others with 400).
+# Every API POST may carry one (casino/shared/idempotency.py refuses others with 400).
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
     "in": "header",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from casino.errors import ValidationFailed
+from casino.shared.errors import ValidationFailed
 
 # Digits after the decimal point, per ISO 4217. Currencies the floor does not list are
 # refused rather than guessed.

@@ -1,6 +1,6 @@
 """Reports read from a replica when one is configured (DATABASE_REPORTS_URL).
 
-Only reads made inside ``casino.db.read_snapshot`` go there: a report's every query runs
+Only reads made inside ``casino.shared.db.read_snapshot`` go there: a report's every query runs
 in that one snapshot, on one connection. Everything else, and every write, stays on the
 default database; with no replica configured the router says nothing and Django uses the
 default database as always.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from casino.db import REPORT_READS
+from casino.shared.db import REPORT_READS
 
 
 class ReportsRouter:

@@ -23,9 +23,9 @@ from django.shortcuts import render
 from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
-from casino.api.errors import error_body
+from casino.shared.api.errors import error_body
 
-logger = logging.getLogger("casino.auth")
+logger = logging.getLogger("casino.shared.auth")
 
 LOCKOUT_CODE = "locked_out"
 
@@ -88,7 +88,7 @@ def log_login_throttled(request: HttpRequest) -> None:
                    timezone.now().isoformat())
 
 
-@receiver(user_login_failed, dispatch_uid="casino.auth.log_login_failed")
+@receiver(user_login_failed, dispatch_uid="casino.shared.auth.log_login_failed")
 def log_login_failed(sender: Any, credentials: dict[str, Any],
                      request: HttpRequest | None = None, **kwargs: Any) -> None:
     # Django has already masked the password in ``credentials``; the username is kept, as
@@ -98,7 +98,7 @@ def log_login_failed(sender: Any, credentials: dict[str, Any],
                    getattr(request, "path", "?"), timezone.now().isoformat())
 
 
-@receiver(user_locked_out, dispatch_uid="casino.auth.log_locked_out")
+@receiver(user_locked_out, dispatch_uid="casino.shared.auth.log_locked_out")
 def log_locked_out(sender: Any, request: HttpRequest | None = None, username: str | None = None,
                    ip_address: str | None = None, **kwargs: Any) -> None:
     logger.warning("login locked out: username=%r ip=%s path=%s at=%s", username,

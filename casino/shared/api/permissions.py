@@ -16,17 +16,27 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def requires(*perms: str) -> type[BasePermission]:
-    """A permission class that lets through authenticated users holding every perm."""
+def requires(*perms: str, **by_method: str) -> type[BasePermission]:
+    """A permission class that lets through authenticated users holding every perm.
+
+    ``requires("rounds.view_table", POST="rounds.add_table")``: a method named in
+    ``by_method`` needs that permission instead, so one view serves readers and writers.
+    """
+
+    def needed(method: str | None) -> tuple[str, ...]:
+        return (by_method[method],) if method in by_method else perms
 
     class Requires(BasePermission):
         message = f"This action needs the permission(s): {', '.join(perms)}."
 
         def has_permission(self, request: Request, view: Any) -> bool:
             user = request.user
-            return bool(user and user.is_authenticated and user.has_perms(perms))
+            wanted = needed(request.method)
+            self.message = f"This action needs the permission(s): {', '.join(wanted)}."
+            return bool(user and user.is_authenticated and user.has_perms(wanted))
 
-    Requires.__name__ = "Requires_" + "_".join(p.replace(".", "_") for p in perms)
+    names = [*perms, *(f"{m}_{p}" for m, p in sorted(by_method.items()))]
+    Requires.__name__ = "Requires_" + "_".join(p.replace(".", "_") for p in names)
     return Requires
 
 

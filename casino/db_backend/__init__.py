@@ -1,1 +1,0 @@
-"""Django's PostgreSQL backend, with the pool's connection check of casino.pool."""

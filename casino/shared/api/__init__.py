@@ -1,0 +1,1 @@
+"""The REST API's shared pieces: error shape, permissions, fields, pagination, schema."""

@@ -1,0 +1,83 @@
+"""Requests waiting for a second person (casino.shared.approvals): list them, approve, reject."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.shared import approvals
+from casino.shared.api.parse import parse
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import (
+    ApprovalFilters,
+    ApprovalOutput,
+    DecisionInput,
+)
+
+VIEW = "casino.view_approval"
+
+
+def approval_response(approval: approvals.Approval, status_code: int = 200) -> Response:
+    return Response(ApprovalOutput(approval).data, status=status_code)
+
+
+@extend_schema(summary="Requests you asked for or may decide (pending by default)",
+               description="With casino.view_all_approvals (pit bosses, auditors): every "
+                           "request.",
+               parameters=[ApprovalFilters], responses={200: ApprovalOutput(many=True)})
+class ApprovalListView(generics.ListAPIView):
+    permission_classes = [requires(VIEW)]
+    serializer_class = ApprovalOutput
+
+    def get_queryset(self) -> QuerySet[approvals.Approval]:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
+            return approvals.Approval.objects.none()
+        filters = parse(ApprovalFilters, self.request.query_params)
+        return approvals.approval_list(user=acting_user(self.request), status=filters["status"])
+
+
+class ApprovalDetailView(APIView):
+    permission_classes = [requires(VIEW)]
+
+    @extend_schema(summary="One request and its decision",
+                   responses={200: ApprovalOutput})
+    def get(self, request: Request, approval_id: int) -> Response:
+        return approval_response(approvals.approval_get(approval_id=approval_id,
+                                                        user=acting_user(request)))
+
+
+def _decide(request: Request, approval_id: int, *, approve: bool) -> Response:
+    data = parse(DecisionInput, request.data)
+    user = acting_user(request)
+    approvals.approval_get(approval_id=approval_id, user=user)  # 404 for what you cannot see
+    return approval_response(approvals.approval_decide(
+        approval_id=approval_id, approve=approve, by=user, note=data["note"]))
+
+
+class ApprovalApproveView(APIView):
+    permission_classes = [requires(VIEW)]
+    # A refused approval (one's own request, no right, the operation refused) is traced.
+    refusal_action = "approval.approve"
+    refusal_ref = "approval:{approval_id}"
+
+    @extend_schema(
+        summary="Approve a request: the operation runs now, as asked",
+        description="Only a different person holding the operation's approving permission "
+                    "(403 `own_request` for the person who asked). The operation's own "
+                    "refusals (409) leave the request pending.",
+        request=DecisionInput, responses={200: ApprovalOutput})
+    def post(self, request: Request, approval_id: int) -> Response:
+        return _decide(request, approval_id, approve=True)
+
+
+class ApprovalRejectView(APIView):
+    permission_classes = [requires(VIEW)]
+
+    @extend_schema(summary="Reject a request: nothing happens",
+                   request=DecisionInput, responses={200: ApprovalOutput})
+    def post(self, request: Request, approval_id: int) -> Response:
+        return _decide(request, approval_id, approve=False)
