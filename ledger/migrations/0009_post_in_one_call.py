@@ -1,0 +1,274 @@
+"""Posting an entry, placing a hold and releasing holds: one function call each.
+
+ledger_entry_post does in PostgreSQL what ledger.services did over four or more round trips:
+take the reversal's advisory lock, lock the accounts and then the settled holds in key order,
+check that the lines balance per currency, settle the holds (captured up to what the entry
+debits on the hold's account, shared out in id order, else released), check the funds of
+every account that may not go negative, and append the entry to the hash chain. The chain
+head is locked by the function's last statement, so it is held only from there to commit;
+the function also writes the chained content itself, from its own arguments, so what it
+hashes is what it stores. ledger_hold_place and ledger_holds_release do the same for holds.
+
+Every trigger and guard of 0002-0007 stays and judges these writes as it judges any other:
+the functions are SECURITY INVOKER, so they can do nothing the calling role cannot do by
+itself, and their search_path is fixed (pg_temp last), so no session's temporary table can
+stand in for a ledger table. Their refusals use SQLSTATEs of class 23 of the ledger's own
+(23L01...), with the figures as JSON in DETAIL, which ledger.services maps back to the same
+domain errors as before:
+
+  23L00 fewer than two lines    23L01 unbalanced         23L02 insufficient funds
+  23L03 hold already resolved   23L04 no such account    23L05 no such hold
+  23L06 entry already reversed
+
+EXECUTE is taken from PUBLIC: the runtime role gets it from casino.db_roles.runtime_grant.
+"""
+
+from django.db import migrations
+
+FUNCTIONS = ("ledger_entry_post(text, text, text, integer, bigint, text, bigint[], bigint[],"
+             " bigint[])",
+             "ledger_hold_place(bigint, bigint, integer, text, text)",
+             "ledger_holds_release(bigint[], integer)")
+
+FORWARD = r"""
+-- Locks, in the order of ledger.services (so postings never wait on each other in a cycle):
+-- the reversed entry's advisory lock, the accounts, the settled holds, the chain head last.
+CREATE FUNCTION ledger_entry_post(
+    p_kind text, p_memo text, p_ref text, p_by integer, p_reverses bigint, p_reason text,
+    p_accounts bigint[], p_amounts bigint[], p_holds bigint[],
+    OUT o_id bigint, OUT o_created_at timestamptz, OUT o_seq bigint, OUT o_prev_hash text,
+    OUT o_hash text)
+LANGUAGE plpgsql SECURITY INVOKER AS $$
+DECLARE
+    n_lines integer := coalesce(cardinality(p_accounts), 0);
+    holds bigint[] := ARRAY(SELECT DISTINCT h FROM unnest(p_holds) h ORDER BY h);
+    hold_accounts bigint[];
+    missing bigint[];
+    found_id bigint;
+    bad record;
+    sums jsonb;
+    body text;
+BEGIN
+    IF n_lines < 2 OR cardinality(p_amounts) IS DISTINCT FROM n_lines THEN
+        RAISE EXCEPTION 'an entry needs at least two lines, each an account and an amount'
+            USING ERRCODE = '23L00', DETAIL = json_build_object('lines', n_lines)::text;
+    END IF;
+    IF p_reverses IS NOT NULL THEN
+        -- Not FOR UPDATE on the entry: entries never change, so no role may UPDATE them.
+        PERFORM pg_advisory_xact_lock(19538, (p_reverses % 2147483648)::integer);
+        SELECT e.id INTO found_id FROM ledger_entry e WHERE e.reverses_id = p_reverses;
+        IF FOUND THEN
+            RAISE EXCEPTION 'entry % was already reversed by entry %', p_reverses, found_id
+                USING ERRCODE = '23L06',
+                      DETAIL = json_build_object('entry_id', p_reverses,
+                                                 'reversed_by', found_id)::text;
+        END IF;
+    END IF;
+    IF cardinality(holds) > 0 THEN
+        -- A hold's account never changes: it can be read before anything is locked.
+        SELECT array_agg(h.account_id), array_agg(x.id) FILTER (WHERE h.id IS NULL)
+          INTO hold_accounts, missing
+          FROM unnest(holds) x(id) LEFT JOIN ledger_hold h ON h.id = x.id;
+        IF missing IS NOT NULL THEN
+            RAISE EXCEPTION 'no such hold: %', missing
+                USING ERRCODE = '23L05', DETAIL = json_build_object('hold_ids', missing)::text;
+        END IF;
+    END IF;
+    -- LockRows sits above the sort: the rows are locked in key order.
+    PERFORM 1 FROM ledger_account a WHERE a.id = ANY (p_accounts || hold_accounts)
+     ORDER BY a.id FOR UPDATE;
+    SELECT array_agg(DISTINCT x.id ORDER BY x.id) INTO missing
+      FROM unnest(p_accounts) x(id) LEFT JOIN ledger_account a ON a.id = x.id
+     WHERE a.id IS NULL;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'no such ledger account: %', missing
+            USING ERRCODE = '23L04', DETAIL = json_build_object('account_ids', missing)::text;
+    END IF;
+    SELECT jsonb_object_agg(s.currency, s.total) INTO sums
+      FROM (SELECT a.currency, sum(l.amount) AS total
+              FROM unnest(p_accounts, p_amounts) l(account_id, amount)
+              JOIN ledger_account a ON a.id = l.account_id
+             GROUP BY a.currency HAVING sum(l.amount) <> 0) s;
+    IF sums IS NOT NULL THEN
+        RAISE EXCEPTION 'the lines must sum to zero in each currency, not %', sums
+            USING ERRCODE = '23L01', DETAIL = json_build_object('sums', sums)::text;
+    END IF;
+    o_id := nextval(pg_get_serial_sequence('ledger_entry', 'id'));
+    o_created_at := clock_timestamp();
+    IF cardinality(holds) > 0 THEN
+        PERFORM 1 FROM ledger_hold h WHERE h.id = ANY (holds) ORDER BY h.id FOR UPDATE;
+        SELECT h.id, h.status INTO bad FROM ledger_hold h
+         WHERE h.id = ANY (holds) AND h.status <> 'open' ORDER BY h.id LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'hold % is already %', bad.id, bad.status
+                USING ERRCODE = '23L03',
+                      DETAIL = json_build_object('hold_id', bad.id, 'status', bad.status)::text;
+        END IF;
+        -- Closed before the funds are checked, so funds held for a wager pay that wager:
+        -- the entry's debit on an account is shared out over its holds in id order, each
+        -- capturing up to its amount; a hold on an account the entry does not debit is
+        -- released. The hold names the entry and carries its time.
+        UPDATE ledger_hold h
+           SET status = CASE WHEN s.captured > 0 THEN 'captured' ELSE 'released' END,
+               captured_amount = nullif(s.captured, 0), entry_id = o_id,
+               resolved_at = o_created_at, resolved_by_id = p_by
+          FROM (SELECT o.id, greatest(0, least(o.amount, coalesce(d.debit, 0) - o.before))
+                       AS captured
+                  FROM (SELECT id, account_id, amount,
+                               coalesce(sum(amount) OVER (PARTITION BY account_id ORDER BY id
+                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+                               AS before
+                          FROM ledger_hold WHERE id = ANY (holds)) o
+                  LEFT JOIN (SELECT account_id, -sum(amount) AS debit
+                               FROM unnest(p_accounts, p_amounts) l(account_id, amount)
+                              GROUP BY account_id HAVING sum(amount) < 0) d
+                         ON d.account_id = o.account_id) s
+         WHERE h.id = s.id;
+    END IF;
+    -- Read after the holds' trigger lowered held: what the holds freed counts as available.
+    SELECT a.id, a.posted - a.held AS available, -l.net AS required INTO bad
+      FROM (SELECT account_id, sum(amount) AS net, min(n) AS first
+              FROM unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
+             GROUP BY account_id) l
+      JOIN ledger_account a ON a.id = l.account_id
+     WHERE l.net < 0 AND NOT a.allow_negative AND a.posted - a.held + l.net < 0
+     ORDER BY l.first LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'account % has % available; the entry needs %', bad.id, bad.available,
+            bad.required USING ERRCODE = '23L02',
+            DETAIL = json_build_object('account_id', bad.id, 'required', bad.required,
+                                       'available', bad.available)::text;
+    END IF;
+    -- ledger.chain's body, written here from the arguments, so it is what is stored.
+    body := 'kind=' || length(p_kind) || ':' || p_kind
+        || E'\nmemo=' || length(p_memo) || ':' || p_memo
+        || E'\nref=' || length(p_ref) || ':' || p_ref
+        || E'\nby=' || coalesce(p_by::text, '')
+        || E'\nreverses=' || coalesce(p_reverses::text, '')
+        || E'\nreason=' || length(p_reason) || ':' || p_reason
+        || E'\nlines=' || (SELECT string_agg(l.a || ':' || l.m, ',' ORDER BY l.a, l.m)
+                             FROM unnest(p_accounts, p_amounts) l(a, m));
+    FOR attempt IN 1..2 LOOP
+        -- Last, in one statement: lock the head, give the entry the next seq and its hash,
+        -- insert it and its lines (their trigger moves the accounts' posted), move the head.
+        -- The head stays locked to commit, and nothing else happens before it.
+        WITH head AS (
+            UPDATE ledger_chainhead h
+               SET seq = h.seq + 1, prev_hash = h.last_hash, last_entry_id = o_id,
+                   last_hash = encode(sha256(convert_to(
+                       h.last_hash || E'\n' || 'id=' || o_id || E'\nseq=' || (h.seq + 1)
+                       || E'\nat=' || to_char(o_created_at AT TIME ZONE 'UTC',
+                                              'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                       || E'\n' || body, 'UTF8')), 'hex')
+             WHERE h.id = 1
+            RETURNING h.seq, h.prev_hash, h.last_hash
+        ),
+        entry AS (
+            INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, created_by_id,
+                                      reverses_id, reason, prev_hash, hash)
+            SELECT o_id, head.seq, p_kind, p_memo, p_ref, o_created_at, p_by, p_reverses,
+                   p_reason, head.prev_hash, head.last_hash
+              FROM head
+        ),
+        line AS (
+            INSERT INTO ledger_line (entry_id, account_id, amount)
+            SELECT o_id, l.account_id, l.amount
+              FROM head, unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
+             ORDER BY l.n
+        )
+        SELECT head.seq, head.prev_hash, head.last_hash INTO o_seq, o_prev_hash, o_hash
+          FROM head;
+        EXIT WHEN FOUND;
+        -- The chain head is made on first use (and again after a TRUNCATE), from the newest
+        -- entry; its guard checks that it starts there.
+        INSERT INTO ledger_chainhead (id, seq, last_entry_id, last_hash, prev_hash)
+        SELECT 1, coalesce(e.seq, 0), e.id, coalesce(e.hash, repeat('0', 64)),
+               coalesce(e.prev_hash, '')
+          FROM (SELECT 1) one LEFT JOIN LATERAL
+               (SELECT id, seq, hash, prev_hash FROM ledger_entry ORDER BY seq DESC LIMIT 1) e
+               ON true
+        ON CONFLICT (id) DO NOTHING;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION ledger_hold_place(
+    p_account bigint, p_amount bigint, p_by integer, p_ref text, p_memo text,
+    OUT o_id bigint, OUT o_created_at timestamptz)
+LANGUAGE plpgsql SECURITY INVOKER AS $$
+DECLARE
+    acct record;
+BEGIN
+    SELECT a.id, a.allow_negative, a.posted - a.held AS available INTO acct
+      FROM ledger_account a WHERE a.id = p_account FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no such ledger account: %', p_account
+            USING ERRCODE = '23L04',
+                  DETAIL = json_build_object('account_ids', ARRAY[p_account])::text;
+    END IF;
+    IF NOT acct.allow_negative AND acct.available < p_amount THEN
+        RAISE EXCEPTION 'account % has % available; the hold needs %', p_account,
+            acct.available, p_amount USING ERRCODE = '23L02',
+            DETAIL = json_build_object('account_id', p_account, 'required', p_amount,
+                                       'available', acct.available)::text;
+    END IF;
+    -- Its trigger raises the account's held; the CHECK on the account is the last guard.
+    INSERT INTO ledger_hold (account_id, amount, status, ref, memo, created_at, created_by_id)
+    VALUES (p_account, p_amount, 'open', p_ref, p_memo, now(), p_by)
+    RETURNING id, created_at INTO o_id, o_created_at;
+END $$;
+
+CREATE FUNCTION ledger_holds_release(p_holds bigint[], p_by integer)
+RETURNS SETOF ledger_hold
+LANGUAGE plpgsql SECURITY INVOKER AS $$
+DECLARE
+    holds bigint[] := ARRAY(SELECT DISTINCT h FROM unnest(p_holds) h ORDER BY h);
+    hold_accounts bigint[];
+    missing bigint[];
+    bad record;
+BEGIN
+    SELECT array_agg(h.account_id), array_agg(x.id) FILTER (WHERE h.id IS NULL)
+      INTO hold_accounts, missing
+      FROM unnest(holds) x(id) LEFT JOIN ledger_hold h ON h.id = x.id;
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'no such hold: %', missing
+            USING ERRCODE = '23L05', DETAIL = json_build_object('hold_ids', missing)::text;
+    END IF;
+    -- Accounts, then holds, in key order: the order every movement takes them in.
+    PERFORM 1 FROM ledger_account a WHERE a.id = ANY (hold_accounts) ORDER BY a.id FOR UPDATE;
+    PERFORM 1 FROM ledger_hold h WHERE h.id = ANY (holds) ORDER BY h.id FOR UPDATE;
+    SELECT h.id, h.status INTO bad FROM ledger_hold h
+     WHERE h.id = ANY (holds) AND h.status <> 'open' ORDER BY h.id LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'hold % is already %', bad.id, bad.status
+            USING ERRCODE = '23L03',
+                  DETAIL = json_build_object('hold_id', bad.id, 'status', bad.status)::text;
+    END IF;
+    RETURN QUERY
+        UPDATE ledger_hold h SET status = 'released', resolved_at = now(), resolved_by_id = p_by
+         WHERE h.id = ANY (holds)
+        RETURNING h.*;
+END $$;
+"""
+
+
+def _forward(apps, schema_editor):
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(FORWARD)
+        cursor.execute("SELECT current_schema()")
+        schema = cursor.fetchone()[0]
+        for signature in FUNCTIONS:
+            # The search_path a guard of 0007 has: this schema, then pg_temp last.
+            cursor.execute(f'ALTER FUNCTION {signature} SET search_path = "{schema}", pg_temp')
+            cursor.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
+
+
+def _backward(apps, schema_editor):
+    with schema_editor.connection.cursor() as cursor:
+        for signature in FUNCTIONS:
+            cursor.execute(f"DROP FUNCTION {signature}")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("ledger", "0008_house_accounts_permission")]
+
+    operations = [migrations.RunPython(_forward, _backward)]
