@@ -21,9 +21,50 @@ domain errors as before:
   23L06 entry already reversed
 
 EXECUTE is taken from PUBLIC: the runtime role gets it from casino.db_roles.runtime_grant.
+Their plans are generic (plan_cache_mode): planned once per session, not at every call.
+
+The balance check at commit (ledger_check_entry_balanced, 0004) reads each line's currency
+by its account's key instead of by a join: with a few hundred accounts the join's generic
+plan scanned the whole (update-bloated) account table, three times per two-line entry, while
+the chain head was locked. Same rule, same errors.
 """
 
 from django.db import migrations
+
+BALANCED = r"""
+CREATE OR REPLACE FUNCTION ledger_check_entry_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    the_entry bigint;
+    line_count bigint;
+    bad_currency text;
+    bad_total numeric;
+BEGIN
+    IF TG_TABLE_NAME = 'ledger_entry' THEN
+        the_entry := NEW.id;
+    ELSE
+        the_entry := NEW.entry_id;
+    END IF;
+    -- A line whose account is missing counts for nothing, as in a join (its foreign key
+    -- refuses it anyway).
+    SELECT coalesce(sum(n), 0), min(currency) FILTER (WHERE total <> 0),
+           min(total) FILTER (WHERE total <> 0)
+      INTO line_count, bad_currency, bad_total
+      FROM (SELECT c.currency, count(*) AS n, sum(c.amount) AS total
+              FROM (SELECT l.amount, (SELECT a.currency FROM ledger_account a
+                                       WHERE a.id = l.account_id) AS currency
+                      FROM ledger_line l WHERE l.entry_id = the_entry) c
+             WHERE c.currency IS NOT NULL GROUP BY c.currency) per_currency;
+    IF line_count < 2 THEN
+        RAISE EXCEPTION 'ledger entry % has % line(s); an entry needs at least two',
+            the_entry, line_count USING ERRCODE = 'check_violation';
+    END IF;
+    IF bad_currency IS NOT NULL THEN
+        RAISE EXCEPTION 'ledger entry % is unbalanced: its % lines sum to %',
+            the_entry, bad_currency, bad_total USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NULL;
+END $$;
+"""
 
 FUNCTIONS = ("ledger_entry_post(text, text, text, integer, bigint, text, bigint[], bigint[],"
              " bigint[])",
@@ -259,13 +300,56 @@ def _forward(apps, schema_editor):
         for signature in FUNCTIONS:
             # The search_path a guard of 0007 has: this schema, then pg_temp last.
             cursor.execute(f'ALTER FUNCTION {signature} SET search_path = "{schema}", pg_temp')
+            cursor.execute(f"ALTER FUNCTION {signature} SET plan_cache_mode = force_generic_plan")
             cursor.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
+        _balanced(cursor, BALANCED, schema)
+
+
+def _balanced(cursor, definition, schema):
+    # CREATE OR REPLACE drops the function's settings: its search_path (0007) goes back on.
+    cursor.execute(definition)
+    cursor.execute("ALTER FUNCTION ledger_check_entry_balanced()"
+                   f' SET search_path = "{schema}", pg_temp')
 
 
 def _backward(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         for signature in FUNCTIONS:
             cursor.execute(f"DROP FUNCTION {signature}")
+        cursor.execute("SELECT current_schema()")
+        _balanced(cursor, BALANCED_0004, cursor.fetchone()[0])
+
+
+BALANCED_0004 = r"""
+CREATE OR REPLACE FUNCTION ledger_check_entry_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    the_entry bigint;
+    line_count bigint;
+    bad_currency text;
+    bad_total numeric;
+BEGIN
+    IF TG_TABLE_NAME = 'ledger_entry' THEN
+        the_entry := NEW.id;
+    ELSE
+        the_entry := NEW.entry_id;
+    END IF;
+    SELECT coalesce(sum(n), 0), min(currency) FILTER (WHERE total <> 0),
+           min(total) FILTER (WHERE total <> 0)
+      INTO line_count, bad_currency, bad_total
+      FROM (SELECT a.currency, count(*) AS n, sum(l.amount) AS total
+              FROM ledger_line l JOIN ledger_account a ON a.id = l.account_id
+             WHERE l.entry_id = the_entry GROUP BY a.currency) per_currency;
+    IF line_count < 2 THEN
+        RAISE EXCEPTION 'ledger entry % has % line(s); an entry needs at least two',
+            the_entry, line_count USING ERRCODE = 'check_violation';
+    END IF;
+    IF bad_currency IS NOT NULL THEN
+        RAISE EXCEPTION 'ledger entry % is unbalanced: its % lines sum to %',
+            the_entry, bad_currency, bad_total USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NULL;
+END $$;
+"""
 
 
 class Migration(migrations.Migration):
