@@ -22,14 +22,45 @@ domain errors as before:
 
 EXECUTE is taken from PUBLIC: the runtime role gets it from casino.db_roles.runtime_grant.
 Their plans are generic (plan_cache_mode): planned once per session, not at every call.
+Every row they read they find by a key, so sequential scans are off for them
+(enable_seqscan): planned while the account table is young and small, a scan looks cheaper
+than the primary key, and the plan stays while every posting's updates bloat the table. A
+generic plan does not know that an array holds two ids either, so every join with a ledger
+table also restricts it by "id = ANY (the ids)".
 
 The balance check at commit (ledger_check_entry_balanced, 0004) reads each line's currency
 by its account's key instead of by a join: with a few hundred accounts the join's generic
 plan scanned the whole (update-bloated) account table, three times per two-line entry, while
-the chain head was locked. Same rule, same errors.
+the chain head was locked. Same rule, same errors. ledger_written_here (0007), which the
+guards call under that lock, becomes PL/pgSQL with the same expression and search_path: as
+a SQL function with a SET clause it was planned again at every trigger's call.
 """
 
 from django.db import migrations
+
+WRITTEN_HERE = r"""
+CREATE OR REPLACE FUNCTION ledger_written_here(row_xmin xid) RETURNS boolean
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog AS $$
+DECLARE
+    cur bigint := pg_current_xact_id()::text::bigint;
+    x bigint := row_xmin::text::bigint;
+BEGIN
+    -- xmin is 32 bits; pg_xact_status wants the 64-bit id: take the one nearest the
+    -- current transaction's (rows older than 2^31 transactions are frozen anyway).
+    RETURN coalesce(pg_xact_status((cur + (x - (cur & 4294967295) + 6442450944) % 4294967296
+                                    - 2147483648)::text::xid8) = 'in progress', false);
+END $$;
+"""
+
+WRITTEN_HERE_0007 = r"""
+CREATE OR REPLACE FUNCTION ledger_written_here(row_xmin xid) RETURNS boolean
+LANGUAGE sql STABLE SET search_path = pg_catalog AS $$
+    SELECT coalesce(pg_xact_status((cur + (x - (cur & 4294967295) + 6442450944) % 4294967296
+                                    - 2147483648)::text::xid8) = 'in progress', false)
+      FROM (SELECT pg_current_xact_id()::text::bigint AS cur,
+                   row_xmin::text::bigint AS x) v
+$$;
+"""
 
 BALANCED = r"""
 CREATE OR REPLACE FUNCTION ledger_check_entry_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -82,12 +113,14 @@ CREATE FUNCTION ledger_entry_post(
 LANGUAGE plpgsql SECURITY INVOKER AS $$
 DECLARE
     n_lines integer := coalesce(cardinality(p_accounts), 0);
-    holds bigint[] := ARRAY(SELECT DISTINCT h FROM unnest(p_holds) h ORDER BY h);
+    holds bigint[] := '{}';
     hold_accounts bigint[];
     missing bigint[];
     found_id bigint;
     bad record;
+    n_locked bigint;
     sums jsonb;
+    short jsonb;
     body text;
 BEGIN
     IF n_lines < 2 OR cardinality(p_amounts) IS DISTINCT FROM n_lines THEN
@@ -105,31 +138,68 @@ BEGIN
                                                  'reversed_by', found_id)::text;
         END IF;
     END IF;
-    IF cardinality(holds) > 0 THEN
+    IF cardinality(p_holds) > 0 THEN
+        holds := ARRAY(SELECT DISTINCT h FROM unnest(p_holds) h ORDER BY h);
         -- A hold's account never changes: it can be read before anything is locked.
         SELECT array_agg(h.account_id), array_agg(x.id) FILTER (WHERE h.id IS NULL)
           INTO hold_accounts, missing
-          FROM unnest(holds) x(id) LEFT JOIN ledger_hold h ON h.id = x.id;
+          FROM unnest(holds) x(id) LEFT JOIN ledger_hold h ON h.id = x.id AND h.id = ANY (holds);
         IF missing IS NOT NULL THEN
             RAISE EXCEPTION 'no such hold: %', missing
                 USING ERRCODE = '23L05', DETAIL = json_build_object('hold_ids', missing)::text;
         END IF;
     END IF;
-    -- LockRows sits above the sort: the rows are locked in key order.
-    PERFORM 1 FROM ledger_account a WHERE a.id = ANY (p_accounts || hold_accounts)
-     ORDER BY a.id FOR UPDATE;
-    SELECT array_agg(DISTINCT x.id ORDER BY x.id) INTO missing
-      FROM unnest(p_accounts) x(id) LEFT JOIN ledger_account a ON a.id = x.id
-     WHERE a.id IS NULL;
+    -- One statement locks the accounts and judges the entry from the rows it locked: the
+    -- accounts missing, the sums per currency that are not zero, the first account (in the
+    -- lines' order) that may not go negative and would, and the chained content.
+    WITH locked AS MATERIALIZED (
+        -- LockRows sits above the sort: the rows are locked in key order.
+        SELECT a.id, a.currency, a.allow_negative, a.posted - a.held AS available
+          FROM ledger_account a WHERE a.id = ANY (p_accounts || hold_accounts)
+         ORDER BY a.id FOR UPDATE
+    ),
+    line AS (
+        SELECT l.account_id, l.amount, l.n
+          FROM unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
+    ),
+    net AS (
+        SELECT account_id, sum(amount) AS net, min(n) AS first FROM line GROUP BY account_id
+    ),
+    -- The settled holds are closed before the funds are judged, so what they hold counts as
+    -- available: funds held for a wager pay that wager. (A hold's amount never changes;
+    -- whether it is still open is checked once it is locked, below.)
+    freed AS (
+        SELECT h.account_id, sum(h.amount) AS freed FROM ledger_hold h
+         WHERE h.id = ANY (holds) GROUP BY h.account_id
+    )
+    SELECT (SELECT count(*) FROM locked),  -- first: every account is locked before the rest
+           (SELECT array_agg(n.account_id ORDER BY n.account_id) FROM net n
+             WHERE NOT EXISTS (SELECT 1 FROM locked k WHERE k.id = n.account_id)),
+           (SELECT jsonb_object_agg(t.currency, t.total)
+              FROM (SELECT k.currency, sum(l.amount) AS total
+                      FROM line l JOIN locked k ON k.id = l.account_id
+                     GROUP BY k.currency HAVING sum(l.amount) <> 0) t),
+           (SELECT jsonb_build_object('account_id', k.id, 'required', -n.net,
+                                      'available', k.available + coalesce(f.freed, 0))
+              FROM net n JOIN locked k ON k.id = n.account_id
+              LEFT JOIN freed f ON f.account_id = n.account_id
+             WHERE n.net < 0 AND NOT k.allow_negative
+               AND k.available + coalesce(f.freed, 0) + n.net < 0
+             ORDER BY n.first LIMIT 1),
+           -- ledger.chain's body, written here from the arguments, so it is what is stored.
+           'kind=' || length(p_kind) || ':' || p_kind
+           || E'\nmemo=' || length(p_memo) || ':' || p_memo
+           || E'\nref=' || length(p_ref) || ':' || p_ref
+           || E'\nby=' || coalesce(p_by::text, '')
+           || E'\nreverses=' || coalesce(p_reverses::text, '')
+           || E'\nreason=' || length(p_reason) || ':' || p_reason
+           || E'\nlines=' || (SELECT string_agg(l.account_id || ':' || l.amount, ','
+                                                ORDER BY l.account_id, l.amount) FROM line l)
+      INTO n_locked, missing, sums, short, body;
     IF missing IS NOT NULL THEN
         RAISE EXCEPTION 'no such ledger account: %', missing
             USING ERRCODE = '23L04', DETAIL = json_build_object('account_ids', missing)::text;
     END IF;
-    SELECT jsonb_object_agg(s.currency, s.total) INTO sums
-      FROM (SELECT a.currency, sum(l.amount) AS total
-              FROM unnest(p_accounts, p_amounts) l(account_id, amount)
-              JOIN ledger_account a ON a.id = l.account_id
-             GROUP BY a.currency HAVING sum(l.amount) <> 0) s;
     IF sums IS NOT NULL THEN
         RAISE EXCEPTION 'the lines must sum to zero in each currency, not %', sums
             USING ERRCODE = '23L01', DETAIL = json_build_object('sums', sums)::text;
@@ -145,8 +215,14 @@ BEGIN
                 USING ERRCODE = '23L03',
                       DETAIL = json_build_object('hold_id', bad.id, 'status', bad.status)::text;
         END IF;
-        -- Closed before the funds are checked, so funds held for a wager pay that wager:
-        -- the entry's debit on an account is shared out over its holds in id order, each
+    END IF;
+    IF short IS NOT NULL THEN
+        RAISE EXCEPTION 'account % has % available; the entry needs %', short->>'account_id',
+            short->>'available', short->>'required'
+            USING ERRCODE = '23L02', DETAIL = short::text;
+    END IF;
+    IF cardinality(holds) > 0 THEN
+        -- The entry's debit on an account is shared out over its holds in id order, each
         -- capturing up to its amount; a hold on an account the entry does not debit is
         -- released. The hold names the entry and carries its time.
         UPDATE ledger_hold h
@@ -164,31 +240,8 @@ BEGIN
                                FROM unnest(p_accounts, p_amounts) l(account_id, amount)
                               GROUP BY account_id HAVING sum(amount) < 0) d
                          ON d.account_id = o.account_id) s
-         WHERE h.id = s.id;
+         WHERE h.id = s.id AND h.id = ANY (holds);
     END IF;
-    -- Read after the holds' trigger lowered held: what the holds freed counts as available.
-    SELECT a.id, a.posted - a.held AS available, -l.net AS required INTO bad
-      FROM (SELECT account_id, sum(amount) AS net, min(n) AS first
-              FROM unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
-             GROUP BY account_id) l
-      JOIN ledger_account a ON a.id = l.account_id
-     WHERE l.net < 0 AND NOT a.allow_negative AND a.posted - a.held + l.net < 0
-     ORDER BY l.first LIMIT 1;
-    IF FOUND THEN
-        RAISE EXCEPTION 'account % has % available; the entry needs %', bad.id, bad.available,
-            bad.required USING ERRCODE = '23L02',
-            DETAIL = json_build_object('account_id', bad.id, 'required', bad.required,
-                                       'available', bad.available)::text;
-    END IF;
-    -- ledger.chain's body, written here from the arguments, so it is what is stored.
-    body := 'kind=' || length(p_kind) || ':' || p_kind
-        || E'\nmemo=' || length(p_memo) || ':' || p_memo
-        || E'\nref=' || length(p_ref) || ':' || p_ref
-        || E'\nby=' || coalesce(p_by::text, '')
-        || E'\nreverses=' || coalesce(p_reverses::text, '')
-        || E'\nreason=' || length(p_reason) || ':' || p_reason
-        || E'\nlines=' || (SELECT string_agg(l.a || ':' || l.m, ',' ORDER BY l.a, l.m)
-                             FROM unnest(p_accounts, p_amounts) l(a, m));
     FOR attempt IN 1..2 LOOP
         -- Last, in one statement: lock the head, give the entry the next seq and its hash,
         -- insert it and its lines (their trigger moves the accounts' posted), move the head.
@@ -269,7 +322,7 @@ DECLARE
 BEGIN
     SELECT array_agg(h.account_id), array_agg(x.id) FILTER (WHERE h.id IS NULL)
       INTO hold_accounts, missing
-      FROM unnest(holds) x(id) LEFT JOIN ledger_hold h ON h.id = x.id;
+      FROM unnest(holds) x(id) LEFT JOIN ledger_hold h ON h.id = x.id AND h.id = ANY (holds);
     IF missing IS NOT NULL THEN
         RAISE EXCEPTION 'no such hold: %', missing
             USING ERRCODE = '23L05', DETAIL = json_build_object('hold_ids', missing)::text;
@@ -301,8 +354,10 @@ def _forward(apps, schema_editor):
             # The search_path a guard of 0007 has: this schema, then pg_temp last.
             cursor.execute(f'ALTER FUNCTION {signature} SET search_path = "{schema}", pg_temp')
             cursor.execute(f"ALTER FUNCTION {signature} SET plan_cache_mode = force_generic_plan")
+            cursor.execute(f"ALTER FUNCTION {signature} SET enable_seqscan = off")
             cursor.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC")
         _balanced(cursor, BALANCED, schema)
+        cursor.execute(WRITTEN_HERE)
 
 
 def _balanced(cursor, definition, schema):
@@ -318,6 +373,7 @@ def _backward(apps, schema_editor):
             cursor.execute(f"DROP FUNCTION {signature}")
         cursor.execute("SELECT current_schema()")
         _balanced(cursor, BALANCED_0004, cursor.fetchone()[0])
+        cursor.execute(WRITTEN_HERE_0007)
 
 
 BALANCED_0004 = r"""
