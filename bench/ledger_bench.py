@@ -11,6 +11,10 @@ amount between one of 1,000 player accounts and one of 10 table bankrolls (pgben
 100,000 accounts, one of 10 tellers, the single branch). Both have one hot spot that
 serialises commits: pgbench's branch row, and the ledger's hash-chain head.
 
+Entries are posted by ledger_entry_post (ledger/migrations/0009), one call per entry in
+autocommit, as entry_post does outside a caller's transaction. Before each measurement both
+sides start from vacuumed tables: pgbench vacuums its own, this script the ledger's.
+
 The server is the one the project uses (DATABASE_URL, or the embedded server under .data/pg).
 Target (the project's): at least half of pgbench's rate at each client count.
 """
@@ -84,7 +88,15 @@ def _client(seconds: float, players: list[int], tables: list[int], seed: int,
     results.put(posted)
 
 
+# What pgbench does to its own tables before each run (its default, without -n): the hot
+# rows (its branch, the ledger's chain head and accounts) start without the dead versions the
+# previous run left, and the planner knows the tables' sizes.
+_VACUUM = "VACUUM ANALYZE ledger_chainhead, ledger_account, ledger_entry, ledger_line, ledger_hold"
+
+
 def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[int]) -> float:
+    with connection.cursor() as cursor:
+        cursor.execute(_VACUUM)
     connections.close_all()
     results: multiprocessing.Queue = multiprocessing.Queue()
     start = time.time() + 1.0 + 0.1 * clients  # every client connected before the clock

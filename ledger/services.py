@@ -1,14 +1,17 @@
 """Every write to the ledger: accounts, entries, holds, reversals.
 
-Each money movement is one ``transaction.atomic()`` (a savepoint when the caller already runs
-a transaction, e.g. a round's settlement posting its entries together with its own rows).
+Each money movement is one call of a PostgreSQL function (ledger/migrations/0009), so one
+statement and one round trip: on its own it is its own transaction, and inside a caller's
+transaction (a round's settlement posting its entry together with its own rows) it runs in a
+savepoint. Python checks the input's shape for readable errors; the function checks the rest
+under its locks, and every trigger of the ledger still judges what it writes.
 
 Locking, always in this order, so two movements can never wait on each other in a cycle:
   1. the entry being reversed (reversals only; a transaction-level advisory lock);
   2. every account the movement touches, in primary-key order (``account_lock``);
   3. the holds it settles, in primary-key order;
-  4. the chain head (ledger_chainhead's single row), taken last, inside the one statement
-     that appends the entry, and held to commit, because each entry's hash includes the
+  4. the chain head (ledger_chainhead's single row), taken by the function's last statement,
+     which appends the entry, and held to commit, because each entry's hash includes the
      previous entry's.
 A caller that posts several entries in one transaction, or places a hold and then posts an
 entry, should first lock the union of their accounts with ``account_lock``; otherwise its
@@ -21,23 +24,24 @@ read the head as committed by the lock's previous holder, not as of an older sna
 
 from __future__ import annotations
 
-from collections import defaultdict
+import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models.functions import Now
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from casino.shared import approvals
-from casino.shared.db import update_rows
-from casino.shared.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
+from casino.shared.errors import (
+    Conflict,
+    DomainError,
+    NotFound,
+    PermissionRefused,
+    ValidationFailed,
+)
 from casino.shared.money import MAX_MINOR, format_minor, minor_digits
-from ledger import chain
 from ledger.models import Account, Entry, Hold
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from django.contrib.auth.models import User
 
 # --- accounts -------------------------------------------------------------------------------
@@ -141,46 +145,82 @@ def _check_lines(lines: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return checked
 
 
-def _check_balanced(lines: list[tuple[int, int]], accounts: dict[int, Account]) -> None:
-    totals: dict[str, int] = defaultdict(int)
-    for account_id, amount in lines:
-        totals[accounts[account_id].currency] += amount
-    unbalanced = {cur: total for cur, total in totals.items() if total}
-    if unbalanced:
-        raise ValidationFailed(
+# --- one call into PostgreSQL -----------------------------------------------------------------
+# Posting an entry, placing a hold, releasing holds: each is one function of
+# ledger/migrations/0009 that locks, checks and writes, so the service makes one round trip.
+# Its refusals come back as SQLSTATEs of the ledger's own, with their figures as JSON.
+_TOO_FEW_LINES, _UNBALANCED, _INSUFFICIENT = "23L00", "23L01", "23L02"
+_HOLD_RESOLVED, _NO_ACCOUNT, _NO_HOLD, _ALREADY_REVERSED = "23L03", "23L04", "23L05", "23L06"
+
+
+def _refusal(exc: DatabaseError) -> DomainError | None:
+    """The domain error for a refusal of the ledger's functions; None for any other error.
+
+    Runs after the refusing statement was rolled back (its savepoint, or its own
+    transaction), so it may read what a readable message needs."""
+    cause = exc.__cause__
+    sqlstate = getattr(cause, "sqlstate", None)
+    if sqlstate is None or not sqlstate.startswith("23L"):
+        return None
+    detail = json.loads(cause.diag.message_detail or "{}")  # type: ignore[union-attr]
+    if sqlstate == _TOO_FEW_LINES:
+        return ValidationFailed("An entry needs at least two lines.", code="unbalanced_entry",
+                                detail=detail)
+    if sqlstate == _UNBALANCED:
+        return ValidationFailed(
             "An entry's lines must sum to zero in each currency.", code="unbalanced_entry",
-            detail={"sums": {cur: format_minor(t, cur) for cur, t in unbalanced.items()}},
-        )
+            detail={"sums": {cur: format_minor(t, cur) for cur, t in detail["sums"].items()}})
+    if sqlstate == _INSUFFICIENT:
+        account = Account.objects.get(pk=detail["account_id"])
+        return insufficient_funds(account, required=detail["required"],
+                                  available=detail["available"])
+    if sqlstate == _HOLD_RESOLVED:
+        return Conflict(f"Hold #{detail['hold_id']} is already {detail['status']}.",
+                        code="hold_resolved", detail=detail)
+    if sqlstate == _NO_ACCOUNT:
+        missing = detail["account_ids"]
+        return NotFound(f"No such ledger account: {', '.join(f'#{i}' for i in missing)}.",
+                        detail=detail)
+    if sqlstate == _NO_HOLD:
+        missing = detail["hold_ids"]
+        return NotFound(f"No such hold: {', '.join(f'#{h}' for h in missing)}.", detail=detail)
+    if sqlstate == _ALREADY_REVERSED:
+        return Conflict(f"Entry #{detail['entry_id']} was already reversed by entry "
+                        f"#{detail['reversed_by']}.", code="already_reversed", detail=detail)
+    return None
 
 
-def _settlement(holds: list[Hold], net: dict[int, int]) -> list[tuple[Hold, int]]:
-    """How much of each hold the entry captures (0 = released).
+def _call(statement: str, params: list[int | str | None]) -> list[tuple]:
+    """Run one of the ledger's functions; its refusals become the domain's errors.
 
-    The entry's debit on a hold's account is shared out over that account's settled holds in
-    primary-key order: each captures up to its amount, so funds held for a wager pay it.
+    Alone (autocommit), the statement is its own transaction: locks, checks, writes, the
+    deferred guards and the commit happen in one round trip, and the chain head is held only
+    from the function's last statement to that commit. Inside a caller's transaction it runs
+    in a savepoint, so a refusal leaves the caller's transaction usable.
     """
-    debit_left = {account_id: -change for account_id, change in net.items() if change < 0}
-    result = []
-    for hold in holds:
-        captured = min(hold.amount, debit_left.get(hold.account_id, 0))
-        if captured:
-            debit_left[hold.account_id] -= captured
-        result.append((hold, captured))
-    return result
+    try:
+        if connection.in_atomic_block or not connection.get_autocommit():
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(statement, params)
+                return cursor.fetchall()
+        with connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            return cursor.fetchall()
+    except DatabaseError as exc:
+        refusal = _refusal(exc)
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
-def _check_funds(accounts: dict[int, Account], net: dict[int, int],
-                 settled: list[tuple[Hold, int]]) -> None:
-    freed: dict[int, int] = defaultdict(int)
-    for hold, _ in settled:
-        freed[hold.account_id] += hold.amount
-    for account_id, change in net.items():
-        account = accounts[account_id]
-        if account.allow_negative or change >= 0:
-            continue
-        available = account.posted - account.held + freed[account_id]
-        if available + change < 0:
-            raise insufficient_funds(account, required=-change, available=available)
+def _array(ids: Iterable[int]) -> str:
+    # A PostgreSQL array literal of integers: psycopg adapts one string far faster than a
+    # list, and int() leaves nothing else in it.
+    return "{" + ",".join(str(int(i)) for i in ids) + "}"
+
+
+_ENTRY_POST = ("SELECT * FROM ledger_entry_post(%s, %s, %s, %s, %s, %s, %s::bigint[],"
+               " %s::bigint[], %s::bigint[])")
 
 
 def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: User | None,
@@ -192,165 +232,31 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
     sum to zero per currency. ``settle_holds`` are closed first (captured up to what the entry
     debits on their account, otherwise released), then the non-negative rule is checked, so
     funds held for a wager can pay that wager.
+
+    One call of ledger_entry_post (ledger/migrations/0009), which takes the locks in the
+    order of this module's docstring, checks, settles, and appends to the chain last.
     """
     if not kind:
         raise ValidationFailed("An entry needs a kind.", code="invalid_kind")
     checked = _check_lines(lines)
     if reverses is not None and not reason.strip():
         raise ValidationFailed("A reversal needs a reason.", code="reason_required")
-    hold_ids = sorted(set(settle_holds))
-    with transaction.atomic():
-        if reverses is not None:
-            _lock_unreversed(reverses.pk)
-        # A hold's account never changes, so it can be read before anything is locked.
-        hold_accounts: dict[int, int] = {}
-        if hold_ids:
-            hold_accounts = dict(Hold.objects.filter(pk__in=hold_ids)
-                                 .values_list("pk", "account_id"))
-            missing = [h for h in hold_ids if h not in hold_accounts]
-            if missing:
-                raise NotFound(f"No such hold: {', '.join(f'#{h}' for h in missing)}.",
-                               detail={"hold_ids": missing})
-        accounts = account_lock(account_ids=[a for a, _ in checked] + list(hold_accounts.values()))
-        _check_balanced(checked, accounts)
-        holds = _lock_open_holds(hold_ids) if hold_ids else []
-        net: dict[int, int] = defaultdict(int)
-        for account_id, amount in checked:
-            net[account_id] += amount
-        settled = _settlement(holds, net)
-        _check_funds(accounts, net, settled)
-        return _entry_write(kind=kind, memo=memo, lines=checked, by=by, ref=ref,
-                            settled=settled, reverses=reverses, reason=reason.strip())
-
-
-# Advisory lock class of "reversing entry N" (the key's other half is N, folded to 31 bits:
-# a collision only makes two unrelated reversals wait for each other).
-_REVERSAL_LOCK = 0x4C52
-
-
-def _lock_unreversed(entry_id: int) -> None:
-    # Not SELECT ... FOR UPDATE on the entry: that needs UPDATE on ledger_entry, which the
-    # service's role does not have (entries never change).
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, (%s::bigint %% 2147483648)::int)",
-                       [_REVERSAL_LOCK, entry_id])
-    reversal = Entry.objects.filter(reverses_id=entry_id).values_list("pk", flat=True).first()
-    if reversal is not None:
-        raise Conflict(f"Entry #{entry_id} was already reversed by entry #{reversal}.",
-                       code="already_reversed",
-                       detail={"entry_id": entry_id, "reversed_by": reversal})
-
-
-def _lock_open_holds(hold_ids: list[int]) -> list[Hold]:
-    holds = list(Hold.objects.select_for_update().filter(pk__in=hold_ids).order_by("pk"))
-    for hold in holds:
-        if hold.status != Hold.Status.OPEN:
-            raise Conflict(f"Hold #{hold.pk} is already {hold.status}.", code="hold_resolved",
-                           detail={"hold_id": hold.pk, "status": hold.status})
-    return holds
-
-
-# The chain head is created on first use (and again after a TRUNCATE), from the newest entry.
-_CHAIN_START = """
-    INSERT INTO ledger_chainhead (id, seq, last_entry_id, last_hash, prev_hash)
-    SELECT 1, coalesce(e.seq, 0), e.id, coalesce(e.hash, %s), coalesce(e.prev_hash, '')
-      FROM (SELECT 1) one LEFT JOIN LATERAL
-           (SELECT id, seq, hash, prev_hash FROM ledger_entry ORDER BY seq DESC LIMIT 1) e ON true
-    ON CONFLICT (id) DO NOTHING
-"""
-# The append, in one statement, so no client round trip happens while the chain head is
-# locked: lock the head, give the entry the next seq and its hash (the header of
-# ledger.chain, then the body the service built), insert the entry and its lines (their
-# trigger moves the accounts' posted), move the head.
-_ENTRY_APPEND = """
-    WITH new AS (SELECT {ident}),
-    head AS (
-        UPDATE ledger_chainhead h
-           SET seq = h.seq + 1, prev_hash = h.last_hash, last_entry_id = new.id,
-               last_hash = encode(sha256(convert_to(
-                   h.last_hash || E'\\n' || 'id=' || new.id || E'\\nseq=' || (h.seq + 1)
-                   || E'\\nat=' || to_char(new.at AT TIME ZONE 'UTC',
-                                             'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-                   || E'\\n' || %(body)s, 'UTF8')), 'hex')
-          FROM new
-         WHERE h.id = 1
-        RETURNING new.id, new.at, h.seq, h.prev_hash, h.last_hash
-    ),
-    entry AS (
-        INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, created_by_id,
-                                  reverses_id, reason, prev_hash, hash)
-        SELECT id, seq, %(kind)s, %(memo)s, %(ref)s, at, %(by)s, %(reverses)s, %(reason)s,
-               prev_hash, last_hash
-          FROM head
-    ),
-    line AS (
-        INSERT INTO ledger_line (entry_id, account_id, amount)
-        SELECT head.id, line.account_id, line.amount
-          FROM head, (VALUES {lines}) AS line(account_id, amount)
-    )
-    SELECT id, at, seq, prev_hash, last_hash FROM head
-"""
-_NEW_ENTRY = "nextval(pg_get_serial_sequence('ledger_entry', 'id')) AS id, clock_timestamp() AS at"
-_GIVEN_ENTRY = "%(id)s::bigint AS id, %(at)s::timestamptz AS at"
-
-
-def _entry_write(*, kind: str, memo: str, lines: list[tuple[int, int]], by: User | None,
-                 ref: str, settled: list[tuple[Hold, int]], reverses: Entry | None,
-                 reason: str) -> Entry:
-    """Resolve the entry's holds, then append it to the chain with its lines.
-
-    The caller holds locked every account of ``lines`` and of ``settled``, and the settled
-    holds. The chain head's lock is taken last, inside the appending statement, and kept to
-    commit. Holds are resolved first: their trigger lowers ``held`` before the lines' trigger
-    raises ``posted``, so the CHECK on a player's available balance sees the held funds
-    released before the debit they pay for. A hold names the entry that resolved it and
-    carries its time, so the entry's id and time are drawn before it in that case.
-    """
+    reason = reason.strip()
     by_id = by.pk if by is not None else None
     reverses_id = reverses.pk if reverses is not None else None
-    values: dict[str, int | str | datetime | None] = {
-        "kind": kind, "memo": memo, "ref": ref, "by": by_id, "reverses": reverses_id,
-        "reason": reason,
-        "body": chain.body(kind=kind, memo=memo, ref=ref, created_by_id=by_id,
-                           reverses_id=reverses_id, reason=reason, lines=lines),
-    }
-    for n, (account_id, amount) in enumerate(lines):
-        values[f"a{n}"], values[f"m{n}"] = account_id, amount
-    statement = _ENTRY_APPEND.format(
-        ident=_GIVEN_ENTRY if settled else _NEW_ENTRY,
-        lines=", ".join(f"(%(a{n})s::bigint, %(m{n})s::bigint)" for n in range(len(lines))))
-    with connection.cursor() as cursor:
-        if settled:
-            cursor.execute("SELECT nextval(pg_get_serial_sequence('ledger_entry', 'id')),"
-                           " clock_timestamp()")
-            new_id, new_at = cursor.fetchone()
-            values["id"], values["at"] = new_id, new_at
-            for hold, captured in settled:
-                hold.status = Hold.Status.CAPTURED if captured else Hold.Status.RELEASED
-                hold.captured_amount = captured or None
-                hold.entry_id = new_id
-                hold.resolved_at = new_at
-                hold.resolved_by_id = by_id
-            # One statement for every hold the entry resolves (a round resolves one per seat).
-            update_rows([h for h, _ in settled],
-                        ["status", "captured_amount", "entry", "resolved_at", "resolved_by"])
-        try:
-            cursor.execute(statement, values)
-            row = cursor.fetchone()
-            if row is None:
-                cursor.execute(_CHAIN_START, [chain.GENESIS])
-                cursor.execute(statement, values)
-                row = cursor.fetchone()
-        except IntegrityError as exc:
-            # _lock_unreversed makes a second reversal of one entry a Conflict before this
-            # point; the unique index on reverses_id is the guard of last resort.
-            constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "")
-            if reverses is not None and "reverses" in (constraint or ""):
-                raise Conflict(f"Entry #{reverses_id} was already reversed.",
-                               code="already_reversed",
-                               detail={"entry_id": reverses_id}) from None
-            raise
-    entry_id, created_at, seq, prev_hash, entry_hash = row
+    try:
+        ((entry_id, created_at, seq, prev_hash, entry_hash),) = _call(_ENTRY_POST, [
+            kind, memo, ref, by_id, reverses_id, reason, _array(a for a, _ in checked),
+            _array(m for _, m in checked), _array(sorted(set(settle_holds)))])
+    except IntegrityError as exc:
+        # ledger_entry_post refuses a second reversal of one entry under the entry's lock;
+        # the unique index on reverses_id is the guard of last resort.
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "")
+        if reverses is not None and "reverses" in (constraint or ""):
+            raise Conflict(f"Entry #{reverses_id} was already reversed.",
+                           code="already_reversed",
+                           detail={"entry_id": reverses_id}) from None
+        raise
     entry = Entry(pk=entry_id, seq=seq, kind=kind, memo=memo, ref=ref, created_at=created_at,
                   created_by_id=by_id, reverses=reverses, reason=reason, prev_hash=prev_hash,
                   hash=entry_hash)
@@ -443,27 +349,25 @@ def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = Fals
 
 # --- holds ----------------------------------------------------------------------------------
 
+_HOLD_PLACE = "SELECT * FROM ledger_hold_place(%s, %s, %s, %s, %s)"
+
+
 def hold_place(*, account_id: int, amount: int, by: User | None, ref: str = "",
                memo: str = "") -> Hold:
-    """Reserve ``amount`` of an account's available funds until captured or released."""
+    """Reserve ``amount`` of an account's available funds until captured or released.
+
+    One call of ledger_hold_place: lock the account, check its available funds (unless it
+    may go negative), insert the hold (its trigger raises the account's ``held``)."""
     _check_amount(amount)
     if amount < 0:
         raise ValidationFailed("A hold's amount must be positive.", code="invalid_amount",
                                detail={"amount": amount})
-    with transaction.atomic():
-        account = account_lock(account_ids=[account_id])[account_id]
-        if not account.allow_negative and account.available < amount:
-            raise insufficient_funds(account, required=amount, available=account.available)
-        return _hold_write(account=account, amount=amount, by=by, ref=ref, memo=memo)
-
-
-def _hold_write(*, account: Account, amount: int, by: User | None, ref: str,
-                memo: str) -> Hold:
-    """Insert the hold; the caller holds the account locked (its trigger raises ``held``)."""
-    hold = Hold(account=account, amount=amount, ref=ref, memo=memo, created_at=Now(),
-                created_by=by)
-    hold.save(force_insert=True)
-    hold.refresh_from_db(fields=["created_at"])
+    by_id = by.pk if by is not None else None
+    ((hold_id, created_at),) = _call(_HOLD_PLACE, [int(account_id), amount, by_id, ref, memo])
+    hold = Hold(pk=hold_id, account_id=account_id, amount=amount, ref=ref, memo=memo,
+                created_at=created_at, created_by_id=by_id)
+    hold._state.adding = False
+    hold._state.db = connection.alias
     return hold
 
 
@@ -473,29 +377,21 @@ def hold_release(*, hold_id: int, by: User | None) -> Hold:
     return hold
 
 
+_HOLD_COLUMNS = [field.attname for field in Hold._meta.concrete_fields]
+_HOLDS_RELEASE = (f"SELECT {', '.join(_HOLD_COLUMNS)}"  # noqa: S608
+                  " FROM ledger_holds_release(%s::bigint[], %s)")
+
+
 def holds_release(*, hold_ids: Sequence[int], by: User | None) -> list[Hold]:
-    """Release open holds together, in a number of queries that does not grow with their
-    count (a voided or all-push round releases a hold per seat). All or none: one hold
-    already resolved refuses the lot. Locks their accounts, then the holds, in key order."""
+    """Release open holds together, in one call however many (a voided or all-push round
+    releases a hold per seat). All or none: one hold already resolved refuses the lot.
+    ledger_holds_release locks their accounts, then the holds, in key order."""
     ids = sorted(set(hold_ids))
     if not ids:
         return []
-    with transaction.atomic():
-        hold_accounts = dict(Hold.objects.filter(pk__in=ids).values_list("pk", "account_id"))
-        missing = [h for h in ids if h not in hold_accounts]
-        if missing:
-            raise NotFound(f"No such hold: {', '.join(f'#{h}' for h in missing)}.",
-                           detail={"hold_ids": missing})
-        account_lock(account_ids=hold_accounts.values())
-        holds = _lock_open_holds(ids)
-        Hold.objects.filter(pk__in=ids).update(status=Hold.Status.RELEASED,
-                                               resolved_at=Now(), resolved_by=by)
-        resolved_at = dict(Hold.objects.filter(pk__in=ids).values_list("pk", "resolved_at"))
-        for hold in holds:
-            hold.status = Hold.Status.RELEASED
-            hold.resolved_by = by
-            hold.resolved_at = resolved_at[hold.pk]
-        return holds
+    rows = _call(_HOLDS_RELEASE, [_array(ids), by.pk if by is not None else None])
+    return sorted((Hold.from_db(connection.alias, _HOLD_COLUMNS, row) for row in rows),
+                  key=lambda hold: hold.pk)
 
 
 def hold_capture(*, hold_id: int, amount: int, to_account_id: int, by: User | None,

@@ -79,6 +79,11 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     "casino_refusal": APPEND_ONLY,
 }
 
+# Functions the service calls (ledger/migrations/0009): SECURITY INVOKER, so EXECUTE lets the
+# role do through them only what its table privileges let it do anyway. EXECUTE is taken
+# from PUBLIC when they are made; the owner's other functions (triggers) are granted nothing.
+RUNTIME_FUNCTIONS = ("ledger_entry_post", "ledger_hold_place", "ledger_holds_release")
+
 
 def _tables_and_owner(cursor: Any) -> tuple[list[str], list[str], str]:
     cursor.execute(
@@ -128,6 +133,13 @@ def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
         for sequence in sequences:
             run(sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {} TO {}").format(
                 sql.Identifier(sequence), r))
+        # Those that exist by now: a schema migrated only part of the way has fewer.
+        run("SELECT p.oid::regprocedure::text FROM pg_proc p"
+            " WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = ANY(%s)",
+            [list(RUNTIME_FUNCTIONS)])
+        for (function,) in cursor.fetchall():
+            # regprocedure's text is the function's name and argument types, quoted as needed.
+            run(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), r))
         # Tables of later migrations; migrate then re-applies RUNTIME_PRIVILEGES
         # (runtime_roles_regrant), which also takes back what the defaults gave too much.
         run(sql.SQL("ALTER DEFAULT PRIVILEGES FOR ROLE {} IN SCHEMA {}"

@@ -5,7 +5,13 @@ from django.test.utils import CaptureQueriesContext
 from casino.shared.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from ledger import chain
 from ledger.models import Entry
-from ledger.services import account_get_or_create, entry_post, entry_reverse
+from ledger.services import (
+    account_get_or_create,
+    entry_post,
+    entry_reverse,
+    hold_place,
+    holds_release,
+)
 from tests.ledger.conftest import fresh
 
 
@@ -85,15 +91,31 @@ def test_each_entry_hashes_its_content_chained_to_the_previous_entrys_hash(book)
     assert second.hash == chain.entry_hash(first.hash, content)
 
 
-def test_posting_an_entry_takes_two_statements_however_many_lines(book):
+def test_posting_an_entry_takes_one_statement_however_many_lines(book):
     book.fund(book.anna, 100)  # the chain head exists from the first entry on
-    # Lock the accounts; then append: lock the head, hash, insert entry and lines, move head.
+    # One call: lock the accounts, check, then append (lock the head, hash, insert, move head).
     with CaptureQueriesContext(connection) as queries:
         entry_post(kind="x", memo="", by=None,
                    lines=[(book.cage.pk, -3), (book.table.pk, 1), (book.bram.pk, 2)])
     statements = [q["sql"] for q in queries.captured_queries
                   if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
-    assert len(statements) == 2, statements
+    assert len(statements) == 1, statements
+
+
+def test_settling_holds_placing_and_releasing_them_take_one_statement_each(book):
+    book.fund(book.anna, 1_000)
+    book.fund(book.bram, 1_000)
+    with CaptureQueriesContext(connection) as queries:
+        first = hold_place(account_id=book.anna.pk, amount=300, by=None)
+        second = hold_place(account_id=book.bram.pk, amount=300, by=None)
+        entry_post(kind="x", memo="", by=None, settle_holds=[first.pk, second.pk],
+                   lines=[(book.anna.pk, -300), (book.bram.pk, -200), (book.table.pk, 500)])
+        third = hold_place(account_id=book.anna.pk, amount=100, by=None)
+        fourth = hold_place(account_id=book.bram.pk, amount=100, by=None)
+        holds_release(hold_ids=[third.pk, fourth.pk], by=None)
+    statements = [q["sql"] for q in queries.captured_queries
+                  if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert len(statements) == 6, statements
 
 
 def test_a_reversal_negates_every_line_and_points_at_the_original(book, pit_boss):

@@ -10,6 +10,7 @@ import pytest
 from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.db.models.functions import Now
 
+from casino.shared.db_roles import RUNTIME_FUNCTIONS
 from ledger.models import Account, ChainHead, Hold, Line
 from ledger.services import entry_post, hold_place
 from ledger.verify import ledger_verify
@@ -237,3 +238,82 @@ def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_a_guard(as_runtime
         sql("INSERT INTO pg_temp.ledger_line (entry_id, account_id, amount)"
             " VALUES (%s, %s, -5), (%s, %s, 5)",
             [entry_id, book.cage.pk, entry_id, book.anna.pk])
+
+
+# --- the posting functions refuse by themselves, without the services' checks ---------------
+
+POST = ("SELECT o_id FROM ledger_entry_post('raw', '', '', NULL, NULL, '', %s::bigint[],"
+        " %s::bigint[], %s::bigint[])")
+
+
+def test_the_posting_function_refuses_an_unbalanced_entry_called_directly(as_runtime_role):
+    book = make_book()
+    with refused(IntegrityError, "must sum to zero in each currency"):
+        sql(POST, [[book.cage.pk, book.anna.pk], [-100, 99], []])
+    with refused(IntegrityError, "at least two lines"):
+        sql(POST, [[book.anna.pk], [100], []])
+
+    assert sql("SELECT count(*) FROM ledger_line WHERE account_id = %s", [book.anna.pk]) == [(0,)]
+
+
+def test_the_posting_function_refuses_an_overdraft_called_directly(as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    hold_place(account_id=book.anna.pk, amount=300, by=None)
+
+    with refused(IntegrityError, "has 700 available; the entry needs 800"):
+        sql(POST, [[book.anna.pk, book.table.pk], [-800, 800], []])
+    with refused(IntegrityError, "has 700 available; the hold needs 701"):
+        sql("SELECT * FROM ledger_hold_place(%s, 701, NULL, '', '')", [book.anna.pk])
+
+    assert sql("SELECT posted, held FROM ledger_account WHERE id = %s",
+               [book.anna.pk]) == [(1_000, 300)]
+
+
+def test_the_posting_function_refuses_a_hold_already_resolved_called_directly(as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    hold = hold_place(account_id=book.anna.pk, amount=500, by=None)
+    sql("SELECT * FROM ledger_holds_release(%s::bigint[], NULL)", [[hold.pk]])
+
+    with refused(IntegrityError, f"hold {hold.pk} is already released"):
+        sql(POST, [[book.anna.pk, book.table.pk], [-500, 500], [hold.pk]])
+    with refused(IntegrityError, f"hold {hold.pk} is already released"):
+        sql("SELECT * FROM ledger_holds_release(%s::bigint[], NULL)", [[hold.pk]])
+
+    assert Hold.objects.get(pk=hold.pk).entry_id is None
+    assert ledger_verify().ok
+
+
+def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_the_posting_function(
+        as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    # given a session's temporary ledger_account showing Anna rich
+    sql("CREATE TEMP TABLE ledger_account AS SELECT * FROM public.ledger_account")
+    sql("UPDATE pg_temp.ledger_account SET posted = 10000000 WHERE id = %s", [book.anna.pk])
+
+    with refused(IntegrityError, "has 1000 available"):
+        sql(POST, [[book.anna.pk, book.table.pk], [-5_000, 5_000], []])
+
+
+def test_a_direct_call_is_chained_and_checked_like_a_posting(as_runtime_role):
+    book = make_book()
+    book.fund(book.anna, 1_000)
+
+    ((entry_id,),) = sql(POST, [[book.anna.pk, book.table.pk], [-250, 250], []])
+
+    assert sql("SELECT posted FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(750,)]
+    assert sql("SELECT last_entry_id FROM ledger_chainhead") == [(entry_id,)]
+    assert ledger_verify().ok
+
+
+@pytest.mark.parametrize("function", RUNTIME_FUNCTIONS)
+def test_only_the_runtime_role_is_granted_the_posting_functions(runtime_role, db, function):
+    (oid,) = sql("SELECT oid FROM pg_proc WHERE proname = %s", [function])[0]
+    assert sql("SELECT has_function_privilege(%s, %s, 'EXECUTE')", [runtime_role, oid]) \
+        == [(True,)]
+    # Not PUBLIC's: no role the service does not connect as is given it by default.
+    assert sql("SELECT count(*) FROM pg_proc, aclexplode(proacl) acl"
+               " WHERE oid = %s AND acl.grantee = 0", [oid]) == [(0,)]
+    assert sql("SELECT prosecdef FROM pg_proc WHERE oid = %s", [oid]) == [(False,)]

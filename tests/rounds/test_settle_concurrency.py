@@ -69,10 +69,10 @@ def fixed_hands(seats: int) -> dict[str, str]:
 
 # Settling a house-banked round, whatever its number of seats (measured 2026-12-01): the round
 # locked, its wagers and hands read, the table's accounts and players' accounts found, the
-# accounts and holds locked, the holds resolved, the entry appended, hands and round written,
-# the event appended. The push table moves no money: no entry, the holds released.
-SETTLE_QUERIES = 19
-PUSH_SETTLE_QUERIES = 15
+# entry posted with its holds in one call (ledger_entry_post), hands and round written, the
+# event appended. The push table moves no money: no entry, the holds released in one call.
+SETTLE_QUERIES = 14
+PUSH_SETTLE_QUERIES = 11
 
 
 def settle_queries(table, seat_player, dealer, seats: int, splits=None) -> int:
