@@ -35,7 +35,8 @@ from rounds.templatetags.cards import cards_html
 EMPTY = "—"
 HIDDEN = "hidden until every player hand is set"
 HIDDEN_IN_PLAY = "hidden while the round is in play"
-# Money keys of an event's data: decimal strings in the round's currency (services._money).
+# Money keys of an event's data: decimal strings in the round's currency (as the services
+# write them with ledger.money.format_minor).
 _MONEY_KEYS = {"amount", "required", "available", "house_stake", "banker_net",
                "banker_commission", "player_commission"}
 # Keys whose number names a row of another model ("hold: #7").
@@ -206,7 +207,8 @@ class RoundAdmin(StyledAdmin):
     def solvency(self, round_: Round) -> str:
         if round_.solvency_required is None:
             return "none: the house banks" if round_.banker_is_house else EMPTY
-        # The check records the cover's hold with its figures (services._hold_banker_cover).
+        # The check records the cover's hold with its figures
+        # (rounds.services.banking.banker_cover_hold).
         assert round_.banker_hold_id is not None
         text = (f"required {money_shown(round_.solvency_required, round_.currency)}, "
                 f"available {money_shown(round_.solvency_available, round_.currency)}; "
@@ -263,7 +265,7 @@ class RoundAdmin(StyledAdmin):
 
     @admin.display(description="positions")
     def settlement_positions(self, round_: Round) -> str:
-        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+        if round_.state not in Round.State.PLAYED:
             return "not settled"
         hands = sorted((h for h in round_.hands.all()
                         if h.outcome and h.position != round_.banker_position),
@@ -280,7 +282,7 @@ class RoundAdmin(StyledAdmin):
 
     @admin.display(description="bank and house")
     def settlement_bank(self, round_: Round) -> str:
-        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+        if round_.state not in Round.State.PLAYED:
             return EMPTY
         cur = round_.currency
         income = (round_.player_commission or 0) + (round_.banker_commission or 0)
@@ -307,7 +309,7 @@ class RoundAdmin(StyledAdmin):
             links.append(_admin_link("admin:ledger_entry_change", round_.reversal_entry_id,
                                      f"reversal: entry #{round_.reversal_entry_id}"))
         if not links:
-            settled = round_.state in (Round.State.SETTLED, Round.State.REVERSED)
+            settled = round_.state in Round.State.PLAYED
             return "none: every hand pushed, no money moved" if settled else EMPTY
         return format_html_join(", ", "{}", ((link,) for link in links))
 

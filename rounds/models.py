@@ -24,6 +24,8 @@ Design overview
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -109,6 +111,12 @@ class Round(models.Model):
         SETTLED = "settled", "Settled"
         VOIDED = "voided", "Voided"
         REVERSED = "reversed", "Settled, then reversed"
+
+        # Groups of states, filled in below the class: an enum's body cannot name its own
+        # members, and a tuple written here would become a member itself.
+        OPEN: ClassVar[tuple[str, ...]]      # in play: the table deals no other round
+        PLAYED: ClassVar[tuple[str, ...]]    # dealt to the end and settled
+        FINISHED: ClassVar[tuple[str, ...]]  # over, one way or another
 
     class DealKind(models.TextChoices):
         ELECTRONIC = "electronic", "Electronic deal"
@@ -206,6 +214,23 @@ class Round(models.Model):
     def banker_position(self) -> str:
         return "dealer" if self.banker_is_house or self.banker_seat is None \
             else str(self.banker_seat)
+
+
+Round.State.OPEN = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
+# A reversed round was still played: it counts for the rotation and eligibility rules, and
+# for Re-Bet.
+Round.State.PLAYED = (Round.State.SETTLED, Round.State.REVERSED)
+Round.State.FINISHED = (Round.State.SETTLED, Round.State.VOIDED, Round.State.REVERSED)
+
+# How a round's state reads in a refusal ("... while it is taking wagers").
+STATE_WORDS = {
+    Round.State.BETTING: "taking wagers",
+    Round.State.BANKER_SET: "waiting for the deal",
+    Round.State.DEALT: "dealt",
+    Round.State.SETTLED: "settled",
+    Round.State.VOIDED: "voided",
+    Round.State.REVERSED: "settled and reversed",
+}
 
 
 class Wager(models.Model):

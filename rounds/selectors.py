@@ -11,8 +11,7 @@ from casino.errors import NotFound
 from casino.gaming_day import gaming_day_of
 from casino.models import Player, Table
 from casino.selectors import player_list
-from rounds.models import Round, RoundEvent, Seat
-from rounds.services.tables import OPEN_STATES
+from rounds.models import Round, RoundEvent, Seat, Wager
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -67,6 +66,31 @@ def round_currency(*, round_id: int) -> str:
     return currency
 
 
+def round_active_wagers(round_: Round) -> list[Wager]:
+    """The round's wagers still in play (not cleared before the deal), in seat order."""
+    return list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
+
+
+def round_previous(round_: Round) -> Round | None:
+    """The last round played at the round's table before it (the bank's rotation)."""
+    return (Round.objects.filter(table_id=round_.table_id, state__in=Round.State.PLAYED,
+                                 number__lt=round_.number)
+            .order_by("-number").first())
+
+
+def round_previous_house_bank(round_: Round) -> Round | None:
+    """The last round the house banked at the table before this one: who wagered in it
+    may bank (setting ``banker_must_have_played``)."""
+    return (Round.objects.filter(table_id=round_.table_id, state__in=Round.State.PLAYED,
+                                 banker_is_house=True, number__lt=round_.number)
+            .order_by("-number").first())
+
+
+def table_seat(*, table_id: int, number: int) -> QuerySet[Seat]:
+    """The table's seat ``number`` with its player; a service adds the row lock it needs."""
+    return Seat.objects.filter(table_id=table_id, number=number).select_related("player")
+
+
 def table_run_by(*, table_id: int, user: User) -> bool:
     """Whether ``user`` runs this table: they opened a round here this gaming day or took a
     step of one (a round's events say who), so a dealer relieving another mid-shift runs
@@ -91,7 +115,7 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
 
 def round_is_protected(round_: Round) -> bool:
     """Whether the deal's hidden cards (stacks, burnt, the event log's cards) stay hidden."""
-    return round_.state in OPEN_STATES
+    return round_.state in Round.State.OPEN
 
 
 def round_hidden_positions(round_: Round) -> set[str]:

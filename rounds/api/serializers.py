@@ -222,7 +222,7 @@ class RoundOut(serializers.Serializer):
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:
-        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+        if round_.state not in Round.State.PLAYED:
             return None
         hands = sorted((h for h in round_.hands.all()
                         if h.outcome and h.position != round_.banker_position),

@@ -480,7 +480,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
             return redirect("table", table_id=table_id)
         except DomainError as error:
             _refused(request, error, currency=table.currency)
-    busy = Round.objects.filter(table=table, state__in=services.OPEN_STATES).first()
+    busy = Round.objects.filter(table=table, state__in=Round.State.OPEN).first()
     return render(request, "rounds/screens/settings.html",
                   {"table": table, "form": form, "busy": busy})
 
@@ -503,7 +503,7 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     return render(request, "rounds/screens/correction.html", {
         "round": round_, "form": form, "verb": "Void", "lines": selectors.void_preview(
             round_id=round_id), "currency": round_.currency,
-        "can_do": round_.state in services.OPEN_STATES,
+        "can_do": round_.state in Round.State.OPEN,
     })
 
 

@@ -1,4 +1,9 @@
-"""The end of a round: settlement as one ledger entry, void, reversal."""
+"""The end of a round: settling it (its money posted as one ledger entry), voiding it
+before that, reversing it after.
+
+The money itself — who wins what, the commission — is worked out by rounds.settlement,
+pure arithmetic with no database; this module checks the round, feeds that arithmetic,
+and writes its result: the entry, the hands, the round, the event."""
 
 from __future__ import annotations
 
@@ -13,23 +18,21 @@ from casino import approvals
 from casino.db import update_rows
 from casino.errors import Conflict, ValidationFailed
 from ledger import services as ledger
+from ledger.money import format_minor
 from rounds import accounts, paigow
 from rounds.errors import (
     HandsMissing,
     WrongState,
 )
 from rounds.models import Hand, Round, Wager
-from rounds.services.common import (
-    _active_wagers,
-    _event,
-    _hold_banker_cover,
-    _lock_round,
-    _money,
-    _positions_against_bank,
-    _require,
-    _require_deal_mode,
+from rounds.selectors import round_active_wagers
+from rounds.services.banking import banker_cover_hold, positions_against_bank
+from rounds.services.steps import (
+    round_event_add,
+    round_lock,
+    round_require_deal_mode,
+    round_require_state,
 )
-from rounds.services.tables import OPEN_STATES
 from rounds.settlement import settle as settle_money
 
 # --- settlement, void, reversal --------------------------------------------------------------
@@ -46,12 +49,12 @@ def round_settle(*, round_id: int, by: User,
     settled; then every account the settlement touches, in primary-key order, before any
     hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
     """
-    round_ = _lock_round(round_id)
-    if round_.state in (Round.State.SETTLED, Round.State.REVERSED):
+    round_ = round_lock(round_id)
+    if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
-    wagers = _active_wagers(round_)
+    wagers = round_active_wagers(round_)
     hold_cover = False
     if outcomes is not None:
         # No cards prove these outcomes: under dual control a second person approves first,
@@ -61,18 +64,18 @@ def round_settle(*, round_id: int, by: User,
         if round_.state == Round.State.BANKER_SET:
             # A results-only table settles straight after the banker is set; the solvency
             # check and the cover hold still come first, after the outcomes are checked.
-            _require_deal_mode(round_, Round.DealKind.RESULTS)
-            if not _positions_against_bank(round_, wagers):
+            round_require_deal_mode(round_, Round.DealKind.RESULTS)
+            if not positions_against_bank(round_, wagers):
                 raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
             hold_cover = True
         else:
-            _require(round_, Round.State.DEALT, doing="settle")
+            round_require_state(round_, Round.State.DEALT, doing="settle")
             if round_.deal_kind != Round.DealKind.RESULTS:
                 raise WrongState("this round was dealt with cards: settle it without outcomes")
-        results = _check_outcomes(round_, wagers, outcomes)
+        results = round_outcomes_check(round_, wagers, outcomes)
         hands: dict[str, Hand] = {}
     else:
-        _require(round_, Round.State.DEALT, doing="settle")
+        round_require_state(round_, Round.State.DEALT, doing="settle")
         if round_.deal_kind == Round.DealKind.RESULTS:
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
@@ -80,7 +83,7 @@ def round_settle(*, round_id: int, by: User,
         results = _showdown_all(round_, wagers, hands)
 
     rules = round_.rules
-    stakes = _positions_against_bank(round_, wagers)
+    stakes = positions_against_bank(round_, wagers)
     money = settle_money(
         wagers=stakes, outcomes={p: r[0] for p, r in results.items()},
         banker_is_house=bool(round_.banker_is_house), house_stake=round_.house_stake,
@@ -99,7 +102,7 @@ def round_settle(*, round_id: int, by: User,
         ledger.account_lock(account_ids=[a for a, _ in lines]
                             + [a.pk for a in players.values()]
                             + ([banker.pk] if banker is not None else []))
-        _hold_banker_cover(round_, wagers, by)
+        banker_cover_hold(round_, wagers, by)
         round_.deal_kind = Round.DealKind.RESULTS
     entry_id = _post_settlement(round_, wagers, lines, by)
 
@@ -134,11 +137,11 @@ def round_settle(*, round_id: int, by: User,
         "house_bank_share",
         "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
         "solvency_available", "banker_hold_id"])
-    _event(round_, "settled", by, entry=entry_id,
+    round_event_add(round_, "settled", by, entry=entry_id,
            outcomes={p: r[0] for p, r in results.items()},
-           banker_net=_money(round_, money.banker_net),
-           banker_commission=_money(round_, money.banker_commission),
-           player_commission=_money(round_, money.player_commission))
+           banker_net=format_minor(money.banker_net, round_.currency),
+           banker_commission=format_minor(money.banker_commission, round_.currency),
+           player_commission=format_minor(money.player_commission, round_.currency))
     return round_
 
 
@@ -154,9 +157,9 @@ def _require_recorded_outcomes(round_: Round, outcomes: Mapping[str, str]) -> No
             code="already_settled", detail={"state": round_.state, "outcomes": recorded})
 
 
-def _check_outcomes(round_: Round, wagers: Sequence[Wager],
+def round_outcomes_check(round_: Round, wagers: Sequence[Wager],
                     outcomes: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
-    expected = set(_positions_against_bank(round_, wagers))
+    expected = set(positions_against_bank(round_, wagers))
     given = {str(k): v for k, v in outcomes.items()}
     if set(given) != expected:
         raise ValidationFailed(
@@ -175,7 +178,7 @@ def _check_outcomes(round_: Round, wagers: Sequence[Wager],
 def _showdown_all(round_: Round, wagers: Sequence[Wager],
                   hands: Mapping[str, Hand]) -> dict[str, tuple[str, str, str]]:
     """Each position against the banker's hand (rules §5)."""
-    against = _positions_against_bank(round_, wagers)
+    against = positions_against_bank(round_, wagers)
     unset = sorted(p for p in [*against, round_.banker_position]
                    if p not in hands or not hands[p].set_by)
     if unset:
@@ -253,16 +256,16 @@ def round_void(*, round_id: int, reason: str, by: User) -> Round:
     if not reason.strip():
         raise ValidationFailed("say why the round is voided",
                                detail={"fields": {"reason": ["required"]}})
-    round_ = _lock_round(round_id)
-    _require(round_, *OPEN_STATES, doing="void")
-    released = [w.hold_id for w in _active_wagers(round_)]
+    round_ = round_lock(round_id)
+    round_require_state(round_, *Round.State.OPEN, doing="void")
+    released = [w.hold_id for w in round_active_wagers(round_)]
     if round_.banker_hold_id is not None:
         released.append(round_.banker_hold_id)
     ledger.holds_release(hold_ids=released, by=by)
     round_.state = Round.State.VOIDED
     round_.closed_reason = reason
     round_.save(update_fields=["state", "closed_reason"])
-    _event(round_, "voided", by, reason=reason, released_holds=released)
+    round_event_add(round_, "voided", by, reason=reason, released_holds=released)
     return round_
 
 
@@ -273,10 +276,10 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     if not reason.strip():
         raise ValidationFailed("say why the round is reversed",
                                detail={"fields": {"reason": ["required"]}})
-    round_ = _lock_round(round_id)
+    round_ = round_lock(round_id)
     if round_.state == Round.State.REVERSED:
         return round_
-    _require(round_, Round.State.SETTLED, doing="reverse")
+    round_require_state(round_, Round.State.SETTLED, doing="reverse")
     approvals.approval_required_check(action="rounds.reverse",
                                       params={"round_id": round_id, "reason": reason})
     reversal_id = None
@@ -287,5 +290,5 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     round_.state = Round.State.REVERSED
     round_.closed_reason = reason
     round_.save(update_fields=["reversal_entry_id", "state", "closed_reason"])
-    _event(round_, "reversed", by, reason=reason, entry=reversal_id)
+    round_event_add(round_, "reversed", by, reason=reason, entry=reversal_id)
     return round_
