@@ -7,14 +7,20 @@ table's house bankroll and commission income carry ``table:<id>``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from django.db.models import Q
 
 from casino.models import Player, Table
 from casino.selectors import player_account_ref
 from casino.services import player_account_open
 from ledger import services as ledger
 from ledger.models import Account
+from rounds.settlement import Party
+
+if TYPE_CHECKING:
+    from rounds.models import Round, Wager
 
 
 def table_ref(table_id: int) -> str:
@@ -53,3 +59,40 @@ def table_accounts(table: Table) -> TableAccounts:
     commission = found.get("commission") or ledger.account_get_or_create(
         kind="commission", currency=table.currency, ref=ref, name=f"{table.name} commission")
     return TableAccounts(bankroll=bankroll, commission=commission)
+
+
+def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, int]:
+    """The ledger account id of every party a round's settlement may move money between
+    (rounds.settlement.Party), found in one query: the one place a party becomes an account.
+
+    The bank is the table's bankroll when the house banks, else the player-banker's
+    account; the house (its stake, its half of a co-bank) is the bankroll; each seat is
+    the account of the player who wagered there (who may have left the seat since)."""
+    ref = table_ref(round_.table_id)
+    player_ids = {w.player_id for w in wagers}
+    if not round_.banker_is_house:
+        # A player-banked round names its banker (constraint round_banker_consistent).
+        assert round_.banker_player_id is not None
+        player_ids.add(round_.banker_player_id)
+    found = {(a.kind, a.ref): a.pk for a in Account.objects.filter(
+        Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION], ref=ref)
+        | Q(kind=Account.Kind.PLAYER, ref__in=[player_account_ref(i) for i in player_ids]),
+        currency=round_.currency).only("pk", "kind", "ref")}
+
+    def player(player_id: int) -> int:
+        account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))
+        # A wager or the cover was held on it, so it exists; this is only a guard.
+        return account if account is not None else \
+            player_account(Player.objects.get(pk=player_id)).pk
+
+    bankroll = found.get((Account.Kind.TABLE_BANKROLL, ref))
+    commission = found.get((Account.Kind.COMMISSION, ref))
+    if bankroll is None or commission is None:  # a table opened before its accounts were
+        table = table_accounts(round_.table)
+        bankroll, commission = table.bankroll.pk, table.commission.pk
+    parties = {Party.HOUSE: bankroll, Party.COMMISSION: commission}
+    parties[Party.BANK] = bankroll if round_.banker_is_house else \
+        player(round_.banker_player_id or 0)
+    for wager in wagers:
+        parties[Party.seat(wager.seat)] = player(wager.player_id)
+    return parties

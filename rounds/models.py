@@ -29,9 +29,11 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 from django.utils.timezone import localtime
 
 from ledger.money import format_minor
+from rounds.rules import TableRules
 
 POSITIONS = ("dealer", "1", "2", "3", "4", "5", "6")
 SEAT_NUMBERS = range(1, 7)
@@ -209,6 +211,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
+
+    @cached_property
+    def table_rules(self) -> TableRules:
+        """The rules the round plays by, typed, read once from its copy (``rules``), which
+        never changes once the round is open."""
+        return TableRules.from_json(self.rules)
 
     @property
     def banker_position(self) -> str:

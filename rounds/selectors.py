@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ from casino.errors import NotFound
 from casino.gaming_day import gaming_day_of
 from casino.models import Player, Table
 from casino.selectors import player_list
-from rounds.models import Round, RoundEvent, Seat, Wager
+from rounds.models import POSITIONS, Round, RoundEvent, Seat, Wager
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -127,3 +128,65 @@ def round_hidden_positions(round_: Round) -> set[str]:
     guarded = {bank, "dealer"} - {""}
     players_set = all(h.set_by for h in round_.hands.all() if h.position not in guarded)
     return set() if players_set else guarded
+
+
+# --- a round's settlement, as every screen shows it ------------------------------------------
+
+@dataclass(frozen=True)
+class PositionSettlement:
+    """One position's result against the bank, from the position's point of view."""
+
+    position: str       # "dealer" (the house stake against a player-bank) or "1"-"6"
+    wager: int          # minor units, as every figure here
+    outcome: str        # win / push / loss (Hand.Outcome)
+    high: str           # the high hand's result, "" when no cards were shown down
+    low: str
+    amount: int | None  # won (+) or lost (-), before commission
+    commission: int
+
+    @property
+    def net(self) -> int:
+        return (self.amount or 0) - self.commission
+
+
+@dataclass(frozen=True)
+class SettlementSummary:
+    """A settled (or settled, then reversed) round's money, read from its rows once: the API,
+    the admin and the table screen render these figures and work none out themselves."""
+
+    positions: tuple[PositionSettlement, ...]   # in position order, the banker's left out
+    banker_position: str
+    banker_is_house: bool
+    banker_net: int | None        # everything the bank won less all it paid
+    banker_commission: int | None  # a player-banker's commission on its net win (rules §7.6)
+    house_stake_result: int | None  # + the house stake won, - lost (player-banked rounds)
+    house_bank_share: int         # co-banking: the house's half of the bank's result
+    co_banked: bool
+    commission_income: int        # the house's commission from players and banker
+    entry_id: int | None          # the settlement's ledger entry (none: every hand pushed)
+    reversal_entry_id: int | None
+
+
+def round_settlement(round_: Round) -> SettlementSummary | None:
+    """The round's settlement, or None while it is not settled. Reads the round's hands
+    (prefetched by round_detail and table_rounds: no query then)."""
+    if round_.state not in Round.State.PLAYED:
+        return None
+    bank = round_.banker_position
+    hands = sorted((h for h in round_.hands.all() if h.outcome and h.position != bank),
+                   key=lambda h: POSITIONS.index(h.position))
+    return SettlementSummary(
+        positions=tuple(PositionSettlement(
+            position=h.position, wager=h.wager, outcome=h.outcome, high=h.high_result,
+            low=h.low_result, amount=h.amount, commission=h.commission) for h in hands),
+        banker_position=bank,
+        banker_is_house=bool(round_.banker_is_house),
+        banker_net=round_.banker_net,
+        banker_commission=round_.banker_commission,
+        house_stake_result=round_.house_stake_result,
+        house_bank_share=round_.house_bank_share,
+        co_banked=round_.table_rules.co_banking and round_.banker_is_house is False,
+        commission_income=(round_.player_commission or 0) + (round_.banker_commission or 0),
+        entry_id=round_.entry_id,
+        reversal_entry_id=round_.reversal_entry_id,
+    )

@@ -23,6 +23,7 @@ from rounds.selectors import (
     round_hidden_positions,
     round_previous,
     round_previous_house_bank,
+    round_settlement,
 )
 from rounds.services.banking import banker_cover_required
 
@@ -189,7 +190,7 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
                         banker_name=round_.banker_player.name)
     required = banker_cover_required(wagers=[w.amount for w in wagers],
                                      house_stake=round_.house_stake,
-                                     co_banking=bool(round_.rules["co_banking"]))
+                                     co_banking=round_.table_rules.co_banking)
     funds = (available or {}).get(round_.banker_player_id or 0)
     if funds is None:
         funds = _available([round_.banker_player]).get(round_.banker_player.pk, 0)
@@ -301,12 +302,13 @@ def table_screen(*, table_id: int) -> TableScreen:
             can_set=(round_.state == Round.State.DEALT and hand.position != "dealer"
                      and (not protected or screen.players_set)),
         ))
-    if round_.state in Round.State.PLAYED:
+    settlement = round_settlement(round_)
+    if settlement is not None:
         screen.results = [
-            ResultRow(label=position_label(h.position, names), wager=h.wager,
-                      outcome=h.outcome, high=h.high_result, low=h.low_result,
-                      amount=h.amount or 0, commission=h.commission)
-            for h in hands if h.outcome and h.position != bank]
+            ResultRow(label=position_label(p.position, names), wager=p.wager,
+                      outcome=p.outcome, high=p.high, low=p.low,
+                      amount=p.amount or 0, commission=p.commission)
+            for p in settlement.positions]
     if over and round_.deal_kind == Round.DealKind.ELECTRONIC:
         dealt = next((e for e in round_.events.all() if e.kind == "dealt"), None)
         if dealt is not None:
@@ -333,10 +335,10 @@ def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
     """The seated player the rotation offers the bank next (rules §7.1), passing over the
     seats that declined, those that wagered against the bank this round and those the
     table's rules exclude. The service checks the same rules again when the offer is taken."""
-    rules = round_.rules
+    rules = round_.table_rules
     declined = sorted(set(declined))
     previous = round_previous(round_)
-    if (rules["bank_rotation"] == "alternate" and previous is not None
+    if (rules.bank_rotation == Table.BankRotation.ALTERNATE and previous is not None
             and previous.banker_is_house is False):
         return BankerOffer(seat=None, declined=declined, why_none=(
             f"The bank returns to the house this round: round {previous.number} was "
@@ -356,11 +358,11 @@ def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
         player = seated.get(number)
         if player is None or number in declined or number in wagering:
             continue
-        if (rules["bank_rotation"] == "circle" and previous is not None
+        if (rules.bank_rotation == Table.BankRotation.CIRCLE and previous is not None
                 and previous.banker_is_house is False and previous.banker_seat is not None
                 and number <= previous.banker_seat):
             continue
-        if rules["banker_must_have_played"] and player.pk not in played_house:
+        if rules.banker_must_have_played and player.pk not in played_house:
             continue
         cap, rule = _stake_cap(round_, player)
         return BankerOffer(seat=number, name=player.name, stake_cap=cap,
@@ -371,11 +373,11 @@ def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
 
 
 def _stake_cap(round_: Round, player: Player) -> tuple[int, str]:
-    rules = round_.rules
-    if rules["co_banking"]:
+    rules = round_.table_rules
+    if rules.co_banking:
         return 0, "with co-banking the house stakes nothing"
-    if rules["house_stake_cap"] == "table_max":
-        return rules["max_bet"], "the table maximum"
+    if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX:
+        return rules.max_bet, "the table maximum"
     last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
                                  state=Wager.State.ACTIVE, round__banker_is_house=True,
                                  round__state__in=Round.State.PLAYED)

@@ -45,8 +45,6 @@ VOID = "rounds.void_round"
 REVERSE = "rounds.reverse_round"
 
 TEMPLATE = "rounds/screens/table.html"
-# A round opened before tables said which deals they allow deals as a table did then.
-DEFAULT_DEAL_MODES = ("electronic", "physical")
 
 
 def _requires(permission: str) -> Callable[..., Any]:
@@ -105,7 +103,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     if round_ is not None:
         # A chip outside the round's limits is shown but cannot be pressed (the service
         # refuses such a wager anyway).
-        low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+        low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
         context["chips"] = [{"value": c, "ok": low <= to_minor(c, round_.currency) <= high}
                             for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
@@ -113,7 +111,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     if round_ is not None:
         # Only the deals the table allows are offered (rules: deal modes); the services
         # refuse the others anyway.
-        context["deal_modes"] = list(round_.rules.get("deal_modes", DEFAULT_DEAL_MODES))
+        context["deal_modes"] = [m.value for m in round_.table_rules.deal_modes]
     if round_ is not None and round_.state == Round.State.BANKER_SET:
         context["picker"] = extra.pop("picker", None) or _picker(screen, {}, "")
         if "results" in context["deal_modes"]:

@@ -45,7 +45,7 @@ def banker_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     assert round_.banker_player is not None
     required = banker_cover_required(wagers=[w.amount for w in wagers],
                                      house_stake=round_.house_stake,
-                                     co_banking=bool(round_.rules["co_banking"]))
+                                     co_banking=round_.table_rules.co_banking)
     account = accounts.player_account(round_.banker_player)
     available = account_balance(account_id=account.pk).available
 

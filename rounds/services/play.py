@@ -8,14 +8,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.gaming_day import gaming_day_of
-from casino.models import Player
+from casino.models import Player, Table
 from ledger import services as ledger
 from ledger.money import format_minor
 from rounds import accounts, paigow
@@ -28,6 +27,7 @@ from rounds.errors import (
     WrongState,
 )
 from rounds.models import Hand, Round, Seat, Wager
+from rounds.rules import TableRules
 from rounds.selectors import (
     round_active_wagers,
     round_previous,
@@ -77,7 +77,7 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
-    low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+    low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
     if not low <= amount <= high:
         cur = round_.currency
         raise OutOfLimits(
@@ -173,7 +173,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
-    rules = round_.rules
+    rules = round_.table_rules
     if house:
         if seat is not None or house_stake:
             raise ValidationFailed("when the house banks there is no seat and no house stake")
@@ -194,12 +194,12 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         raise BankerNotAllowed(
             f"the bank holder places no wager of their own: clear seat {seat}'s wager first")
     previous = round_previous(round_)
-    if (rules["bank_rotation"] == "alternate" and previous is not None
+    if (rules.bank_rotation == Table.BankRotation.ALTERNATE and previous is not None
             and previous.banker_is_house is False):
         raise BankerNotAllowed(
             "with alternate rotation the bank returns to the house every other round, and "
             f"round {previous.number} was banked by a player")
-    if (rules["bank_rotation"] == "circle" and previous is not None
+    if (rules.bank_rotation == Table.BankRotation.CIRCLE and previous is not None
             and previous.banker_is_house is False and previous.banker_seat is not None
             and seat <= previous.banker_seat):
         # Each player in turn, then the house (rules §7.1): after seat k banked, the bank
@@ -212,21 +212,21 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     if last_house is not None:
         last_wager_vs_house = last_house.wagers.filter(
             player=player, state=Wager.State.ACTIVE).first()
-    if rules["banker_must_have_played"] and last_wager_vs_house is None:
+    if rules.banker_must_have_played and last_wager_vs_house is None:
         raise BankerNotAllowed(
             f"{player.name} may bank only after wagering against the house in the last "
             "house-banked round at this table")
-    cap = (rules["max_bet"] if rules["house_stake_cap"] == "table_max"
+    cap = (rules.max_bet if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX
            else _last_wager_against_house(round_, player))
-    if house_stake and not rules["min_bet"] <= house_stake <= cap:
-        low, high = (format_minor(rules["min_bet"], round_.currency),
+    if house_stake and not rules.min_bet <= house_stake <= cap:
+        low, high = (format_minor(rules.min_bet, round_.currency),
                      format_minor(cap, round_.currency))
         raise OutOfLimits(
             "the house stake is zero (the house sits out) or from the table minimum "
-            f"{low} up to {high} ({rules['house_stake_cap'].replace('_', ' ')})",
+            f"{low} up to {high} ({rules.house_stake_cap.value.replace('_', ' ')})",
             detail={"min": low, "max": high},
         )
-    if house_stake and rules["co_banking"]:
+    if house_stake and rules.co_banking:
         raise ValidationFailed(
             "with co-banking the house covers half the action itself and stakes nothing "
             "against the bank", detail={"fields": {"house_stake": ["must be 0"]}})
@@ -287,7 +287,7 @@ def round_deal(*, round_id: int, by: User,
         raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
     banker_cover_hold(round_, wagers, by)
     playing = [p for p in paigow.POSITIONS if p in against_bank or p == round_.banker_position]
-    rules = round_.rules
+    rules = round_.table_rules
 
     if results_only:
         if hands:
@@ -304,7 +304,7 @@ def round_deal(*, round_id: int, by: User,
         shuffled = paigow.deal(rng)
         dice = paigow.roll_dice(rng)
         order = paigow.deal_order(sum(dice), banker=round_.banker_position,
-                                  first_stack=rules["first_stack"])
+                                  first_stack=rules.first_stack)
         stacks = order.assign(shuffled.stacks)
         dealt = {p: stacks[p] for p in playing}
         round_.deal_kind = Round.DealKind.ELECTRONIC
@@ -351,14 +351,14 @@ def _parse_physical_hands(hands: Mapping[str, Sequence[str] | str],
 
 
 def _create_hands(round_: Round, dealt: Mapping[str, tuple[paigow.Card, ...]],
-                  rules: Mapping[str, Any]) -> None:
+                  rules: TableRules) -> None:
     rows = []
     for position, cards in dealt.items():
         hand = Hand(round=round_, position=position, cards=paigow.format_cards(cards))
         if position == "dealer":
             # The dealer always sets by the house way (rules §9).
-            _apply_setting(hand, paigow.house_way(cards, way=rules["house_way"],
-                                                  wheel=rules["wheel"]),
+            _apply_setting(hand, paigow.house_way(cards, way=rules.house_way,
+                                                  wheel=rules.wheel),
                            Hand.SetBy.HOUSE_WAY)
         rows.append(hand)
     Hand.objects.bulk_create(rows)
@@ -386,10 +386,10 @@ def hand_set(*, round_id: int, position: str, by: User,
     hand = round_.hands.filter(position=position).first()
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
-    rules = round_.rules
+    rules = round_.table_rules
     seven = paigow.parse_cards(hand.cards)
     if house_way:
-        setting = paigow.house_way(seven, way=rules["house_way"], wheel=rules["wheel"])
+        setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
         _apply_setting(hand, setting, Hand.SetBy.HOUSE_WAY)
     else:
         if high is None or low is None:
@@ -405,17 +405,17 @@ def hand_set(*, round_id: int, position: str, by: User,
                 f"the setting must use exactly the seven cards dealt to position {position}: "
                 f"{hand.cards}", detail={"cards": hand.cards})
         try:
-            setting = paigow.validate_setting(seven, high=five, low=two, wheel=rules["wheel"])
+            setting = paigow.validate_setting(seven, high=five, low=two, wheel=rules.wheel)
             _apply_setting(hand, setting, Hand.SetBy.PLAYER)
         except paigow.FoulSetting as exc:
             if not as_played:
                 raise FoulRefused(str(exc), detail={"high": paigow.format_cards(five),
                                                     "low": paigow.format_cards(two)}) from exc
-            if rules["foul_policy"] == "forfeit":
+            if rules.foul_policy == Table.FoulPolicy.FORFEIT:
                 hand.high, hand.low = paigow.format_cards(five), paigow.format_cards(two)
                 hand.set_by = Hand.SetBy.FOUL_FORFEIT
             else:
-                setting = paigow.house_way(seven, way=rules["house_way"], wheel=rules["wheel"])
+                setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
                 _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
     hand.save(update_fields=["high", "low", "set_by"])
     round_event_add(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,

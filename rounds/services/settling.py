@@ -8,7 +8,6 @@ and writes its result: the entry, the hands, the round, the event."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -20,10 +19,7 @@ from casino.errors import Conflict, ValidationFailed
 from ledger import services as ledger
 from ledger.money import format_minor
 from rounds import accounts, paigow
-from rounds.errors import (
-    HandsMissing,
-    WrongState,
-)
+from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
 from rounds.selectors import round_active_wagers
 from rounds.services.banking import banker_cover_hold, positions_against_bank
@@ -33,6 +29,7 @@ from rounds.services.steps import (
     round_require_deal_mode,
     round_require_state,
 )
+from rounds.settlement import Outcome, Party, PositionOutcome
 from rounds.settlement import settle as settle_money
 
 # --- settlement, void, reversal --------------------------------------------------------------
@@ -55,6 +52,7 @@ def round_settle(*, round_id: int, by: User,
             _require_recorded_outcomes(round_, outcomes)
         return round_
     wagers = round_active_wagers(round_)
+    stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
         # No cards prove these outcomes: under dual control a second person approves first,
@@ -65,14 +63,14 @@ def round_settle(*, round_id: int, by: User,
             # A results-only table settles straight after the banker is set; the solvency
             # check and the cover hold still come first, after the outcomes are checked.
             round_require_deal_mode(round_, Round.DealKind.RESULTS)
-            if not positions_against_bank(round_, wagers):
+            if not stakes:
                 raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
             hold_cover = True
         else:
             round_require_state(round_, Round.State.DEALT, doing="settle")
             if round_.deal_kind != Round.DealKind.RESULTS:
                 raise WrongState("this round was dealt with cards: settle it without outcomes")
-        results = round_outcomes_check(round_, wagers, outcomes)
+        results = _outcomes_checked(stakes, outcomes)
         hands: dict[str, Hand] = {}
     else:
         round_require_state(round_, Round.State.DEALT, doing="settle")
@@ -80,40 +78,38 @@ def round_settle(*, round_id: int, by: User,
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
         hands = {h.position: h for h in round_.hands.all()}
-        results = _showdown_all(round_, wagers, hands)
+        results = _showdown_all(round_, stakes, hands)
 
-    rules = round_.rules
-    stakes = positions_against_bank(round_, wagers)
+    rules = round_.table_rules
     money = settle_money(
-        wagers=stakes, outcomes={p: r[0] for p, r in results.items()},
+        wagers=stakes, outcomes={p: r.outcome for p, r in results.items()},
         banker_is_house=bool(round_.banker_is_house), house_stake=round_.house_stake,
-        rate=Decimal(rules["commission_rate"]), rounding=rules["commission_rounding"],
-        co_banking=bool(rules["co_banking"]),
+        rate=rules.commission_rate, rounding=rules.commission_rounding,
+        co_banking=rules.co_banking,
     )
-    lines = _settlement_lines(round_, wagers, money.moves)
+    # A table of pushes moves no money: no account to find.
+    party_accounts = accounts.settlement_accounts(round_, wagers) \
+        if money.moves or hold_cover else {}
+    lines = _settlement_lines(money.moves, party_accounts)
     if hold_cover:
         # Placing the cover locks the banker's account; the entry then locks every account
         # of the round. Taking one account before the others would break the key order:
         # two such rounds whose players bank at each other's tables would deadlock. So
         # every account the cover, the entry and its holds touch is locked first, at once.
-        banker = accounts.player_account(round_.banker_player) \
-            if round_.banker_player is not None else None
-        players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
-        ledger.account_lock(account_ids=[a for a, _ in lines]
-                            + [a.pk for a in players.values()]
-                            + ([banker.pk] if banker is not None else []))
+        ledger.account_lock(account_ids=party_accounts.values())
         banker_cover_hold(round_, wagers, by)
         round_.deal_kind = Round.DealKind.RESULTS
     entry_id = _post_settlement(round_, wagers, lines, by)
 
     by_position = {r.position: r for r in money.positions}
     rows = []
-    for position, (outcome, high_result, low_result) in results.items():
+    for position, result in results.items():
         hand = hands.get(position) or Hand(round=round_, position=position)
-        result = by_position[position]
-        hand.outcome, hand.high_result, hand.low_result = outcome, high_result, low_result
-        hand.wager, hand.amount, hand.commission = result.wager, result.amount, \
-            result.commission
+        figures = by_position[position]
+        hand.outcome, hand.high_result, hand.low_result = result.outcome.value, result.high, \
+            result.low
+        hand.wager, hand.amount, hand.commission = figures.wager, figures.amount, \
+            figures.commission
         rows.append(hand)
     banker_hand = hands.get(round_.banker_position)
     if banker_hand is not None:
@@ -137,11 +133,12 @@ def round_settle(*, round_id: int, by: User,
         "house_bank_share",
         "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
         "solvency_available", "banker_hold_id"])
+    cur = round_.currency
     round_event_add(round_, "settled", by, entry=entry_id,
-           outcomes={p: r[0] for p, r in results.items()},
-           banker_net=format_minor(money.banker_net, round_.currency),
-           banker_commission=format_minor(money.banker_commission, round_.currency),
-           player_commission=format_minor(money.player_commission, round_.currency))
+                    outcomes={p: r.outcome.value for p, r in results.items()},
+                    banker_net=format_minor(money.banker_net, cur),
+                    banker_commission=format_minor(money.banker_commission, cur),
+                    player_commission=format_minor(money.player_commission, cur))
     return round_
 
 
@@ -158,8 +155,15 @@ def _require_recorded_outcomes(round_: Round, outcomes: Mapping[str, str]) -> No
 
 
 def round_outcomes_check(round_: Round, wagers: Sequence[Wager],
-                    outcomes: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
-    expected = set(positions_against_bank(round_, wagers))
+                         outcomes: Mapping[str, str]) -> dict[str, PositionOutcome]:
+    """Outcomes given for a results-only settlement, checked: one for exactly each position
+    playing against the bank, each a win, push or loss (the approval's check asks too)."""
+    return _outcomes_checked(positions_against_bank(round_, wagers), outcomes)
+
+
+def _outcomes_checked(stakes: Mapping[str, int],
+                      outcomes: Mapping[str, str]) -> dict[str, PositionOutcome]:
+    expected = set(stakes)
     given = {str(k): v for k, v in outcomes.items()}
     if set(given) != expected:
         raise ValidationFailed(
@@ -167,36 +171,38 @@ def round_outcomes_check(round_: Round, wagers: Sequence[Wager],
             f"{', '.join(sorted(expected)) or 'none'}",
             detail={"fields": {"outcomes": [f"positions {sorted(expected)}"]}},
         )
-    bad = {p: v for p, v in given.items() if v not in ("win", "push", "loss")}
+    known = {o.value for o in Outcome}
+    bad = {p: v for p, v in given.items() if v not in known}
     if bad:
         raise ValidationFailed("an outcome is win, push or loss",
                                detail={"fields": {"outcomes": [f"{p}: {v!r}" for p, v in
                                                                bad.items()]}})
-    return {p: (v, "", "") for p, v in given.items()}
+    return {p: PositionOutcome(Outcome(v)) for p, v in given.items()}
 
 
-def _showdown_all(round_: Round, wagers: Sequence[Wager],
-                  hands: Mapping[str, Hand]) -> dict[str, tuple[str, str, str]]:
+def _showdown_all(round_: Round, stakes: Mapping[str, int],
+                  hands: Mapping[str, Hand]) -> dict[str, PositionOutcome]:
     """Each position against the banker's hand (rules §5)."""
-    against = positions_against_bank(round_, wagers)
-    unset = sorted(p for p in [*against, round_.banker_position]
+    unset = sorted(p for p in [*stakes, round_.banker_position]
                    if p not in hands or not hands[p].set_by)
     if unset:
         raise HandsMissing(f"set these hands first: {', '.join(unset)}",
                            detail={"positions": unset})
-    wheel = round_.rules["wheel"]
+    wheel = round_.table_rules.wheel
     banker = hands[round_.banker_position]
-    results: dict[str, tuple[str, str, str]] = {}
-    for position in against:
+    results: dict[str, PositionOutcome] = {}
+    for position in stakes:
         hand = hands[position]
-        if hand.set_by == Hand.SetBy.FOUL_FORFEIT:
-            results[position] = ("loss", "loss", "loss")  # a forfeited hand loses
+        if hand.set_by == Hand.SetBy.FOUL_FORFEIT:  # a forfeited hand loses
+            results[position] = PositionOutcome(Outcome.LOSS, Outcome.LOSS.value,
+                                                Outcome.LOSS.value)
         elif banker.set_by == Hand.SetBy.FOUL_FORFEIT:
-            results[position] = ("win", "win", "win")
+            results[position] = PositionOutcome(Outcome.WIN, Outcome.WIN.value,
+                                                Outcome.WIN.value)
         else:
-            outcome = paigow.showdown(player=_setting(hand), banker=_setting(banker),
-                                      wheel=wheel)
-            results[position] = (outcome.result, outcome.high, outcome.low)
+            shown = paigow.showdown(player=_setting(hand), banker=_setting(banker),
+                                    wheel=wheel)
+            results[position] = PositionOutcome(Outcome(shown.result), shown.high, shown.low)
     return results
 
 
@@ -204,31 +210,14 @@ def _setting(hand: Hand) -> paigow.Setting:
     return paigow.Setting(high=paigow.parse_cards(hand.high), low=paigow.parse_cards(hand.low))
 
 
-def _settlement_lines(round_: Round, wagers: Sequence[Wager],
-                      moves: Mapping[str, int]) -> list[tuple[int, int]]:
+def _settlement_lines(moves: Mapping[Party, int],
+                      party_accounts: Mapping[Party, int]) -> list[tuple[int, int]]:
     """The settlement entry's lines (account, amount) in account order; none when nothing
-    moved (every hand a push)."""
-    if not moves:
-        return []
-    table_accounts = accounts.table_accounts(round_.table)
-    if round_.banker_is_house:
-        bank_account = table_accounts.bankroll
-    else:
-        # A player-banked round names its banker (constraint round_banker_consistent).
-        assert round_.banker_player is not None
-        bank_account = accounts.player_account(round_.banker_player)
-    players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
-    seat_player = {str(w.seat): w.player_id for w in wagers}
+    moved (every hand a push). Parties sharing an account (the house's bankroll as bank
+    and as house) make one line."""
     lines: dict[int, int] = {}
     for party, amount in moves.items():
-        if party == "bank":
-            account_id = bank_account.pk
-        elif party == "house":
-            account_id = table_accounts.bankroll.pk
-        elif party == "commission":
-            account_id = table_accounts.commission.pk
-        else:
-            account_id = players[seat_player[party]].pk
+        account_id = party_accounts[party]
         lines[account_id] = lines.get(account_id, 0) + amount
     return [(a, v) for a, v in sorted(lines.items()) if v]
 

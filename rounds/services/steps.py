@@ -39,8 +39,6 @@ def round_require_state(round_: Round, *states: str, doing: str) -> None:
         )
 
 
-# What a round opened before tables had the deal_modes setting allows: the setting's default.
-_DEFAULT_DEAL_MODES = ("electronic", "physical")
 _DEAL_MODE_WORDS = {"electronic": "an electronic deal", "physical": "a physical deal of "
                     "recorded cards", "results": "results only (outcomes recorded)"}
 
@@ -49,7 +47,7 @@ def round_require_deal_mode(round_: Round, mode: str) -> None:
     """Refuse a deal the table does not allow, before anything is written: who picks the
     cards or the outcomes decides the money, so only a pit boss opens a table to that.
     The round's copy of the setting is the table's, which changes only between rounds."""
-    allowed = list(round_.rules.get("deal_modes", _DEFAULT_DEAL_MODES))
+    allowed = [m.value for m in round_.table_rules.deal_modes]
     if mode not in allowed:
         raise DealModeNotAllowed(
             f"this table does not allow {_DEAL_MODE_WORDS[mode]}; it allows "

@@ -71,7 +71,7 @@ def fixed_hands(seats: int) -> dict[str, str]:
 # locked, its wagers and hands read, the table's accounts and players' accounts found, the
 # accounts and holds locked, the holds resolved, the entry appended, hands and round written,
 # the event appended. The push table moves no money: no entry, the holds released.
-SETTLE_QUERIES = 19
+SETTLE_QUERIES = 18
 PUSH_SETTLE_QUERIES = 15
 
 
