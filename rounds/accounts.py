@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from django.db.models import Q
+from django.db.models import CharField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Cast, Concat
 
 from casino.models import Player, Table
 from casino.selectors import player_account_ref
@@ -25,6 +26,27 @@ if TYPE_CHECKING:
 
 def table_ref(table_id: int) -> str:
     return f"table:{table_id}"
+
+
+# The same references as SQL expressions, so a query of rounds or wagers can carry the id
+# of the accounts it needs (settlement reads them with its rows, not in queries of their
+# own). They must spell what table_ref and casino.selectors.player_account_ref do.
+_TABLE_REF = Concat(Value(table_ref(0)[:-1]), Cast(OuterRef("table_id"), CharField()))
+_PLAYER_REF = Concat(Value(player_account_ref(0)[:-1]),
+                     Cast(OuterRef("player_id"), CharField()))
+
+
+def table_account_id(kind: str) -> Subquery:
+    """For a query of rounds: the id of the round's table's account of ``kind``."""
+    return Subquery(Account.objects.filter(kind=kind, currency=OuterRef("currency"),
+                                           ref=_TABLE_REF).values("pk")[:1])
+
+
+def player_account_id() -> Subquery:
+    """For a query of a round's wagers: the id of the wagering player's account."""
+    return Subquery(Account.objects.filter(kind=Account.Kind.PLAYER,
+                                           currency=OuterRef("round__currency"),
+                                           ref=_PLAYER_REF).values("pk")[:1])
 
 
 def player_account(player: Player) -> Account:
@@ -69,15 +91,29 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
     account; the house (its stake, its half of a co-bank) is the bankroll; each seat is
     the account of the player who wagered there (who may have left the seat since)."""
     ref = table_ref(round_.table_id)
+    # Ids the round and its wagers were read with (table_account_id, player_account_id)
+    # need no query; whatever is not known yet is found in one.
+    found: dict[tuple[str, str], int] = {}
+    for kind, known in ((Account.Kind.TABLE_BANKROLL, "bankroll_account_id"),
+                        (Account.Kind.COMMISSION, "commission_account_id")):
+        if getattr(round_, known, None) is not None:
+            found[(kind, ref)] = getattr(round_, known)
+    for wager in wagers:
+        known_id = getattr(wager, "player_account_id", None)
+        if known_id is not None:
+            found[(Account.Kind.PLAYER, player_account_ref(wager.player_id))] = known_id
     player_ids = {w.player_id for w in wagers}
     if not round_.banker_is_house:
         # A player-banked round names its banker (constraint round_banker_consistent).
         assert round_.banker_player_id is not None
         player_ids.add(round_.banker_player_id)
-    found = {(a.kind, a.ref): a.pk for a in Account.objects.filter(
-        Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION], ref=ref)
-        | Q(kind=Account.Kind.PLAYER, ref__in=[player_account_ref(i) for i in player_ids]),
-        currency=round_.currency).only("pk", "kind", "ref")}
+    table_refs = {(Account.Kind.TABLE_BANKROLL, ref), (Account.Kind.COMMISSION, ref)}
+    player_refs = {(Account.Kind.PLAYER, player_account_ref(i)) for i in player_ids}
+    if not (table_refs | player_refs) <= found.keys():
+        found.update({(a.kind, a.ref): a.pk for a in Account.objects.filter(
+            Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION], ref=ref)
+            | Q(kind=Account.Kind.PLAYER, ref__in=[r for _, r in player_refs]),
+            currency=round_.currency).only("pk", "kind", "ref")})
 
     def player(player_id: int) -> int:
         account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))

@@ -112,8 +112,9 @@ class Settlement:
     player_commission: int   # total commission from winning players
     house_bank_share: int = 0  # co-banking: the house's half of the bank's result
     # Signed balance changes per party: {BANK: ..., HOUSE: ..., COMMISSION: ...,
-    # SEAT_1: ...}; they sum to zero.
-    moves: dict[Party, int] = field(default_factory=dict)
+    # SEAT_1: ...}; they sum to zero. Keys are Party members, typed as the strings they are,
+    # so a reader may look one up by its plain name ("bank", "3") too.
+    moves: dict[str, int] = field(default_factory=dict)
 
     @property
     def banker_net(self) -> int:
@@ -194,7 +195,7 @@ def settle(
         house_stake_result=stake_result,
         player_commission=player_commission,
         house_bank_share=moves[Party.HOUSE] if co_banking else 0,
-        moves={k: v for k, v in moves.items() if v},
+        moves={Party(k): v for k, v in moves.items() if v},
     )
 
 

@@ -17,6 +17,7 @@ from casino import approvals
 from casino.db import update_rows
 from casino.errors import Conflict, ValidationFailed
 from ledger import services as ledger
+from ledger.models import Account
 from ledger.money import format_minor
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
@@ -46,12 +47,18 @@ def round_settle(*, round_id: int, by: User,
     settled; then every account the settlement touches, in primary-key order, before any
     hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
     """
-    round_ = round_lock(round_id)
+    # Read at once, not in queries of their own: the table (the entry's memo) and the ids
+    # of the accounts the entry moves money between (rounds.accounts.settlement_accounts).
+    round_ = round_lock(round_id, query=Round.objects.select_related("table").annotate(
+        bankroll_account_id=accounts.table_account_id(Account.Kind.TABLE_BANKROLL),
+        commission_account_id=accounts.table_account_id(Account.Kind.COMMISSION)))
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
-    wagers = round_active_wagers(round_)
+    # After the lock, so no step of the round changes them while they are read.
+    wagers = list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat")
+                  .annotate(player_account_id=accounts.player_account_id()))
     stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
@@ -210,14 +217,14 @@ def _setting(hand: Hand) -> paigow.Setting:
     return paigow.Setting(high=paigow.parse_cards(hand.high), low=paigow.parse_cards(hand.low))
 
 
-def _settlement_lines(moves: Mapping[Party, int],
+def _settlement_lines(moves: Mapping[str, int],
                       party_accounts: Mapping[Party, int]) -> list[tuple[int, int]]:
     """The settlement entry's lines (account, amount) in account order; none when nothing
     moved (every hand a push). Parties sharing an account (the house's bankroll as bank
     and as house) make one line."""
     lines: dict[int, int] = {}
     for party, amount in moves.items():
-        account_id = party_accounts[party]
+        account_id = party_accounts[Party(party)]
         lines[account_id] = lines.get(account_id, 0) + amount
     return [(a, v) for a, v in sorted(lines.items()) if v]
 

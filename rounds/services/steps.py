@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 
 from casino.models import Player
 from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
@@ -17,10 +18,13 @@ from rounds.models import STATE_WORDS, Round, RoundEvent
 from rounds.selectors import table_seat
 
 
-def round_lock(round_id: int) -> Round:
-    """The round, its row locked until the transaction ends: steps of one round queue."""
+def round_lock(round_id: int, *, query: QuerySet[Round] | None = None) -> Round:
+    """The round, its row locked until the transaction ends: steps of one round queue.
+    ``query`` may read more with it (the table, accounts' ids); only the round's row is
+    locked, as a step locks the table, if at all, before the round (the lock order)."""
     try:
-        return Round.objects.select_for_update().get(pk=round_id)
+        return (query if query is not None else Round.objects).select_for_update(
+            of=("self",)).get(pk=round_id)
     except Round.DoesNotExist:
         raise RoundNotFound(f"no round #{round_id}") from None
 

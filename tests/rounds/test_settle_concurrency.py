@@ -67,11 +67,14 @@ def fixed_hands(seats: int) -> dict[str, str]:
     return hands
 
 
-# Settling a house-banked round, whatever its number of seats (measured 2026-12-01): the round
-# locked, its wagers and hands read, the table's accounts and players' accounts found, the
-# accounts and holds locked, the holds resolved, the entry appended, hands and round written,
-# the event appended. The push table moves no money: no entry, the holds released.
-SETTLE_QUERIES = 18
+# Settling a house-banked round, whatever its number of seats (measured 2026-12-01): 8 of
+# rounds — the service's savepoint and its release, the round locked with its table and its
+# table's account ids, its wagers with their players' account ids, its hands, then the
+# hands, the round and the event written — and 8 of the ledger's entry posting (its
+# savepoint and release, the holds' accounts, the accounts locked, the holds locked, the
+# entry's id, the holds resolved, the entry appended). The push table moves no money: no
+# entry, the holds released.
+SETTLE_QUERIES = 16
 PUSH_SETTLE_QUERIES = 15
 
 
