@@ -51,7 +51,8 @@ def round_settle(*, round_id: int, by: User,
     # of the accounts the entry moves money between (rounds.accounts.settlement_accounts).
     round_ = round_lock(round_id, query=Round.objects.select_related("table").annotate(
         bankroll_account_id=accounts.table_account_id(Account.Kind.TABLE_BANKROLL),
-        commission_account_id=accounts.table_account_id(Account.Kind.COMMISSION)))
+        commission_account_id=accounts.table_account_id(Account.Kind.COMMISSION),
+        banker_account_id=accounts.banker_account_id()))
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
