@@ -7,7 +7,7 @@ table's house bankroll and commission income carry ``table:<id>``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.db.models import CharField, OuterRef, Q, Subquery, Value
@@ -59,20 +59,6 @@ def player_account_id() -> Subquery:
 
 def player_account(player: Player) -> Account:
     return player_account_open(player=player)
-
-
-def player_accounts(player_ids: Iterable[int], currency: str) -> dict[int, Account]:
-    """Players' accounts in one query (settlement's query count must not grow per seat)."""
-    ids = list(player_ids)
-    found = {a.ref: a for a in Account.objects.filter(
-        kind="player", currency=currency, ref__in=[player_account_ref(i) for i in ids])}
-    accounts = {}
-    for player_id in ids:
-        account = found.get(player_account_ref(player_id))
-        if account is None:  # a wager was held on it, so it exists; this is only a guard
-            account = player_account(Player.objects.get(pk=player_id))
-        accounts[player_id] = account
-    return accounts
 
 
 class TableAccounts(NamedTuple):
