@@ -46,7 +46,7 @@ from casino.shared.gaming_day import gaming_day_of  # noqa: E402
 from ledger import chain  # noqa: E402
 from ledger.models import Account, ChainHead  # noqa: E402
 from ledger.verify import ledger_verify  # noqa: E402
-from rounds import services as play  # noqa: E402
+from rounds import services as round_services  # noqa: E402
 from rounds.reports import table_day_report  # noqa: E402
 
 # Entries per transaction (two lines each). Small: the head is updated once per entry,
@@ -60,22 +60,22 @@ DAYS = 720              # background entries spread over the previous days
 def played_day() -> tuple[int, int]:
     """The Dutch seed's day at Table 1; returns (table id, a winning player's id)."""
     boss, _ = staff_create(username="bench-pit", role=roles.PIT_BOSS)
-    table = play.table_create(by=boss, name="Table 1", deal_modes=["results"])
+    table = round_services.table_create(by=boss, name="Table 1", deal_modes=["results"])
     seated = {}
     for seat, funds in ((1, 100_000), (2, 50_000), (3, 50_000), (4, 50_000), (5, 50_000)):
         p = player_create(name=f"Seat {seat}", currency="EUR", by=boss)
         player_deposit(player_id=p.pk, amount=funds, by=boss)
-        play.seat_take(table_id=table.pk, number=seat, player_id=p.pk, by=boss)
+        round_services.seat_take(table_id=table.pk, number=seat, player_id=p.pk, by=boss)
         seated[seat] = p.pk
-    warm = play.round_open(table_id=table.pk, by=boss)
-    play.wager_place(round_id=warm.pk, seat=1, amount=10_000, by=boss)
-    play.banker_set(round_id=warm.pk, house=True, by=boss)
-    play.round_settle(round_id=warm.pk, outcomes={"1": "push"}, by=boss)
-    banked = play.round_open(table_id=table.pk, by=boss)
+    warm = round_services.round_open(table_id=table.pk, by=boss)
+    round_services.wager_place(round_id=warm.pk, seat=1, amount=10_000, by=boss)
+    round_services.banker_set(round_id=warm.pk, house=True, by=boss)
+    round_services.round_settle(round_id=warm.pk, outcomes={"1": "push"}, by=boss)
+    banked = round_services.round_open(table_id=table.pk, by=boss)
     for seat, amount in ((2, 10_000), (5, 6_000), (3, 10_000), (4, 4_000)):
-        play.wager_place(round_id=banked.pk, seat=seat, amount=amount, by=boss)
-    play.banker_set(round_id=banked.pk, seat=1, house_stake=0, by=boss)
-    play.round_settle(round_id=banked.pk,
+        round_services.wager_place(round_id=banked.pk, seat=seat, amount=amount, by=boss)
+    round_services.banker_set(round_id=banked.pk, seat=1, house_stake=0, by=boss)
+    round_services.round_settle(round_id=banked.pk,
                       outcomes={"2": "loss", "5": "loss", "3": "win", "4": "win"}, by=boss)
     return table.pk, seated[3]
 

@@ -29,13 +29,14 @@ from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
-from rounds.selectors import round_hidden_positions, round_is_protected
+from rounds.selectors import round_hidden_positions, round_is_protected, round_settlement
 from rounds.templatetags.cards import cards_html
 
 EMPTY = "—"
 HIDDEN = "hidden until every player hand is set"
 HIDDEN_IN_PLAY = "hidden while the round is in play"
-# Money keys of an event's data: decimal strings in the round's currency (services._money).
+# Money keys of an event's data: decimal strings in the round's currency (as the services
+# write them with casino.shared.money.format_minor).
 _MONEY_KEYS = {"amount", "required", "available", "house_stake", "banker_net",
                "banker_commission", "player_commission"}
 # Keys whose number names a row of another model ("hold: #7").
@@ -70,10 +71,6 @@ def _html_table(headers: Iterable[str], rows: Iterable[Iterable[Any]]) -> SafeSt
     # A wide table scrolls inside its own box, so a narrow screen (768 px) shows it whole.
     return format_html('<div class="scroll-x"><table><thead><tr>{}</tr></thead>'
                        "<tbody>{}</tbody></table></div>", head, body)
-
-
-def _position_order(position: str) -> int:
-    return POSITIONS.index(position) if position in POSITIONS else len(POSITIONS)
 
 
 # Keys of an event's data that hold cards, shown with suit symbols like the hands.
@@ -206,7 +203,8 @@ class RoundAdmin(StyledAdmin):
     def solvency(self, round_: Round) -> str:
         if round_.solvency_required is None:
             return "none: the house banks" if round_.banker_is_house else EMPTY
-        # The check records the cover's hold with its figures (services._hold_banker_cover).
+        # The check records the cover's hold with its figures
+        # (rounds.services.banking.banker_cover_hold).
         assert round_.banker_hold_id is not None
         text = (f"required {money_shown(round_.solvency_required, round_.currency)}, "
                 f"available {money_shown(round_.solvency_available, round_.currency)}; "
@@ -245,7 +243,7 @@ class RoundAdmin(StyledAdmin):
     @admin.display(description="hands")
     def hands_(self, round_: Round) -> str:
         hands = sorted((h for h in round_.hands.all() if h.cards),
-                       key=lambda h: _position_order(h.position))
+                       key=lambda h: POSITIONS.index(h.position))
         if not hands:
             return EMPTY
         hidden = round_hidden_positions(round_)
@@ -263,39 +261,38 @@ class RoundAdmin(StyledAdmin):
 
     @admin.display(description="positions")
     def settlement_positions(self, round_: Round) -> str:
-        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+        summary = round_settlement(round_)
+        if summary is None:
             return "not settled"
-        hands = sorted((h for h in round_.hands.all()
-                        if h.outcome and h.position != round_.banker_position),
-                       key=lambda h: _position_order(h.position))
         cur = round_.currency
         return _html_table(
             ["position", "wager", "outcome", "high / low", "won (+) or lost (-)", "commission",
              "net"],
-            ([self._position_label(round_, h.position), money_shown(h.wager, cur),
-              Hand.Outcome(h.outcome).label,
-              f"{h.high_result} / {h.low_result}" if h.high_result else EMPTY,
-              money_shown(h.amount, cur, signed=True), money_shown(h.commission, cur),
-              money_shown((h.amount or 0) - h.commission, cur, signed=True)] for h in hands))
+            ([self._position_label(round_, p.position), money_shown(p.wager, cur),
+              Hand.Outcome(p.outcome).label,
+              f"{p.high} / {p.low}" if p.high else EMPTY,
+              money_shown(p.amount, cur, signed=True), money_shown(p.commission, cur),
+              money_shown(p.net, cur, signed=True)] for p in summary.positions))
 
     @admin.display(description="bank and house")
     def settlement_bank(self, round_: Round) -> str:
-        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+        summary = round_settlement(round_)
+        if summary is None:
             return EMPTY
         cur = round_.currency
-        income = (round_.player_commission or 0) + (round_.banker_commission or 0)
         return _html_table(
             ["", "result", "commission"],
             [[f"Banker: {self.banker(round_)}",
-              money_shown(round_.banker_net, cur, signed=True),
-              money_shown(round_.banker_commission, cur)],
+              money_shown(summary.banker_net, cur, signed=True),
+              money_shown(summary.banker_commission, cur)],
              ["House: stake against the player-banker",
-              EMPTY if round_.banker_is_house
-              else money_shown(round_.house_stake_result, cur, signed=True), EMPTY],
+              EMPTY if summary.banker_is_house
+              else money_shown(summary.house_stake_result, cur, signed=True), EMPTY],
              *([["House: its half of the bank (co-banking)",
-                 money_shown(round_.house_bank_share, cur, signed=True), EMPTY]]
-               if round_.rules.get("co_banking") and not round_.banker_is_house else []),
-             ["House: commission income", money_shown(income, cur), EMPTY]])
+                 money_shown(summary.house_bank_share, cur, signed=True), EMPTY]]
+               if summary.co_banked else []),
+             ["House: commission income", money_shown(summary.commission_income, cur),
+              EMPTY]])
 
     @admin.display(description="ledger entries")
     def ledger_entries(self, round_: Round) -> str:
@@ -307,7 +304,7 @@ class RoundAdmin(StyledAdmin):
             links.append(_admin_link("admin:ledger_entry_change", round_.reversal_entry_id,
                                      f"reversal: entry #{round_.reversal_entry_id}"))
         if not links:
-            settled = round_.state in (Round.State.SETTLED, Round.State.REVERSED)
+            settled = round_.state in Round.State.PLAYED
             return "none: every hand pushed, no money moved" if settled else EMPTY
         return format_html_join(", ", "{}", ((link,) for link in links))
 

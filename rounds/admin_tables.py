@@ -15,8 +15,7 @@ from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
 from casino.shared.errors import DomainError
 from casino.shared.money import format_minor, to_minor
 from casino.shared.templatetags.money import money_text
-from rounds import paigow
-from rounds import services as play
+from rounds import paigow, services
 from rounds.models import Seat, SeatChange, Table, TableSettingsChange
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ class TableForm(forms.ModelForm):
 
     class Meta:
         model = Table
-        fields = list(play.TABLE_FIELDS)
+        fields = list(services.TABLE_FIELDS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -211,10 +210,10 @@ class TableAdmin(StyledAdmin):
         try:
             if change:
                 changes = {f: form.cleaned_data[f] for f in form.changed_data}
-                play.table_update(table_id=obj.pk, by=staff_user(request), changes=changes)
+                services.table_update(table_id=obj.pk, by=staff_user(request), changes=changes)
                 return
             settings = {f: form.cleaned_data[f] for f in form.fields if f != "name"}
-            created = play.table_create(by=staff_user(request), name=form.cleaned_data["name"],
+            created = services.table_create(by=staff_user(request), name=form.cleaned_data["name"],
                                         **settings)
         except DomainError as exc:
             raise _Refused(exc) from exc

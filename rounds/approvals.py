@@ -11,15 +11,15 @@ from casino.shared import approvals
 from rounds import services
 from rounds.errors import RoundNotFound, WrongState
 from rounds.models import Round
-from rounds.services.closing import _check_outcomes
-from rounds.services.common import _active_wagers, _require, _require_deal_mode
+from rounds.selectors import round_active_wagers
+from rounds.services.settling import round_outcomes_check
+from rounds.services.steps import round_require_deal_mode, round_require_state
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 SETTLE_RESULTS = "rounds.settle_results"
 REVERSE = "rounds.reverse"
-CLOSED = (Round.State.SETTLED, Round.State.REVERSED)
 
 
 def _round(round_id: int) -> Round:
@@ -37,16 +37,16 @@ def _settle_check(params: Mapping[str, Any], by: User) -> None:
     """Refused now what the settlement would refuse later: the wrong state, outcomes for
     other positions than those playing against the bank."""
     round_ = _round(params["round_id"])
-    _require(round_, Round.State.BANKER_SET, Round.State.DEALT, doing="settle")
+    round_require_state(round_, Round.State.BANKER_SET, Round.State.DEALT, doing="settle")
     # A table that deals with cards files no request for an outcome it would refuse later.
-    _require_deal_mode(round_, Round.DealKind.RESULTS)
+    round_require_deal_mode(round_, Round.DealKind.RESULTS)
     if round_.state == Round.State.DEALT and round_.deal_kind != Round.DealKind.RESULTS:
         raise WrongState("this round was dealt with cards: settle it without outcomes")
-    _check_outcomes(round_, _active_wagers(round_), params["outcomes"])
+    round_outcomes_check(round_, round_active_wagers(round_), params["outcomes"])
 
 
 def _reverse_check(params: Mapping[str, Any], by: User) -> None:
-    _require(_round(params["round_id"]), Round.State.SETTLED, doing="reverse")
+    round_require_state(_round(params["round_id"]), Round.State.SETTLED, doing="reverse")
 
 
 def _round_name(round_id: int) -> str:
@@ -65,7 +65,7 @@ def approval_actions_register() -> None:
         approve_permission="casino.approve_results",
         # A round already settled answers with its settlement, as round_settle does.
         needs_approval=lambda p: (approvals.dual_control()
-                                  and _round_state(p["round_id"]) not in CLOSED),
+                                  and _round_state(p["round_id"]) not in Round.State.PLAYED),
         run=lambda p, by: services.round_settle(round_id=p["round_id"], by=by,
                                                 outcomes=p["outcomes"]),
         result_ref=_round_ref,

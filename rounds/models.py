@@ -34,15 +34,21 @@ Design overview
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING, ClassVar
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 from django.utils.timezone import localtime
 
 from casino.models import Currency
 from casino.shared.money import format_minor
+
+if TYPE_CHECKING:
+    # rounds.rules reads the Table model's choices and defaults, so it imports this module.
+    from rounds.rules import TableRules
 
 POSITIONS = ("dealer", "1", "2", "3", "4", "5", "6")
 SEAT_NUMBERS = range(1, 7)
@@ -224,6 +230,12 @@ class Round(models.Model):
         VOIDED = "voided", "Voided"
         REVERSED = "reversed", "Settled, then reversed"
 
+        # Groups of states, filled in below the class: an enum's body cannot name its own
+        # members, and a tuple written here would become a member itself.
+        OPEN: ClassVar[tuple[str, ...]]      # in play: the table deals no other round
+        PLAYED: ClassVar[tuple[str, ...]]    # dealt to the end and settled
+        FINISHED: ClassVar[tuple[str, ...]]  # over, one way or another
+
     class DealKind(models.TextChoices):
         ELECTRONIC = "electronic", "Electronic deal"
         PHYSICAL = "physical", "Hands recorded from a physical table"
@@ -316,10 +328,35 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
 
+    @cached_property
+    def table_rules(self) -> TableRules:
+        """The rules the round plays by, typed, read once from its copy (``rules``), which
+        never changes once the round is open."""
+        from rounds.rules import TableRules
+
+        return TableRules.from_json(self.rules)
+
     @property
     def banker_position(self) -> str:
         return "dealer" if self.banker_is_house or self.banker_seat is None \
             else str(self.banker_seat)
+
+
+Round.State.OPEN = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
+# A reversed round was still played: it counts for the rotation and eligibility rules, and
+# for Re-Bet.
+Round.State.PLAYED = (Round.State.SETTLED, Round.State.REVERSED)
+Round.State.FINISHED = (Round.State.SETTLED, Round.State.VOIDED, Round.State.REVERSED)
+
+# How a round's state reads in a refusal ("... while it is taking wagers").
+STATE_WORDS = {
+    Round.State.BETTING: "taking wagers",
+    Round.State.BANKER_SET: "waiting for the deal",
+    Round.State.DEALT: "dealt",
+    Round.State.SETTLED: "settled",
+    Round.State.VOIDED: "voided",
+    Round.State.REVERSED: "settled and reversed",
+}
 
 
 class Wager(models.Model):

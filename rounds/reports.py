@@ -338,7 +338,7 @@ def banker_report(*, date_from: date, date_to: date) -> BankerReport:
     for r in rounds:
         # A settled player-banked round always names its banker (round_banker_consistent).
         assert r.banker_player is not None and r.banker_player_id is not None
-        share = banker_share if r.rules.get("co_banking") else (lambda amount: amount)
+        share = banker_share if r.table_rules.co_banking else (lambda amount: amount)
         won = paid = 0
         banker_position = str(r.banker_seat)
         for position, amount in results[r.pk]:
@@ -352,7 +352,7 @@ def banker_report(*, date_from: date, date_to: date) -> BankerReport:
             gaming_day=r.gaming_day, table_id=r.table_id, table_name=r.table.name,
             round_id=r.pk, round_number=r.number, banker_player_id=r.banker_player_id,
             banker_name=r.banker_player.name, currency=r.currency,
-            co_banked=bool(r.rules.get("co_banking")), house_stake=r.house_stake,
+            co_banked=r.table_rules.co_banking, house_stake=r.house_stake,
             covered=(covered.get(r.pk) or 0) + r.house_stake,
             bank_won=won, bank_paid=paid, net=r.banker_net or 0,
             commission=r.banker_commission or 0))

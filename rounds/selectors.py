@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -11,8 +12,7 @@ from casino.models import Player
 from casino.selectors import player_list
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
-from rounds.models import Round, RoundEvent, Seat, Table
-from rounds.services.tables import OPEN_STATES
+from rounds.models import POSITIONS, Round, RoundEvent, Seat, Table, Wager
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -67,6 +67,31 @@ def round_currency(*, round_id: int) -> str:
     return currency
 
 
+def round_active_wagers(round_: Round) -> list[Wager]:
+    """The round's wagers still in play (not cleared before the deal), in seat order."""
+    return list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
+
+
+def round_previous(round_: Round) -> Round | None:
+    """The last round played at the round's table before it (the bank's rotation)."""
+    return (Round.objects.filter(table_id=round_.table_id, state__in=Round.State.PLAYED,
+                                 number__lt=round_.number)
+            .order_by("-number").first())
+
+
+def round_previous_house_bank(round_: Round) -> Round | None:
+    """The last round the house banked at the table before this one: who wagered in it
+    may bank (setting ``banker_must_have_played``)."""
+    return (Round.objects.filter(table_id=round_.table_id, state__in=Round.State.PLAYED,
+                                 banker_is_house=True, number__lt=round_.number)
+            .order_by("-number").first())
+
+
+def table_seat(*, table_id: int, number: int) -> QuerySet[Seat]:
+    """The table's seat ``number`` with its player; a service adds the row lock it needs."""
+    return Seat.objects.filter(table_id=table_id, number=number).select_related("player")
+
+
 def table_run_by(*, table_id: int, user: User) -> bool:
     """Whether ``user`` runs this table: they opened a round here this gaming day or took a
     step of one (a round's events say who), so a dealer relieving another mid-shift runs
@@ -91,7 +116,7 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
 
 def round_is_protected(round_: Round) -> bool:
     """Whether the deal's hidden cards (stacks, burnt, the event log's cards) stay hidden."""
-    return round_.state in OPEN_STATES
+    return round_.state in Round.State.OPEN
 
 
 def round_hidden_positions(round_: Round) -> set[str]:
@@ -103,3 +128,65 @@ def round_hidden_positions(round_: Round) -> set[str]:
     guarded = {bank, "dealer"} - {""}
     players_set = all(h.set_by for h in round_.hands.all() if h.position not in guarded)
     return set() if players_set else guarded
+
+
+# --- a round's settlement, as every screen shows it ------------------------------------------
+
+@dataclass(frozen=True)
+class PositionSettlement:
+    """One position's result against the bank, from the position's point of view."""
+
+    position: str       # "dealer" (the house stake against a player-bank) or "1"-"6"
+    wager: int          # minor units, as every figure here
+    outcome: str        # win / push / loss (Hand.Outcome)
+    high: str           # the high hand's result, "" when no cards were shown down
+    low: str
+    amount: int | None  # won (+) or lost (-), before commission
+    commission: int
+
+    @property
+    def net(self) -> int:
+        return (self.amount or 0) - self.commission
+
+
+@dataclass(frozen=True)
+class SettlementSummary:
+    """A settled (or settled, then reversed) round's money, read from its rows once: the API,
+    the admin and the table screen render these figures and work none out themselves."""
+
+    positions: tuple[PositionSettlement, ...]   # in position order, the banker's left out
+    banker_position: str
+    banker_is_house: bool
+    banker_net: int | None        # everything the bank won less all it paid
+    banker_commission: int | None  # a player-banker's commission on its net win (rules §7.6)
+    house_stake_result: int | None  # + the house stake won, - lost (player-banked rounds)
+    house_bank_share: int         # co-banking: the house's half of the bank's result
+    co_banked: bool
+    commission_income: int        # the house's commission from players and banker
+    entry_id: int | None          # the settlement's ledger entry (none: every hand pushed)
+    reversal_entry_id: int | None
+
+
+def round_settlement(round_: Round) -> SettlementSummary | None:
+    """The round's settlement, or None while it is not settled. Reads the round's hands
+    (prefetched by round_detail and table_rounds: no query then)."""
+    if round_.state not in Round.State.PLAYED:
+        return None
+    bank = round_.banker_position
+    hands = sorted((h for h in round_.hands.all() if h.outcome and h.position != bank),
+                   key=lambda h: POSITIONS.index(h.position))
+    return SettlementSummary(
+        positions=tuple(PositionSettlement(
+            position=h.position, wager=h.wager, outcome=h.outcome, high=h.high_result,
+            low=h.low_result, amount=h.amount, commission=h.commission) for h in hands),
+        banker_position=bank,
+        banker_is_house=bool(round_.banker_is_house),
+        banker_net=round_.banker_net,
+        banker_commission=round_.banker_commission,
+        house_stake_result=round_.house_stake_result,
+        house_bank_share=round_.house_bank_share,
+        co_banked=round_.table_rules.co_banking and round_.banker_is_house is False,
+        commission_income=(round_.player_commission or 0) + (round_.banker_commission or 0),
+        entry_id=round_.entry_id,
+        reversal_entry_id=round_.reversal_entry_id,
+    )

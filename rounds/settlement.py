@@ -24,14 +24,51 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+from typing import NamedTuple
 
-# Accounts a settlement moves money between, named by role; rounds.services maps them to
-# ledger accounts.
-BANK = "bank"            # whoever banks: the table's bankroll, or the player-banker
-HOUSE = "house"          # the table's bankroll, when it plays a stake against a player-bank
-COMMISSION = "commission"  # the house's commission income
+
+class Party(StrEnum):
+    """Whose balance a settlement moves, by role; rounds.accounts maps each to a ledger
+    account, in that one place. A seat's value is its position ("1"-"6")."""
+
+    BANK = "bank"              # whoever banks: the table's bankroll, or the player-banker
+    HOUSE = "house"            # the table's bankroll, when it stakes against a player-bank
+    COMMISSION = "commission"  # the house's commission income
+    SEAT_1 = "1"
+    SEAT_2 = "2"
+    SEAT_3 = "3"
+    SEAT_4 = "4"
+    SEAT_5 = "5"
+    SEAT_6 = "6"
+
+    @classmethod
+    def seat(cls, number: int | str) -> Party:
+        return cls(str(number))
+
+    @property
+    def seat_number(self) -> int | None:
+        return int(self.value) if self.value.isdigit() else None
+
+
+class Outcome(StrEnum):
+    """A position's result against the bank, from the position's point of view."""
+
+    WIN = "win"
+    PUSH = "push"
+    LOSS = "loss"
+
+
+class PositionOutcome(NamedTuple):
+    """How one position came out against the bank: overall, and for its high and low hands
+    when cards were shown down (a results-only round records the outcome alone)."""
+
+    outcome: Outcome
+    high: str = ""
+    low: str = ""
 
 QUARTER = 25   # minor units in 0.25 of a two-decimal currency
 UNIT = 100     # minor units in 1.00
@@ -60,7 +97,7 @@ def _rounded(exact: Decimal, rounding: str) -> int:
 class PositionResult:
     position: str
     wager: int
-    outcome: str          # win / push / loss
+    outcome: Outcome
     amount: int           # won (+) or lost (-) from the position's view, before commission
     commission: int       # paid by the position to the house
 
@@ -74,8 +111,9 @@ class Settlement:
     house_stake_result: int  # + the house's stake won, - lost (player-banked rounds only)
     player_commission: int   # total commission from winning players
     house_bank_share: int = 0  # co-banking: the house's half of the bank's result
-    # Signed balance changes per party: {"bank": ..., "house": ..., "commission": ...,
-    # "1": ..., "3": ...}; they sum to zero.
+    # Signed balance changes per party: {BANK: ..., HOUSE: ..., COMMISSION: ...,
+    # SEAT_1: ...}; they sum to zero. Keys are Party members, typed as the strings they are,
+    # so a reader may look one up by its plain name ("bank", "3") too.
     moves: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -85,8 +123,8 @@ class Settlement:
 
 def settle(
     *,
-    wagers: dict[str, int],
-    outcomes: dict[str, str],
+    wagers: Mapping[str, int],
+    outcomes: Mapping[str, str],
     banker_is_house: bool,
     house_stake: int,
     rate: Decimal,
@@ -97,46 +135,48 @@ def settle(
 
     ``wagers`` maps each seat playing against the bank ("1"-"6") to its wager; for a
     player-banked round with a house stake, ``"dealer"`` maps to the stake. ``outcomes``
-    maps the same positions to "win", "push" or "loss" against the bank.
+    maps the same positions to their ``Outcome`` against the bank.
     """
     if set(wagers) != set(outcomes):
         raise ValueError("every position against the bank needs exactly one outcome")
     co_banking = co_banking and not banker_is_house
     if co_banking and "dealer" in wagers:
         raise ValueError("the house stakes nothing against a bank it half holds")
-    moves: dict[str, int] = defaultdict(int)
+    moves: dict[Party, int] = defaultdict(int)
     results: list[PositionResult] = []
     won = paid = player_commission = 0
     stake_result = 0
     for position in sorted(wagers, key=_position_order):
-        wager, outcome = wagers[position], outcomes[position]
+        wager = wagers[position]
+        try:
+            outcome = Outcome(outcomes[position])
+        except ValueError:
+            raise ValueError(f"unknown outcome {outcomes[position]!r}") from None
         is_house_stake = position == "dealer"
         if is_house_stake and banker_is_house:
             raise ValueError("the dealer's hand is the bank's in a house-banked round")
-        party = HOUSE if is_house_stake else position
-        if outcome == "win":
+        party = Party.HOUSE if is_house_stake else Party.seat(position)
+        if outcome == Outcome.WIN:
             # The house's stake pays no commission to the house itself.
             commission = 0 if is_house_stake else commission_on(wager, rate, rounding)
             moves[party] += wager - commission
-            moves[COMMISSION] += commission
+            moves[Party.COMMISSION] += commission
             share = banker_share(wager) if co_banking else wager
-            moves[BANK] -= share
-            moves[HOUSE] -= wager - share
+            moves[Party.BANK] -= share
+            moves[Party.HOUSE] -= wager - share
             paid += share
             player_commission += commission
             amount = wager
-        elif outcome == "loss":
+        elif outcome == Outcome.LOSS:
             moves[party] -= wager
             share = banker_share(wager) if co_banking else wager
-            moves[BANK] += share
-            moves[HOUSE] += wager - share
+            moves[Party.BANK] += share
+            moves[Party.HOUSE] += wager - share
             won += share
             commission = 0
             amount = -wager
-        elif outcome == "push":
+        else:  # a push
             commission = amount = 0
-        else:
-            raise ValueError(f"unknown outcome {outcome!r}")
         if is_house_stake:
             stake_result = amount
         results.append(PositionResult(position, wager, outcome, amount, commission))
@@ -144,8 +184,8 @@ def settle(
     banker_commission = 0
     if not banker_is_house:
         banker_commission = commission_on(won - paid, rate, rounding)
-        moves[BANK] -= banker_commission
-        moves[COMMISSION] += banker_commission
+        moves[Party.BANK] -= banker_commission
+        moves[Party.COMMISSION] += banker_commission
     assert sum(moves.values()) == 0, moves
     return Settlement(
         positions=results,
@@ -154,8 +194,8 @@ def settle(
         banker_commission=banker_commission,
         house_stake_result=stake_result,
         player_commission=player_commission,
-        house_bank_share=moves[HOUSE] if co_banking else 0,
-        moves={k: v for k, v in moves.items() if v},
+        house_bank_share=moves[Party.HOUSE] if co_banking else 0,
+        moves={Party(k): v for k, v in moves.items() if v},
     )
 
 

@@ -21,9 +21,11 @@ from casino.shared.api.fields import AmountField, CardsField
 from casino.shared.money import format_minor
 from ledger.api.serializers import BalanceOutput
 from rounds import paigow
-from rounds.models import POSITIONS, ClosedDay, Hand, Report, Round, Table
+from rounds.models import POSITIONS, ClosedDay, Report, Round, Table
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS
+from rounds.selectors import PositionSettlement, round_settlement
+from rounds.settlement import Outcome
 
 
 def MoneyOut(**kwargs: Any) -> AmountField:  # called like the field classes beside it
@@ -148,14 +150,14 @@ class PositionResultOut(serializers.Serializer):
     position = serializers.CharField()
     wager = MoneyOut()
     outcome = serializers.CharField()
-    high = serializers.CharField(source="high_result")
-    low = serializers.CharField(source="low_result")
+    high = serializers.CharField()
+    low = serializers.CharField()
     amount = MoneyOut(help_text="Won (+) or lost (-) before commission.")
     commission = MoneyOut()
     net = serializers.SerializerMethodField()
 
-    def get_net(self, hand: Hand) -> str:
-        return format_minor((hand.amount or 0) - hand.commission, self.context["currency"])
+    def get_net(self, line: PositionSettlement) -> str:
+        return format_minor(line.net, self.context["currency"])
 
 
 class EventOut(serializers.Serializer):
@@ -229,26 +231,24 @@ class RoundOut(serializers.Serializer):
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:
-        if round_.state not in (Round.State.SETTLED, Round.State.REVERSED):
+        summary = round_settlement(round_)
+        if summary is None:
             return None
-        hands = sorted((h for h in round_.hands.all()
-                        if h.outcome and h.position != round_.banker_position),
-                       key=lambda h: POSITIONS.index(h.position))
         return {
-            "positions": PositionResultOut(hands, many=True, context=self.context).data,
+            "positions": PositionResultOut(summary.positions, many=True,
+                                           context=self.context).data,
             "banker": {
-                "position": round_.banker_position,
-                "net": self._money(round_.banker_net),
-                "commission": self._money(round_.banker_commission),
+                "position": summary.banker_position,
+                "net": self._money(summary.banker_net),
+                "commission": self._money(summary.banker_commission),
             },
             "house": {
-                "stake_result": self._money(round_.house_stake_result),
-                "bank_share_result": self._money(round_.house_bank_share),
-                "commission_income": self._money((round_.player_commission or 0)
-                                                 + (round_.banker_commission or 0)),
+                "stake_result": self._money(summary.house_stake_result),
+                "bank_share_result": self._money(summary.house_bank_share),
+                "commission_income": self._money(summary.commission_income),
             },
-            "entry": round_.entry_id,
-            "reversal_entry": round_.reversal_entry_id,
+            "entry": summary.entry_id,
+            "reversal_entry": summary.reversal_entry_id,
         }
 
 
@@ -312,7 +312,7 @@ class HandIn(serializers.Serializer):
 
 class SettleIn(serializers.Serializer):
     outcomes = serializers.DictField(
-        child=serializers.ChoiceField(choices=["win", "push", "loss"]), required=False,
+        child=serializers.ChoiceField(choices=[o.value for o in Outcome]), required=False,
         help_text='For results-only tables: {"1": "win", "2": "push", "dealer": "loss"}')
 
 

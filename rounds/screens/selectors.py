@@ -19,11 +19,14 @@ from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
-from rounds.selectors import round_hidden_positions
-from rounds.services import OPEN_STATES
-from rounds.settlement import banker_share
+from rounds.selectors import (
+    round_hidden_positions,
+    round_previous,
+    round_previous_house_bank,
+    round_settlement,
+)
+from rounds.services.banking import banker_cover_required
 
-PLAYED_STATES = (Round.State.SETTLED, Round.State.REVERSED)
 CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
 
 STEP_WORDS = {
@@ -120,7 +123,7 @@ class TableScreen:
 
     @property
     def is_open(self) -> bool:
-        return self.round is not None and self.round.state in OPEN_STATES
+        return self.round is not None and self.round.state in Round.State.OPEN
 
     @property
     def currency(self) -> str:
@@ -154,7 +157,7 @@ def _last_played_wagers(table_id: int, player_ids: Sequence[int]) -> dict[int, i
     found: dict[int, int] = {}
     for player_id, amount in (Wager.objects.filter(
             round__table_id=table_id, player_id__in=player_ids, state=Wager.State.ACTIVE,
-            round__state__in=PLAYED_STATES).order_by("-round__number")
+            round__state__in=Round.State.PLAYED).order_by("-round__number")
             .values_list("player_id", "amount")):
         found.setdefault(player_id, amount)
     return found
@@ -185,8 +188,9 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
         return Exposure(against_bank=stakes, required=round_.solvency_required,
                         available=round_.solvency_available,
                         banker_name=round_.banker_player.name)
-    share = banker_share if round_.rules["co_banking"] else (lambda amount: amount)
-    required = sum(share(w.amount) for w in wagers) + round_.house_stake
+    required = banker_cover_required(wagers=[w.amount for w in wagers],
+                                     house_stake=round_.house_stake,
+                                     co_banking=round_.table_rules.co_banking)
     funds = (available or {}).get(round_.banker_player_id or 0)
     if funds is None:
         funds = _available([round_.banker_player]).get(round_.banker_player.pk, 0)
@@ -233,7 +237,7 @@ def floor() -> list[TableScreen]:
             banker_label=banker_label(round_),
             exposure=exposure(round_, {s.player.pk: s.available or 0 for s in seats
                                        if s.player}) if round_ is not None
-            and round_.state in OPEN_STATES else None,
+            and round_.state in Round.State.OPEN else None,
         ))
     return screens
 
@@ -277,11 +281,11 @@ def table_screen(*, table_id: int) -> TableScreen:
     names.update({str(w.seat): w.player.name for w in active_wagers(round_)})
     if round_.banker_player is not None:
         names[str(round_.banker_seat)] = round_.banker_player.name
-    if round_.state in OPEN_STATES:
+    if round_.state in Round.State.OPEN:
         screen.exposure = exposure(round_, {s.player.pk: s.available or 0 for s in seats
                                             if s.player})
         screen.positions_in_play = positions_in_play(round_)
-    over = round_.state not in OPEN_STATES
+    over = round_.state in Round.State.FINISHED
     hands = sorted(round_.hands.all(), key=lambda h: POSITIONS.index(h.position))
     bank = round_.banker_position if round_.banker_is_house is not None else ""
     screen.players_set = all(h.set_by for h in hands if h.position not in (bank, "dealer"))
@@ -298,12 +302,13 @@ def table_screen(*, table_id: int) -> TableScreen:
             can_set=(round_.state == Round.State.DEALT and hand.position != "dealer"
                      and (not protected or screen.players_set)),
         ))
-    if round_.state in PLAYED_STATES:
+    settlement = round_settlement(round_)
+    if settlement is not None:
         screen.results = [
-            ResultRow(label=position_label(h.position, names), wager=h.wager,
-                      outcome=h.outcome, high=h.high_result, low=h.low_result,
-                      amount=h.amount or 0, commission=h.commission)
-            for h in hands if h.outcome and h.position != bank]
+            ResultRow(label=position_label(p.position, names), wager=p.wager,
+                      outcome=p.outcome, high=p.high, low=p.low,
+                      amount=p.amount or 0, commission=p.commission)
+            for p in settlement.positions]
     if over and round_.deal_kind == Round.DealKind.ELECTRONIC:
         dealt = next((e for e in round_.events.all() if e.kind == "dealt"), None)
         if dealt is not None:
@@ -326,33 +331,26 @@ class BankerOffer:
     declined: list[int] = field(default_factory=list)
 
 
-def _previous_played(round_: Round) -> Round | None:
-    return (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
-                                 number__lt=round_.number).order_by("-number").first())
-
-
 def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
     """The seated player the rotation offers the bank next (rules §7.1), passing over the
     seats that declined, those that wagered against the bank this round and those the
     table's rules exclude. The service checks the same rules again when the offer is taken."""
-    rules = round_.rules
+    rules = round_.table_rules
     declined = sorted(set(declined))
-    previous = _previous_played(round_)
-    if (rules["bank_rotation"] == "alternate" and previous is not None
+    previous = round_previous(round_)
+    if (rules.bank_rotation == Table.BankRotation.ALTERNATE and previous is not None
             and previous.banker_is_house is False):
         return BankerOffer(seat=None, declined=declined, why_none=(
             f"The bank returns to the house this round: round {previous.number} was "
             "banked by a player."))
     last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
-                                             state__in=PLAYED_STATES)
+                                             state__in=Round.State.PLAYED)
                         .exclude(pk=round_.pk).order_by("-number").first())
     start = (last_player_bank.banker_seat or 0) if last_player_bank is not None else 0
     seated = {s.number: s.player for s in Seat.objects.filter(
         table_id=round_.table_id, player__isnull=False).select_related("player")}
     wagering = {w.seat for w in active_wagers(round_)}
-    last_house = (Round.objects.filter(table_id=round_.table_id, state__in=PLAYED_STATES,
-                                       banker_is_house=True, number__lt=round_.number)
-                  .order_by("-number").first())
+    last_house = round_previous_house_bank(round_)
     played_house = set() if last_house is None else set(
         last_house.wagers.filter(state=Wager.State.ACTIVE).values_list("player_id", flat=True))
     for i in range(1, 7):
@@ -360,11 +358,11 @@ def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
         player = seated.get(number)
         if player is None or number in declined or number in wagering:
             continue
-        if (rules["bank_rotation"] == "circle" and previous is not None
+        if (rules.bank_rotation == Table.BankRotation.CIRCLE and previous is not None
                 and previous.banker_is_house is False and previous.banker_seat is not None
                 and number <= previous.banker_seat):
             continue
-        if rules["banker_must_have_played"] and player.pk not in played_house:
+        if rules.banker_must_have_played and player.pk not in played_house:
             continue
         cap, rule = _stake_cap(round_, player)
         return BankerOffer(seat=number, name=player.name, stake_cap=cap,
@@ -375,14 +373,14 @@ def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
 
 
 def _stake_cap(round_: Round, player: Player) -> tuple[int, str]:
-    rules = round_.rules
-    if rules["co_banking"]:
+    rules = round_.table_rules
+    if rules.co_banking:
         return 0, "with co-banking the house stakes nothing"
-    if rules["house_stake_cap"] == "table_max":
-        return rules["max_bet"], "the table maximum"
+    if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX:
+        return rules.max_bet, "the table maximum"
     last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
                                  state=Wager.State.ACTIVE, round__banker_is_house=True,
-                                 round__state__in=PLAYED_STATES)
+                                 round__state__in=Round.State.PLAYED)
             .exclude(round=round_).order_by("-id").values_list("amount", flat=True).first())
     return last or 0, f"{player.name}'s last wager against the house"
 

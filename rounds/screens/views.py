@@ -44,8 +44,6 @@ VOID = "rounds.void_round"
 REVERSE = "rounds.reverse_round"
 
 TEMPLATE = "rounds/screens/table.html"
-# A round opened before tables said which deals they allow deals as a table did then.
-DEFAULT_DEAL_MODES = ("electronic", "physical")
 
 
 def _requires(permission: str) -> Callable[..., Any]:
@@ -104,7 +102,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     if round_ is not None:
         # A chip outside the round's limits is shown but cannot be pressed (the service
         # refuses such a wager anyway).
-        low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+        low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
         context["chips"] = [{"value": c, "ok": low <= to_minor(c, round_.currency) <= high}
                             for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
@@ -112,7 +110,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     if round_ is not None:
         # Only the deals the table allows are offered (rules: deal modes); the services
         # refuse the others anyway.
-        context["deal_modes"] = list(round_.rules.get("deal_modes", DEFAULT_DEAL_MODES))
+        context["deal_modes"] = [m.value for m in round_.table_rules.deal_modes]
     if round_ is not None and round_.state == Round.State.BANKER_SET:
         context["picker"] = extra.pop("picker", None) or _picker(screen, {}, "")
         if "results" in context["deal_modes"]:
@@ -479,7 +477,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
             return redirect("table", table_id=table_id)
         except DomainError as error:
             _refused(request, error, currency=table.currency)
-    busy = Round.objects.filter(table=table, state__in=services.OPEN_STATES).first()
+    busy = Round.objects.filter(table=table, state__in=Round.State.OPEN).first()
     return render(request, "rounds/screens/settings.html",
                   {"table": table, "form": form, "busy": busy})
 
@@ -502,7 +500,7 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     return render(request, "rounds/screens/correction.html", {
         "round": round_, "form": form, "verb": "Void", "lines": selectors.void_preview(
             round_id=round_id), "currency": round_.currency,
-        "can_do": round_.state in services.OPEN_STATES,
+        "can_do": round_.state in Round.State.OPEN,
     })
 
 

@@ -6,9 +6,14 @@ writes anything. Money moves only through ledger.services, inside the same trans
 wagers and the banker's cover are holds, the settlement is one entry that resolves every
 hold. Rules references are to docs/rules.md.
 
+The modules: ``tables`` (tables' settings and seats), ``play`` (a round from opening to its
+hands), ``banking`` (the bank's side: positions against it, a player-banker's cover),
+``settling`` (settling, voiding, reversing a round), ``steps`` (what every round step does
+first: lock, check the state), ``gaming_days`` and ``reporting``.
+
 Locking, always in this order (a service may skip a step, never go back to one), so two
 services can never wait on each other in a cycle:
-  1. the table (settings, seating, opening a round: ``_lock_table``);
+  1. the table (settings, seating, opening a round: ``table_lock``);
   2. the round (every round step, and a seat's leaving, which locks the round in play);
   3. seats (taking and leaving one; a wager or the bank locks the seat of its player);
   4. ledger accounts, in primary-key order, all those a step touches at once, then holds
@@ -17,7 +22,6 @@ services can never wait on each other in a cycle:
      cover) locks the union of both's accounts first.
 """
 
-from rounds.services.closing import round_reverse, round_settle, round_void
 from rounds.services.play import (
     banker_set,
     hand_set,
@@ -29,9 +33,9 @@ from rounds.services.play import (
     wager_rebet,
     wager_rebet_all,
 )
+from rounds.services.settling import round_reverse, round_settle, round_void
 from rounds.services.tables import (
     MAX_TABLE_BET,
-    OPEN_STATES,
     RULE_FIELDS,
     TABLE_FIELDS,
     seat_leave,
@@ -41,7 +45,7 @@ from rounds.services.tables import (
 )
 
 __all__ = [
-    "MAX_TABLE_BET", "OPEN_STATES", "RULE_FIELDS", "TABLE_FIELDS",
+    "MAX_TABLE_BET", "RULE_FIELDS", "TABLE_FIELDS",
     "banker_set", "hand_set", "round_deal", "round_open", "round_reverse", "round_settle",
     "round_void", "seat_leave", "seat_take", "table_create", "table_update", "wager_clear",
     "wager_clear_all", "wager_place", "wager_rebet", "wager_rebet_all",

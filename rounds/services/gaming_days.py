@@ -23,9 +23,6 @@ from rounds.reports import STORED, floor_day_report
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
-
-
 def gaming_day_close_check(*, gaming_day: date) -> None:
     """Refuse a day that is not over, already closed, or has a round still in play."""
     today = gaming_day_of()
@@ -36,7 +33,7 @@ def gaming_day_close_check(*, gaming_day: date) -> None:
     if ClosedDay.objects.filter(gaming_day=gaming_day).exists():
         raise Conflict(f"Gaming day {gaming_day} is already closed.",
                        code="gaming_day_closed", detail={"gaming_day": str(gaming_day)})
-    live = list(Round.objects.filter(gaming_day=gaming_day, state__in=OPEN_STATES)
+    live = list(Round.objects.filter(gaming_day=gaming_day, state__in=Round.State.OPEN)
                 .order_by("pk").values_list("pk", flat=True)[:20])
     if live:
         raise Conflict(f"Gaming day {gaming_day} still has rounds in play: settle or void "

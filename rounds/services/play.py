@@ -1,11 +1,13 @@
-"""A round from opening to the hands: wagers, the banker, the deal, setting hands."""
+"""A round from opening to its hands: wagers, the banker, the deal, setting hands.
+
+Its end (settling, voiding, reversing) is rounds.services.settling; the bank's cover is
+rounds.services.banking."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -13,6 +15,7 @@ from django.db import transaction
 from casino.models import Player
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import format_minor
 from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import (
@@ -23,27 +26,25 @@ from rounds.errors import (
     TableBusy,
     WrongState,
 )
-from rounds.models import Hand, Round, Seat, Wager
-from rounds.services.common import (
-    PLAYED_STATES,
-    _active_wagers,
-    _event,
-    _hold_banker_cover,
-    _last_house_banked,
-    _lock_round,
-    _money,
-    _positions_against_bank,
-    _previous_played,
-    _require,
-    _require_deal_mode,
-    _seated_player,
+from rounds.models import Hand, Round, Seat, Table, Wager
+from rounds.rules import TableRules
+from rounds.selectors import (
+    round_active_wagers,
+    round_previous,
+    round_previous_house_bank,
+)
+from rounds.services.banking import banker_cover_hold, positions_against_bank
+from rounds.services.steps import (
+    round_event_add,
+    round_lock,
+    round_require_deal_mode,
+    round_require_state,
+    seated_player_lock,
 )
 from rounds.services.tables import (
-    OPEN_STATES,
-    RULE_FIELDS,
-    _check_seat_number,
-    _jsonable,
-    _lock_table,
+    round_rules_of,
+    seat_number_check,
+    table_lock,
 )
 
 # --- the round: steps ----------------------------------------------------------------------
@@ -52,19 +53,19 @@ from rounds.services.tables import (
 def round_open(*, table_id: int, by: User) -> Round:
     """Open the next round at a table, copying its settings. Locks the table row, which
     serialises round numbering and settings changes."""
-    table = _lock_table(table_id)
+    table = table_lock(table_id)
     if not table.is_open:
         raise Conflict(f"{table.name} is closed", code="table_closed")
-    if Round.objects.filter(table=table, state__in=OPEN_STATES).exists():
+    if Round.objects.filter(table=table, state__in=Round.State.OPEN).exists():
         raise TableBusy(f"{table.name} has a round in play; settle or void it first")
     last = Round.objects.filter(table=table).order_by("-number").values_list(
         "number", flat=True).first()
-    rules = {field: _jsonable(getattr(table, field)) for field in RULE_FIELDS}
+    rules = round_rules_of(table)
     round_ = Round.objects.create(
         table=table, number=(last or 0) + 1, gaming_day=gaming_day_of(),
         currency=table.currency, rules=rules, opened_by=by,
     )
-    _event(round_, "opened", by, rules=rules)
+    round_event_add(round_, "opened", by, rules=rules)
     return round_
 
 
@@ -72,16 +73,18 @@ def round_open(*, table_id: int, by: User) -> Round:
 def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     """A seat's wager against the bank, within the table limits, held on the player's
     account at once. Locks the round, then (in ledger) the player's account."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BETTING, doing="place a wager")
-    _check_seat_number(seat)
-    player = _seated_player(round_, seat)
-    low, high = round_.rules["min_bet"], round_.rules["max_bet"]
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, doing="place a wager")
+    seat_number_check(seat)
+    player = seated_player_lock(round_, seat)
+    low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
     if not low <= amount <= high:
+        cur = round_.currency
         raise OutOfLimits(
-            f"a wager at this table is from {_money(round_, low)} to {_money(round_, high)}",
-            detail={"min_bet": _money(round_, low), "max_bet": _money(round_, high),
-                    "amount": _money(round_, amount)},
+            f"a wager at this table is from {format_minor(low, cur)} to "
+            f"{format_minor(high, cur)}",
+            detail={"min_bet": format_minor(low, cur), "max_bet": format_minor(high, cur),
+                    "amount": format_minor(amount, cur)},
         )
     if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
         raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
@@ -91,23 +94,24 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
                              ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
     wager = Wager.objects.create(round=round_, seat=seat, player=player, amount=amount,
                                  hold_id=hold.pk, placed_by=by)
-    _event(round_, "wager_placed", by, seat=seat, player=player.pk,
-           amount=_money(round_, amount), hold=hold.pk)
+    round_event_add(round_, "wager_placed", by, seat=seat, player=player.pk,
+           amount=format_minor(amount, round_.currency), hold=hold.pk)
     return wager
 
 
 @transaction.atomic
 def wager_clear(*, round_id: int, seat: int, by: User) -> Wager:
     """Take a wager back before the deal; its hold is released."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BETTING, doing="clear a wager")
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, doing="clear a wager")
     wager = round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).first()
     if wager is None:
         raise NotFound(f"seat {seat} has no wager in this round")
     ledger.hold_release(hold_id=wager.hold_id, by=by)
     wager.state = Wager.State.CLEARED
     wager.save(update_fields=["state"])
-    _event(round_, "wager_cleared", by, seat=seat, amount=_money(round_, wager.amount))
+    round_event_add(round_, "wager_cleared", by, seat=seat,
+                    amount=format_minor(wager.amount, round_.currency))
     return wager
 
 
@@ -116,11 +120,11 @@ def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
     """Repeat the wager the seat's player played in their last hand at this table ("Re-Bet",
     German seed): a wager cleared before a deal, or of a voided round, was never played.
     Locks the round (wager_place takes the same lock again in this transaction)."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BETTING, doing="place a wager")
-    player = _seated_player(round_, seat)
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, doing="place a wager")
+    player = seated_player_lock(round_, seat)
     last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
-                                 state=Wager.State.ACTIVE, round__state__in=PLAYED_STATES)
+                                 state=Wager.State.ACTIVE, round__state__in=Round.State.PLAYED)
             .order_by("-round__number").first())
     if last is None:
         raise Conflict(f"{player.name} has no earlier wager at this table to repeat",
@@ -132,9 +136,9 @@ def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
 def wager_clear_all(*, round_id: int, by: User) -> list[Wager]:
     """Clear every seat's wager before the deal ("Clear" for the whole table), all or
     nothing. Locks the round (wager_clear takes the same lock again)."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BETTING, doing="clear the wagers")
-    return [wager_clear(round_id=round_id, seat=w.seat, by=by) for w in _active_wagers(round_)]
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, doing="clear the wagers")
+    return [wager_clear(round_id=round_id, seat=w.seat, by=by) for w in round_active_wagers(round_)]
 
 
 @transaction.atomic
@@ -142,16 +146,16 @@ def wager_rebet_all(*, round_id: int, by: User) -> list[Wager]:
     """Re-Bet for the whole table: every seated player without a wager yet repeats their
     last played wager at this table; players with none to repeat are left out. All or
     nothing: one player short of funds refuses the lot. Locks the round."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BETTING, doing="place a wager")
-    betting = {w.seat for w in _active_wagers(round_)}
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, doing="place a wager")
+    betting = {w.seat for w in round_active_wagers(round_)}
     seats = (Seat.objects.filter(table_id=round_.table_id, player__isnull=False)
              .exclude(number__in=betting).order_by("number"))
     placed = []
     for seat in seats:
         last = (Wager.objects.filter(round__table_id=round_.table_id, player=seat.player,
                                      state=Wager.State.ACTIVE,
-                                     round__state__in=PLAYED_STATES)
+                                     round__state__in=Round.State.PLAYED)
                 .order_by("-round__number").first())
         if last is not None:
             placed.append(wager_place(round_id=round_id, seat=seat.number, amount=last.amount,
@@ -167,9 +171,9 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
                seat: int | None = None, house_stake: int = 0) -> Round:
     """Who banks this round: the house, or a seated player with the house stake they
     announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
-    rules = round_.rules
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
+    rules = round_.table_rules
     if house:
         if seat is not None or house_stake:
             raise ValidationFailed("when the house banks there is no seat and no house stake")
@@ -178,24 +182,24 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         round_.state = Round.State.BANKER_SET
         round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
                                    "house_stake", "state"])
-        _event(round_, "banker_set", by, banker="house")
+        round_event_add(round_, "banker_set", by, banker="house")
         return round_
 
     if seat is None:
         raise ValidationFailed("name the banker's seat, or say the house banks",
                                detail={"fields": {"seat": ["required unless house is true"]}})
-    _check_seat_number(seat)
-    player = _seated_player(round_, seat)
+    seat_number_check(seat)
+    player = seated_player_lock(round_, seat)
     if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
         raise BankerNotAllowed(
             f"the bank holder places no wager of their own: clear seat {seat}'s wager first")
-    previous = _previous_played(round_)
-    if (rules["bank_rotation"] == "alternate" and previous is not None
+    previous = round_previous(round_)
+    if (rules.bank_rotation == Table.BankRotation.ALTERNATE and previous is not None
             and previous.banker_is_house is False):
         raise BankerNotAllowed(
             "with alternate rotation the bank returns to the house every other round, and "
             f"round {previous.number} was banked by a player")
-    if (rules["bank_rotation"] == "circle" and previous is not None
+    if (rules.bank_rotation == Table.BankRotation.CIRCLE and previous is not None
             and previous.banker_is_house is False and previous.banker_seat is not None
             and seat <= previous.banker_seat):
         # Each player in turn, then the house (rules §7.1): after seat k banked, the bank
@@ -203,25 +207,26 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         raise BankerNotAllowed(
             f"with circle rotation the bank moves on after seat {previous.banker_seat}: "
             "a later seat, or the house once the circle is complete")
-    last_house = _last_house_banked(round_)
+    last_house = round_previous_house_bank(round_)
     last_wager_vs_house = None
     if last_house is not None:
         last_wager_vs_house = last_house.wagers.filter(
             player=player, state=Wager.State.ACTIVE).first()
-    if rules["banker_must_have_played"] and last_wager_vs_house is None:
+    if rules.banker_must_have_played and last_wager_vs_house is None:
         raise BankerNotAllowed(
             f"{player.name} may bank only after wagering against the house in the last "
             "house-banked round at this table")
-    cap = (rules["max_bet"] if rules["house_stake_cap"] == "table_max"
+    cap = (rules.max_bet if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX
            else _last_wager_against_house(round_, player))
-    if house_stake and not rules["min_bet"] <= house_stake <= cap:
+    if house_stake and not rules.min_bet <= house_stake <= cap:
+        low, high = (format_minor(rules.min_bet, round_.currency),
+                     format_minor(cap, round_.currency))
         raise OutOfLimits(
             "the house stake is zero (the house sits out) or from the table minimum "
-            f"{_money(round_, rules['min_bet'])} up to {_money(round_, cap)} "
-            f"({rules['house_stake_cap'].replace('_', ' ')})",
-            detail={"min": _money(round_, rules["min_bet"]), "max": _money(round_, cap)},
+            f"{low} up to {high} ({rules.house_stake_cap.value.replace('_', ' ')})",
+            detail={"min": low, "max": high},
         )
-    if house_stake and rules["co_banking"]:
+    if house_stake and rules.co_banking:
         raise ValidationFailed(
             "with co-banking the house covers half the action itself and stakes nothing "
             "against the bank", detail={"fields": {"house_stake": ["must be 0"]}})
@@ -231,8 +236,8 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     round_.state = Round.State.BANKER_SET
     round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
                                "house_stake", "state"])
-    _event(round_, "banker_set", by, banker="player", seat=seat, player=player.pk,
-           house_stake=_money(round_, house_stake), passed=passed)
+    round_event_add(round_, "banker_set", by, banker="player", seat=seat, player=player.pk,
+           house_stake=format_minor(house_stake, round_.currency), passed=passed)
     return round_
 
 
@@ -240,7 +245,7 @@ def _last_wager_against_house(round_: Round, player: Player) -> int:
     """The player's own last wager against the house at this table (rules §7.3 cap)."""
     last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
                                  state=Wager.State.ACTIVE, round__banker_is_house=True,
-                                 round__state__in=PLAYED_STATES)
+                                 round__state__in=Round.State.PLAYED)
             .exclude(round=round_).order_by("-id").first())
     return last.amount if last is not None else 0
 
@@ -249,7 +254,7 @@ def _offer_order(round_: Round, seat: int) -> list[int]:
     """The seated players the bank was offered to before ``seat`` accepted (they passed):
     in seat order, starting after the last player who banked (rules §7.1)."""
     last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
-                                             state__in=PLAYED_STATES)
+                                             state__in=Round.State.PLAYED)
                         .exclude(pk=round_.pk).order_by("-number").first())
     start = last_player_bank.banker_seat if last_player_bank is not None else 0
     assert start is not None  # a player-banked round names its seat (round_banker_consistent)
@@ -272,34 +277,34 @@ def round_deal(*, round_id: int, by: User,
     """Check the banker's solvency and hold the cover, then deal: electronically (secure
     shuffle and three dice, rules §8), by recording a physical table's hands, or — for a
     results-only table — no cards at all. Locks the round, then the banker's account."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.BANKER_SET, doing="deal")
-    _require_deal_mode(round_, Round.DealKind.RESULTS if results_only
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BANKER_SET, doing="deal")
+    round_require_deal_mode(round_, Round.DealKind.RESULTS if results_only
                        else Round.DealKind.PHYSICAL if hands else Round.DealKind.ELECTRONIC)
-    wagers = _active_wagers(round_)
-    against_bank = _positions_against_bank(round_, wagers)
+    wagers = round_active_wagers(round_)
+    against_bank = positions_against_bank(round_, wagers)
     if not against_bank:
         raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
-    _hold_banker_cover(round_, wagers, by)
+    banker_cover_hold(round_, wagers, by)
     playing = [p for p in paigow.POSITIONS if p in against_bank or p == round_.banker_position]
-    rules = round_.rules
+    rules = round_.table_rules
 
     if results_only:
         if hands:
             raise ValidationFailed("a results-only deal records no hands")
         round_.deal_kind = Round.DealKind.RESULTS
-        _event(round_, "dealt", by, deal="results", positions=playing)
+        round_event_add(round_, "dealt", by, deal="results", positions=playing)
     elif hands:
         dealt = _parse_physical_hands(hands, playing)
         round_.deal_kind = Round.DealKind.PHYSICAL
         _create_hands(round_, dealt, rules)
-        _event(round_, "dealt", by, deal="physical",
+        round_event_add(round_, "dealt", by, deal="physical",
                hands={p: paigow.format_cards(c) for p, c in dealt.items()})
     else:
         shuffled = paigow.deal(rng)
         dice = paigow.roll_dice(rng)
         order = paigow.deal_order(sum(dice), banker=round_.banker_position,
-                                  first_stack=rules["first_stack"])
+                                  first_stack=rules.first_stack)
         stacks = order.assign(shuffled.stacks)
         dealt = {p: stacks[p] for p in playing}
         round_.deal_kind = Round.DealKind.ELECTRONIC
@@ -308,7 +313,7 @@ def round_deal(*, round_id: int, by: User,
         round_.deal_order = list(order.order)
         round_.burnt = paigow.format_cards(shuffled.burnt)
         _create_hands(round_, dealt, rules)
-        _event(round_, "dealt", by, deal="electronic", dice=list(dice),
+        round_event_add(round_, "dealt", by, deal="electronic", dice=list(dice),
                counted=order.counted, order=list(order.order),
                stacks={p: paigow.format_cards(stacks[p]) for p in order.order},
                discarded=[p for p in order.order if p not in dealt],
@@ -346,14 +351,14 @@ def _parse_physical_hands(hands: Mapping[str, Sequence[str] | str],
 
 
 def _create_hands(round_: Round, dealt: Mapping[str, tuple[paigow.Card, ...]],
-                  rules: Mapping[str, Any]) -> None:
+                  rules: TableRules) -> None:
     rows = []
     for position, cards in dealt.items():
         hand = Hand(round=round_, position=position, cards=paigow.format_cards(cards))
         if position == "dealer":
             # The dealer always sets by the house way (rules §9).
-            _apply_setting(hand, paigow.house_way(cards, way=rules["house_way"],
-                                                  wheel=rules["wheel"]),
+            _apply_setting(hand, paigow.house_way(cards, way=rules.house_way,
+                                                  wheel=rules.wheel),
                            Hand.SetBy.HOUSE_WAY)
         rows.append(hand)
     Hand.objects.bulk_create(rows)
@@ -372,8 +377,8 @@ def hand_set(*, round_id: int, position: str, by: User,
     """Set one position's hand: as submitted (a foul is refused), by the house way on
     request, or — ``as_played`` — as a live table's player set it, where a foul follows
     the table's foul policy (rules §4). Locks the round."""
-    round_ = _lock_round(round_id)
-    _require(round_, Round.State.DEALT, doing="set a hand")
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.DEALT, doing="set a hand")
     if round_.deal_kind == Round.DealKind.RESULTS:
         raise WrongState("this round records results only; it has no cards to set")
     if position == "dealer":
@@ -381,10 +386,10 @@ def hand_set(*, round_id: int, position: str, by: User,
     hand = round_.hands.filter(position=position).first()
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
-    rules = round_.rules
+    rules = round_.table_rules
     seven = paigow.parse_cards(hand.cards)
     if house_way:
-        setting = paigow.house_way(seven, way=rules["house_way"], wheel=rules["wheel"])
+        setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
         _apply_setting(hand, setting, Hand.SetBy.HOUSE_WAY)
     else:
         if high is None or low is None:
@@ -400,19 +405,19 @@ def hand_set(*, round_id: int, position: str, by: User,
                 f"the setting must use exactly the seven cards dealt to position {position}: "
                 f"{hand.cards}", detail={"cards": hand.cards})
         try:
-            setting = paigow.validate_setting(seven, high=five, low=two, wheel=rules["wheel"])
+            setting = paigow.validate_setting(seven, high=five, low=two, wheel=rules.wheel)
             _apply_setting(hand, setting, Hand.SetBy.PLAYER)
         except paigow.FoulSetting as exc:
             if not as_played:
                 raise FoulRefused(str(exc), detail={"high": paigow.format_cards(five),
                                                     "low": paigow.format_cards(two)}) from exc
-            if rules["foul_policy"] == "forfeit":
+            if rules.foul_policy == Table.FoulPolicy.FORFEIT:
                 hand.high, hand.low = paigow.format_cards(five), paigow.format_cards(two)
                 hand.set_by = Hand.SetBy.FOUL_FORFEIT
             else:
-                setting = paigow.house_way(seven, way=rules["house_way"], wheel=rules["wheel"])
+                setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
                 _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
     hand.save(update_fields=["high", "low", "set_by"])
-    _event(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,
+    round_event_add(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,
            set_by=hand.set_by)
     return hand

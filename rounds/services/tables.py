@@ -20,7 +20,6 @@ from rounds.errors import (
 )
 from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange, Wager
 
-OPEN_STATES = (Round.State.BETTING, Round.State.BANKER_SET, Round.State.DEALT)
 # The bank's side of a round (six wagers plus a house stake) is one ledger amount.
 MAX_TABLE_BET = MAX_MINOR // 8
 
@@ -107,13 +106,13 @@ def table_update(*, table_id: int, by: User, changes: Mapping[str, Any]) -> Tabl
 
     Locks the table row, so no round can open while the change is made.
     """
-    table = _lock_table(table_id)
+    table = table_lock(table_id)
     unknown = set(changes) - set(TABLE_FIELDS) - {"currency"}
     if unknown:
         raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
     if "currency" in changes and changes["currency"] != table.currency:
         raise ValidationFailed("a table's currency cannot change; open a new table")
-    if Round.objects.filter(table=table, state__in=OPEN_STATES).exists():
+    if Round.objects.filter(table=table, state__in=Round.State.OPEN).exists():
         raise TableBusy("Settings change only between rounds: this table has a round in play.")
     diff: dict[str, list[Any]] = {}
     if "deal_modes" in changes:
@@ -135,11 +134,16 @@ def table_update(*, table_id: int, by: User, changes: Mapping[str, Any]) -> Tabl
     return table
 
 
+def round_rules_of(table: Table) -> dict[str, Any]:
+    """The table's settings as a round copies them when it opens (``Round.rules``)."""
+    return {field: _jsonable(getattr(table, field)) for field in RULE_FIELDS}
+
+
 def _jsonable(value: Any) -> Any:
     return str(value) if isinstance(value, Decimal) else value
 
 
-def _lock_table(table_id: int) -> Table:
+def table_lock(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
@@ -149,8 +153,8 @@ def _lock_table(table_id: int) -> Table:
 @transaction.atomic
 def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     """Seat a player. Locks the table's seat rows in primary-key order."""
-    table = _lock_table(table_id)
-    _check_seat_number(number)
+    table = table_lock(table_id)
+    seat_number_check(number)
     seats = {s.number: s for s in Seat.objects.select_for_update().filter(table=table)
              .order_by("pk")}
     try:
@@ -187,10 +191,10 @@ def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
     rounds.services): a wager or a bank being placed holds the round, so the leave waits
     for it and then sees it, or goes first and the wager finds the seat empty.
     """
-    table = _lock_table(table_id)
-    _check_seat_number(number)
+    table = table_lock(table_id)
+    seat_number_check(number)
     open_round = (Round.objects.select_for_update()
-                  .filter(table=table, state__in=OPEN_STATES).first())
+                  .filter(table=table, state__in=Round.State.OPEN).first())
     seat = Seat.objects.select_for_update().get(table=table, number=number)
     if seat.player_id is None:
         return seat
@@ -209,7 +213,7 @@ def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
     return seat
 
 
-def _check_seat_number(number: int) -> None:
+def seat_number_check(number: int) -> None:
     if number not in range(1, 7):
         raise ValidationFailed(f"seats are numbered 1 to 6, not {number}",
                                detail={"fields": {"seat": ["a seat from 1 to 6"]}})

@@ -13,7 +13,7 @@ from casino import roles
 from casino.services import player_create, player_deposit
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.models import Account, Hold
-from rounds import services as play
+from rounds import services
 from rounds.models import Round, RoundEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,19 +34,19 @@ SET = {"1": ("AH TS 9C 6D 3H", "KS QH"), "2": ("KC JC 8C 6C 3C", "AS 2D"),
 def played(staff_user: Any) -> Round:
     """A settled round: A loses 20.00, B wins 20.00 less 1.00 commission, C pushes."""
     boss = staff_user(roles.PIT_BOSS, "pia")
-    table = play.table_create(by=boss, name="Table 1")
+    table = services.table_create(by=boss, name="Table 1")
     for seat, name in ((1, "Anna"), (2, "Bram"), (3, "Cor")):
         player = player_create(name=name, currency="EUR", by=boss)
         player_deposit(player_id=player.pk, amount=59_500, by=boss)
-        play.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=boss)
-    round_ = play.round_open(table_id=table.pk, by=boss)
+        services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=boss)
+    round_ = services.round_open(table_id=table.pk, by=boss)
     for seat in (1, 2, 3):
-        play.wager_place(round_id=round_.pk, seat=seat, amount=2_000, by=boss)
-    play.banker_set(round_id=round_.pk, house=True, by=boss)
-    play.round_deal(round_id=round_.pk, hands=DEALT, by=boss)
+        services.wager_place(round_id=round_.pk, seat=seat, amount=2_000, by=boss)
+    services.banker_set(round_id=round_.pk, house=True, by=boss)
+    services.round_deal(round_id=round_.pk, hands=DEALT, by=boss)
     for position, (high, low) in SET.items():
-        play.hand_set(round_id=round_.pk, position=position, high=high, low=low, by=boss)
-    return play.round_settle(round_id=round_.pk, by=boss)
+        services.hand_set(round_id=round_.pk, position=position, high=high, low=low, by=boss)
+    return services.round_settle(round_id=round_.pk, by=boss)
 
 
 def test_admin_pages_show_money_in_the_unit_times_in_the_zone_and_red_hearts(

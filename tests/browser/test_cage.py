@@ -21,7 +21,7 @@ from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
 from ledger.models import Account, Entry
 from ledger.selectors import account_find, account_statement
-from rounds import services as play
+from rounds import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,13 +49,13 @@ def anna(staff_user: Any) -> Player:
     anna = player_create(name="Anna Jansen", currency="EUR", by=boss)
     player_create(name="anna jansen", currency="EUR", by=boss)
     player_deposit(player_id=anna.pk, amount=10_000, reference="Opening float", by=boss)
-    table = play.table_create(by=boss, name="Table 1",
+    table = services.table_create(by=boss, name="Table 1",
                               deal_modes=["electronic", "physical", "results"])
-    play.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=boss)
-    round_ = play.round_open(table_id=table.pk, by=boss)
-    play.wager_place(round_id=round_.pk, seat=1, amount=2_000, by=boss)
-    play.banker_set(round_id=round_.pk, house=True, by=boss)
-    play.round_settle(round_id=round_.pk, outcomes={"1": "loss"}, by=boss)
+    services.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=boss)
+    round_ = services.round_open(table_id=table.pk, by=boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=2_000, by=boss)
+    services.banker_set(round_id=round_.pk, house=True, by=boss)
+    services.round_settle(round_id=round_.pk, outcomes={"1": "loss"}, by=boss)
     return anna
 
 

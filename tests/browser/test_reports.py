@@ -14,7 +14,7 @@ from casino import roles
 from casino.services import player_create, player_deposit
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Line
-from rounds import services as play
+from rounds import services
 from rounds.models import Report
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,23 +25,23 @@ def banked_round(staff_user: Any, settings: Any, tmp_path: Path) -> int:
     """The Dutch seed's round: Bram banks; 100.00 and 60.00 lose, 100.00 and 40.00 win."""
     settings.MEDIA_ROOT = tmp_path
     boss = staff_user(roles.PIT_BOSS, "pia")
-    table = play.table_create(by=boss, name="Table 1", deal_modes=["results"])
+    table = services.table_create(by=boss, name="Table 1", deal_modes=["results"])
     bram = player_create(name="Bram", currency="EUR", by=boss)
     player_deposit(player_id=bram.pk, amount=100_000, by=boss)
-    play.seat_take(table_id=table.pk, number=1, player_id=bram.pk, by=boss)
+    services.seat_take(table_id=table.pk, number=1, player_id=bram.pk, by=boss)
     for seat in (2, 3, 4, 5):
         p = player_create(name=f"Speler {seat}", currency="EUR", by=boss)
         player_deposit(player_id=p.pk, amount=50_000, by=boss)
-        play.seat_take(table_id=table.pk, number=seat, player_id=p.pk, by=boss)
-    warm = play.round_open(table_id=table.pk, by=boss)
-    play.wager_place(round_id=warm.pk, seat=1, amount=10_000, by=boss)
-    play.banker_set(round_id=warm.pk, house=True, by=boss)
-    play.round_settle(round_id=warm.pk, outcomes={"1": "push"}, by=boss)
-    round_ = play.round_open(table_id=table.pk, by=boss)
+        services.seat_take(table_id=table.pk, number=seat, player_id=p.pk, by=boss)
+    warm = services.round_open(table_id=table.pk, by=boss)
+    services.wager_place(round_id=warm.pk, seat=1, amount=10_000, by=boss)
+    services.banker_set(round_id=warm.pk, house=True, by=boss)
+    services.round_settle(round_id=warm.pk, outcomes={"1": "push"}, by=boss)
+    round_ = services.round_open(table_id=table.pk, by=boss)
     for seat, amount in ((2, 10_000), (5, 6_000), (3, 10_000), (4, 4_000)):
-        play.wager_place(round_id=round_.pk, seat=seat, amount=amount, by=boss)
-    play.banker_set(round_id=round_.pk, seat=1, house_stake=0, by=boss)
-    play.round_settle(round_id=round_.pk,
+        services.wager_place(round_id=round_.pk, seat=seat, amount=amount, by=boss)
+    services.banker_set(round_id=round_.pk, seat=1, house_stake=0, by=boss)
+    services.round_settle(round_id=round_.pk,
                       outcomes={"2": "loss", "5": "loss", "3": "win", "4": "win"}, by=boss)
     return bram.pk
 

@@ -1,9 +1,13 @@
-"""The end of a round: settlement as one ledger entry, void, reversal."""
+"""The end of a round: settling it (its money posted as one ledger entry), voiding it
+before that, reversing it after.
+
+The money itself — who wins what, the commission — is worked out by rounds.settlement,
+pure arithmetic with no database; this module checks the round, feeds that arithmetic,
+and writes its result: the entry, the hands, the round, the event."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -12,24 +16,21 @@ from django.utils import timezone
 from casino.shared import approvals
 from casino.shared.db import update_rows
 from casino.shared.errors import Conflict, ValidationFailed
+from casino.shared.money import format_minor
 from ledger import services as ledger
+from ledger.models import Account
 from rounds import accounts, paigow
-from rounds.errors import (
-    HandsMissing,
-    WrongState,
-)
+from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
-from rounds.services.common import (
-    _active_wagers,
-    _event,
-    _hold_banker_cover,
-    _lock_round,
-    _money,
-    _positions_against_bank,
-    _require,
-    _require_deal_mode,
+from rounds.selectors import round_active_wagers
+from rounds.services.banking import banker_cover_hold, positions_against_bank
+from rounds.services.steps import (
+    round_event_add,
+    round_lock,
+    round_require_deal_mode,
+    round_require_state,
 )
-from rounds.services.tables import OPEN_STATES
+from rounds.settlement import Outcome, Party, PositionOutcome
 from rounds.settlement import settle as settle_money
 
 # --- settlement, void, reversal --------------------------------------------------------------
@@ -46,12 +47,20 @@ def round_settle(*, round_id: int, by: User,
     settled; then every account the settlement touches, in primary-key order, before any
     hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
     """
-    round_ = _lock_round(round_id)
-    if round_.state in (Round.State.SETTLED, Round.State.REVERSED):
+    # Read at once, not in queries of their own: the table (the entry's memo) and the ids
+    # of the accounts the entry moves money between (rounds.accounts.settlement_accounts).
+    round_ = round_lock(round_id, query=Round.objects.select_related("table").annotate(
+        bankroll_account_id=accounts.table_account_id(Account.Kind.TABLE_BANKROLL),
+        commission_account_id=accounts.table_account_id(Account.Kind.COMMISSION),
+        banker_account_id=accounts.banker_account_id()))
+    if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
-    wagers = _active_wagers(round_)
+    # After the lock, so no step of the round changes them while they are read.
+    wagers = list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat")
+                  .annotate(player_account_id=accounts.player_account_id()))
+    stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
         # No cards prove these outcomes: under dual control a second person approves first,
@@ -61,56 +70,54 @@ def round_settle(*, round_id: int, by: User,
         if round_.state == Round.State.BANKER_SET:
             # A results-only table settles straight after the banker is set; the solvency
             # check and the cover hold still come first, after the outcomes are checked.
-            _require_deal_mode(round_, Round.DealKind.RESULTS)
-            if not _positions_against_bank(round_, wagers):
+            round_require_deal_mode(round_, Round.DealKind.RESULTS)
+            if not stakes:
                 raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
             hold_cover = True
         else:
-            _require(round_, Round.State.DEALT, doing="settle")
+            round_require_state(round_, Round.State.DEALT, doing="settle")
             if round_.deal_kind != Round.DealKind.RESULTS:
                 raise WrongState("this round was dealt with cards: settle it without outcomes")
-        results = _check_outcomes(round_, wagers, outcomes)
+        results = _outcomes_checked(stakes, outcomes)
         hands: dict[str, Hand] = {}
     else:
-        _require(round_, Round.State.DEALT, doing="settle")
+        round_require_state(round_, Round.State.DEALT, doing="settle")
         if round_.deal_kind == Round.DealKind.RESULTS:
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
         hands = {h.position: h for h in round_.hands.all()}
-        results = _showdown_all(round_, wagers, hands)
+        results = _showdown_all(round_, stakes, hands)
 
-    rules = round_.rules
-    stakes = _positions_against_bank(round_, wagers)
+    rules = round_.table_rules
     money = settle_money(
-        wagers=stakes, outcomes={p: r[0] for p, r in results.items()},
+        wagers=stakes, outcomes={p: r.outcome for p, r in results.items()},
         banker_is_house=bool(round_.banker_is_house), house_stake=round_.house_stake,
-        rate=Decimal(rules["commission_rate"]), rounding=rules["commission_rounding"],
-        co_banking=bool(rules["co_banking"]),
+        rate=rules.commission_rate, rounding=rules.commission_rounding,
+        co_banking=rules.co_banking,
     )
-    lines = _settlement_lines(round_, wagers, money.moves)
+    # A table of pushes moves no money: no account to find.
+    party_accounts = accounts.settlement_accounts(round_, wagers) \
+        if money.moves or hold_cover else {}
+    lines = _settlement_lines(money.moves, party_accounts)
     if hold_cover:
         # Placing the cover locks the banker's account; the entry then locks every account
         # of the round. Taking one account before the others would break the key order:
         # two such rounds whose players bank at each other's tables would deadlock. So
         # every account the cover, the entry and its holds touch is locked first, at once.
-        banker = accounts.player_account(round_.banker_player) \
-            if round_.banker_player is not None else None
-        players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
-        ledger.account_lock(account_ids=[a for a, _ in lines]
-                            + [a.pk for a in players.values()]
-                            + ([banker.pk] if banker is not None else []))
-        _hold_banker_cover(round_, wagers, by)
+        ledger.account_lock(account_ids=party_accounts.values())
+        banker_cover_hold(round_, wagers, by)
         round_.deal_kind = Round.DealKind.RESULTS
     entry_id = _post_settlement(round_, wagers, lines, by)
 
     by_position = {r.position: r for r in money.positions}
     rows = []
-    for position, (outcome, high_result, low_result) in results.items():
+    for position, result in results.items():
         hand = hands.get(position) or Hand(round=round_, position=position)
-        result = by_position[position]
-        hand.outcome, hand.high_result, hand.low_result = outcome, high_result, low_result
-        hand.wager, hand.amount, hand.commission = result.wager, result.amount, \
-            result.commission
+        figures = by_position[position]
+        hand.outcome, hand.high_result, hand.low_result = result.outcome.value, result.high, \
+            result.low
+        hand.wager, hand.amount, hand.commission = figures.wager, figures.amount, \
+            figures.commission
         rows.append(hand)
     banker_hand = hands.get(round_.banker_position)
     if banker_hand is not None:
@@ -134,11 +141,12 @@ def round_settle(*, round_id: int, by: User,
         "house_bank_share",
         "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
         "solvency_available", "banker_hold_id"])
-    _event(round_, "settled", by, entry=entry_id,
-           outcomes={p: r[0] for p, r in results.items()},
-           banker_net=_money(round_, money.banker_net),
-           banker_commission=_money(round_, money.banker_commission),
-           player_commission=_money(round_, money.player_commission))
+    cur = round_.currency
+    round_event_add(round_, "settled", by, entry=entry_id,
+                    outcomes={p: r.outcome.value for p, r in results.items()},
+                    banker_net=format_minor(money.banker_net, cur),
+                    banker_commission=format_minor(money.banker_commission, cur),
+                    player_commission=format_minor(money.player_commission, cur))
     return round_
 
 
@@ -154,9 +162,16 @@ def _require_recorded_outcomes(round_: Round, outcomes: Mapping[str, str]) -> No
             code="already_settled", detail={"state": round_.state, "outcomes": recorded})
 
 
-def _check_outcomes(round_: Round, wagers: Sequence[Wager],
-                    outcomes: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
-    expected = set(_positions_against_bank(round_, wagers))
+def round_outcomes_check(round_: Round, wagers: Sequence[Wager],
+                         outcomes: Mapping[str, str]) -> dict[str, PositionOutcome]:
+    """Outcomes given for a results-only settlement, checked: one for exactly each position
+    playing against the bank, each a win, push or loss (the approval's check asks too)."""
+    return _outcomes_checked(positions_against_bank(round_, wagers), outcomes)
+
+
+def _outcomes_checked(stakes: Mapping[str, int],
+                      outcomes: Mapping[str, str]) -> dict[str, PositionOutcome]:
+    expected = set(stakes)
     given = {str(k): v for k, v in outcomes.items()}
     if set(given) != expected:
         raise ValidationFailed(
@@ -164,36 +179,38 @@ def _check_outcomes(round_: Round, wagers: Sequence[Wager],
             f"{', '.join(sorted(expected)) or 'none'}",
             detail={"fields": {"outcomes": [f"positions {sorted(expected)}"]}},
         )
-    bad = {p: v for p, v in given.items() if v not in ("win", "push", "loss")}
+    known = {o.value for o in Outcome}
+    bad = {p: v for p, v in given.items() if v not in known}
     if bad:
         raise ValidationFailed("an outcome is win, push or loss",
                                detail={"fields": {"outcomes": [f"{p}: {v!r}" for p, v in
                                                                bad.items()]}})
-    return {p: (v, "", "") for p, v in given.items()}
+    return {p: PositionOutcome(Outcome(v)) for p, v in given.items()}
 
 
-def _showdown_all(round_: Round, wagers: Sequence[Wager],
-                  hands: Mapping[str, Hand]) -> dict[str, tuple[str, str, str]]:
+def _showdown_all(round_: Round, stakes: Mapping[str, int],
+                  hands: Mapping[str, Hand]) -> dict[str, PositionOutcome]:
     """Each position against the banker's hand (rules §5)."""
-    against = _positions_against_bank(round_, wagers)
-    unset = sorted(p for p in [*against, round_.banker_position]
+    unset = sorted(p for p in [*stakes, round_.banker_position]
                    if p not in hands or not hands[p].set_by)
     if unset:
         raise HandsMissing(f"set these hands first: {', '.join(unset)}",
                            detail={"positions": unset})
-    wheel = round_.rules["wheel"]
+    wheel = round_.table_rules.wheel
     banker = hands[round_.banker_position]
-    results: dict[str, tuple[str, str, str]] = {}
-    for position in against:
+    results: dict[str, PositionOutcome] = {}
+    for position in stakes:
         hand = hands[position]
-        if hand.set_by == Hand.SetBy.FOUL_FORFEIT:
-            results[position] = ("loss", "loss", "loss")  # a forfeited hand loses
+        if hand.set_by == Hand.SetBy.FOUL_FORFEIT:  # a forfeited hand loses
+            results[position] = PositionOutcome(Outcome.LOSS, Outcome.LOSS.value,
+                                                Outcome.LOSS.value)
         elif banker.set_by == Hand.SetBy.FOUL_FORFEIT:
-            results[position] = ("win", "win", "win")
+            results[position] = PositionOutcome(Outcome.WIN, Outcome.WIN.value,
+                                                Outcome.WIN.value)
         else:
-            outcome = paigow.showdown(player=_setting(hand), banker=_setting(banker),
-                                      wheel=wheel)
-            results[position] = (outcome.result, outcome.high, outcome.low)
+            shown = paigow.showdown(player=_setting(hand), banker=_setting(banker),
+                                    wheel=wheel)
+            results[position] = PositionOutcome(Outcome(shown.result), shown.high, shown.low)
     return results
 
 
@@ -201,31 +218,14 @@ def _setting(hand: Hand) -> paigow.Setting:
     return paigow.Setting(high=paigow.parse_cards(hand.high), low=paigow.parse_cards(hand.low))
 
 
-def _settlement_lines(round_: Round, wagers: Sequence[Wager],
-                      moves: Mapping[str, int]) -> list[tuple[int, int]]:
+def _settlement_lines(moves: Mapping[str, int],
+                      party_accounts: Mapping[Party, int]) -> list[tuple[int, int]]:
     """The settlement entry's lines (account, amount) in account order; none when nothing
-    moved (every hand a push)."""
-    if not moves:
-        return []
-    table_accounts = accounts.table_accounts(round_.table)
-    if round_.banker_is_house:
-        bank_account = table_accounts.bankroll
-    else:
-        # A player-banked round names its banker (constraint round_banker_consistent).
-        assert round_.banker_player is not None
-        bank_account = accounts.player_account(round_.banker_player)
-    players = accounts.player_accounts([w.player_id for w in wagers], round_.currency)
-    seat_player = {str(w.seat): w.player_id for w in wagers}
+    moved (every hand a push). Parties sharing an account (the house's bankroll as bank
+    and as house) make one line."""
     lines: dict[int, int] = {}
     for party, amount in moves.items():
-        if party == "bank":
-            account_id = bank_account.pk
-        elif party == "house":
-            account_id = table_accounts.bankroll.pk
-        elif party == "commission":
-            account_id = table_accounts.commission.pk
-        else:
-            account_id = players[seat_player[party]].pk
+        account_id = party_accounts[Party(party)]
         lines[account_id] = lines.get(account_id, 0) + amount
     return [(a, v) for a, v in sorted(lines.items()) if v]
 
@@ -253,16 +253,16 @@ def round_void(*, round_id: int, reason: str, by: User) -> Round:
     if not reason.strip():
         raise ValidationFailed("say why the round is voided",
                                detail={"fields": {"reason": ["required"]}})
-    round_ = _lock_round(round_id)
-    _require(round_, *OPEN_STATES, doing="void")
-    released = [w.hold_id for w in _active_wagers(round_)]
+    round_ = round_lock(round_id)
+    round_require_state(round_, *Round.State.OPEN, doing="void")
+    released = [w.hold_id for w in round_active_wagers(round_)]
     if round_.banker_hold_id is not None:
         released.append(round_.banker_hold_id)
     ledger.holds_release(hold_ids=released, by=by)
     round_.state = Round.State.VOIDED
     round_.closed_reason = reason
     round_.save(update_fields=["state", "closed_reason"])
-    _event(round_, "voided", by, reason=reason, released_holds=released)
+    round_event_add(round_, "voided", by, reason=reason, released_holds=released)
     return round_
 
 
@@ -273,10 +273,10 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     if not reason.strip():
         raise ValidationFailed("say why the round is reversed",
                                detail={"fields": {"reason": ["required"]}})
-    round_ = _lock_round(round_id)
+    round_ = round_lock(round_id)
     if round_.state == Round.State.REVERSED:
         return round_
-    _require(round_, Round.State.SETTLED, doing="reverse")
+    round_require_state(round_, Round.State.SETTLED, doing="reverse")
     approvals.approval_required_check(action="rounds.reverse",
                                       params={"round_id": round_id, "reason": reason})
     reversal_id = None
@@ -287,5 +287,5 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
     round_.state = Round.State.REVERSED
     round_.closed_reason = reason
     round_.save(update_fields=["reversal_entry_id", "state", "closed_reason"])
-    _event(round_, "reversed", by, reason=reason, entry=reversal_id)
+    round_event_add(round_, "reversed", by, reason=reason, entry=reversal_id)
     return round_

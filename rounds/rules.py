@@ -1,0 +1,64 @@
+"""A round's rules as typed values: the table's settings as the round copied them when it
+opened (``Round.rules``, rules §6-§9), read once into a frozen ``TableRules``.
+
+The JSON stays the record (it is what the API shows and what the event log says the
+round opened with); code reads the typed object, so a setting's values are the Table
+model's choices, never string literals compared by hand. A setting missing from an older
+round's copy (``deal_modes`` came later) takes the Table field's default, which is what
+that round played by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import models
+
+from rounds.models import Table
+
+
+def _default(name: str) -> Any:
+    field = Table._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a setting is a plain column of the table
+    return field.get_default()
+
+
+@dataclass(frozen=True)
+class TableRules:
+    min_bet: int                     # minor units
+    max_bet: int
+    commission_rate: Decimal         # fraction of a win: 0.05 is 5% (rules §6)
+    commission_rounding: Table.CommissionRounding
+    wheel: Table.Wheel
+    house_way: str                   # a name of rounds.paigow.HOUSE_WAYS
+    bank_rotation: Table.BankRotation
+    banker_must_have_played: bool
+    house_stake_cap: Table.HouseStakeCap
+    foul_policy: Table.FoulPolicy
+    co_banking: bool
+    first_stack: Table.FirstStack
+    deal_modes: tuple[Table.DealMode, ...]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableRules:
+        def get(name: str) -> Any:
+            return data[name] if name in data else _default(name)
+
+        return cls(
+            min_bet=int(get("min_bet")),
+            max_bet=int(get("max_bet")),
+            commission_rate=Decimal(str(get("commission_rate"))),
+            commission_rounding=Table.CommissionRounding(get("commission_rounding")),
+            wheel=Table.Wheel(get("wheel")),
+            house_way=str(get("house_way")),
+            bank_rotation=Table.BankRotation(get("bank_rotation")),
+            banker_must_have_played=bool(get("banker_must_have_played")),
+            house_stake_cap=Table.HouseStakeCap(get("house_stake_cap")),
+            foul_policy=Table.FoulPolicy(get("foul_policy")),
+            co_banking=bool(get("co_banking")),
+            first_stack=Table.FirstStack(get("first_stack")),
+            deal_modes=tuple(Table.DealMode(m) for m in get("deal_modes")),
+        )

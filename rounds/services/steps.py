@@ -1,0 +1,76 @@
+"""What every step of a round does first: lock the round, check its state (and the table's
+deal modes) before anything is written, and, once written, record the step as an event.
+
+Validate, then write (STYLE): the checks here raise before a step changes anything; the
+lock is the round row's, the second in the lock order of rounds.services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from casino.models import Player
+from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
+from rounds.models import STATE_WORDS, Round, RoundEvent
+from rounds.selectors import table_seat
+
+
+def round_lock(round_id: int, *, query: QuerySet[Round] | None = None) -> Round:
+    """The round, its row locked until the transaction ends: steps of one round queue.
+    ``query`` may read more with it (the table, accounts' ids); only the round's row is
+    locked, as a step locks the table, if at all, before the round (the lock order)."""
+    try:
+        return (query if query is not None else Round.objects).select_for_update(
+            of=("self",)).get(pk=round_id)
+    except Round.DoesNotExist:
+        raise RoundNotFound(f"no round #{round_id}") from None
+
+
+def round_require_state(round_: Round, *states: str, doing: str) -> None:
+    """Refuse a step out of order, saying what the round is and what the step needs."""
+    if round_.state not in states:
+        allowed = [STATE_WORDS.get(Round.State(s), s) for s in states]
+        allowed_text = (allowed[0] if len(allowed) == 1
+                        else f"{', '.join(allowed[:-1])} or {allowed[-1]}")
+        raise WrongState(
+            f"Cannot {doing}: round {round_.number} is "
+            f"{STATE_WORDS.get(Round.State(round_.state), round_.state)}; this can be done "
+            f"only while it is {allowed_text}.",
+            detail={"state": round_.state, "allowed": list(states)},
+        )
+
+
+_DEAL_MODE_WORDS = {"electronic": "an electronic deal", "physical": "a physical deal of "
+                    "recorded cards", "results": "results only (outcomes recorded)"}
+
+
+def round_require_deal_mode(round_: Round, mode: str) -> None:
+    """Refuse a deal the table does not allow, before anything is written: who picks the
+    cards or the outcomes decides the money, so only a pit boss opens a table to that.
+    The round's copy of the setting is the table's, which changes only between rounds."""
+    allowed = [m.value for m in round_.table_rules.deal_modes]
+    if mode not in allowed:
+        raise DealModeNotAllowed(
+            f"this table does not allow {_DEAL_MODE_WORDS[mode]}; it allows "
+            f"{', '.join(_DEAL_MODE_WORDS[m] for m in allowed)} (a pit boss sets the "
+            "table's deal modes between rounds)",
+            detail={"mode": mode, "allowed": allowed},
+        )
+
+
+def round_event_add(round_: Round, kind: str, by: User, **data: Any) -> None:
+    RoundEvent.objects.create(round=round_, kind=kind, by=by, data=data)
+
+
+def seated_player_lock(round_: Round, seat: int) -> Player:
+    """The player in the seat, with the seat row locked (after the round, before any
+    account: the lock order of rounds.services), so they cannot leave while a wager or the
+    bank is being placed for them."""
+    found = table_seat(table_id=round_.table_id, number=seat).select_for_update(
+        of=("self",)).first()
+    if found is None or found.player is None:
+        raise SeatProblem(f"nobody sits at seat {seat}", detail={"seat": seat})
+    return found.player
