@@ -10,6 +10,11 @@ worked out once, when the tables are built at import (a few thousand multisets, 
 Rank values are dense integers in one total order shared by both wheel rules (the wheel
 straight simply has a different place under each), so the engine's hot paths compare ints and
 the public API hands out one interned rank object per value.
+
+The public call checks its input every time, and cheaply: a card is valid by construction (the
+deck's 53 objects are the only Cards, cards.py), so "five distinct cards of the deck" is a few
+identity tests on the usual input, a tuple of Cards; anything else takes the slow path, which
+reads text and says exactly what is wrong.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
-from .cards import ACE, JOKER_PRIME, RANK_PRIMES, Card, parse_cards
+from .cards import ACE, DECK, JOKER_PRIME, RANK_PRIMES, Card, parse_cards
 from .errors import InvalidCards, UnknownOption
 
 # Worst to best; the index is the category's strength (rules section 2). The two-card hand uses
@@ -217,6 +222,11 @@ CATEGORY_FLOOR: Final = {
     name: min(r.value for r in HIGH_RANKS if r.category == name) for name in CATEGORIES
 }
 STRAIGHT_FLOOR: Final = CATEGORY_FLOOR["straight"]
+# The same two lookups per wheel rule straight to the interned rank object, for the public call.
+_PLAIN_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()}
+                       for wheel, (plain, _) in TABLES.items()}
+_SUITED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in suited.items()}
+                        for wheel, (_, suited) in TABLES.items()}
 
 LOW_RANKS: Final = {
     (hi, lo): LowRank(hi, lo) for hi in range(2, ACE + 1) for lo in range(2, hi + 1)
@@ -248,16 +258,30 @@ def low_rank(a: Card, b: Card) -> LowRank:
 
 # --- public API ------------------------------------------------------------------------------
 
-def _five(cards: Iterable[Card] | str) -> tuple[Card, ...]:
-    if type(cards) is tuple and len(cards) == 5 and len(set(cards)) == 5 \
-            and all(type(card) is Card for card in cards):
-        return cards
-    return parse_cards(cards, count=5)
-
-
 def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> HighRank:
-    """Rank five cards as a high hand (rules section 2)."""
-    five = _five(cards)
+    """Rank five cards as a high hand (rules section 2).
+
+    Raises InvalidCards unless given exactly five distinct cards of the deck (Card objects or
+    text), UnknownOption for a wheel rule it does not know."""
+    # The checks of parse_cards(cards, count=5), inlined for a tuple of Cards because they
+    # are most of the call's cost: five values (else ValueError), each the deck's own object
+    # (an object's index attribute cannot make it so, nor an int, text or a forged Card: they
+    # fail the test or raise), no object twice. Every error, or an unknown wheel rule
+    # (KeyError), falls through to the slow path, which names the problem.
+    if type(cards) is tuple:
+        try:
+            a, b, c, d, e = cards
+            if (DECK[a.index] is a and DECK[b.index] is b and DECK[c.index] is c
+                    and DECK[d.index] is d and DECK[e.index] is e
+                    and not (a is b or a is c or a is d or a is e or b is c or b is d
+                             or b is e or c is d or c is e or d is e)):
+                product = a.prime * b.prime * c.prime * d.prime * e.prime
+                if a.suit_bits & b.suit_bits & c.suit_bits & d.suit_bits & e.suit_bits:
+                    return _SUITED_RANKS[wheel][product]
+                return _PLAIN_RANKS[wheel][product]
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            pass
+    five = parse_cards(cards, count=5)
     plain, suited = tables_for(wheel)
     return HIGH_RANKS[high_value(five, plain, suited)]
 
