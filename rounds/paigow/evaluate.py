@@ -12,9 +12,10 @@ straight simply has a different place under each), so the engine's hot paths com
 the public API hands out one interned rank object per value.
 
 The public call checks its input every time, and cheaply: a card is valid by construction (the
-deck's 53 objects are the only Cards, cards.py), so "five distinct cards of the deck" is a few
-identity tests on the usual input, a tuple of Cards; anything else takes the slow path, which
-reads text and says exactly what is wrong.
+deck's 53 objects are the only Cards, cards.py), so on the usual input, a tuple of Cards, "five
+distinct cards of the deck" is five dict lookups (which fetch the primes anyway) and ten
+identity tests; anything else takes the slow path, which reads text and says exactly what is
+wrong.
 """
 
 from __future__ import annotations
@@ -222,9 +223,22 @@ CATEGORY_FLOOR: Final = {
     name: min(r.value for r in HIGH_RANKS if r.category == name) for name in CATEGORIES
 }
 STRAIGHT_FLOOR: Final = CATEGORY_FLOOR["straight"]
-# The same two lookups per wheel rule straight to the interned rank object, for the public call.
-_PLAIN_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()}
-                       for wheel, (plain, _) in TABLES.items()}
+# For the public call: each card's prime keyed by the card itself (a lookup that is also the
+# membership test), and the same lookups as TABLES straight to the interned rank object, the
+# plain one split in two. A card given twice repeats a rank, so five distinct ranks (or four
+# and the joker) cannot hold a card twice, nor can a flush lookup (every suited product has
+# distinct ranks); only a product with a repeated rank needs the identity tests.
+_PRIME: Final = {card: card.prime for card in DECK}
+_DISTINCT_PRODUCTS: Final = frozenset(
+    [_product(five, False) for five in itertools.combinations(range(2, ACE + 1), 5)]
+    + [_product(four, True) for four in itertools.combinations(range(2, ACE + 1), 4)]
+)
+_DISTINCT_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()
+                                  if p in _DISTINCT_PRODUCTS}
+                          for wheel, (plain, _) in TABLES.items()}
+_REPEATED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()
+                                  if p not in _DISTINCT_PRODUCTS}
+                          for wheel, (plain, _) in TABLES.items()}
 _SUITED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in suited.items()}
                         for wheel, (_, suited) in TABLES.items()}
 
@@ -264,22 +278,25 @@ def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> Hi
     Raises InvalidCards unless given exactly five distinct cards of the deck (Card objects or
     text), UnknownOption for a wheel rule it does not know."""
     # The checks of parse_cards(cards, count=5), inlined for a tuple of Cards because they
-    # are most of the call's cost: five values (else ValueError), each the deck's own object
-    # (an object's index attribute cannot make it so, nor an int, text or a forged Card: they
-    # fail the test or raise), no object twice. Every error, or an unknown wheel rule
-    # (KeyError), falls through to the slow path, which names the problem.
+    # are most of the call's cost: five values (else ValueError), each one of the deck's 53
+    # objects (_PRIME has no other key: an int, text or look-alike raises KeyError or
+    # TypeError, and no other Card can be made), no object twice (see _DISTINCT_RANKS for
+    # when that needs testing). Every failure, and an unknown wheel rule (KeyError), falls
+    # through to the slow path, which names the problem.
     if type(cards) is tuple:
         try:
             a, b, c, d, e = cards
-            if (DECK[a.index] is a and DECK[b.index] is b and DECK[c.index] is c
-                    and DECK[d.index] is d and DECK[e.index] is e
-                    and not (a is b or a is c or a is d or a is e or b is c or b is d
-                             or b is e or c is d or c is e or d is e)):
-                product = a.prime * b.prime * c.prime * d.prime * e.prime
-                if a.suit_bits & b.suit_bits & c.suit_bits & d.suit_bits & e.suit_bits:
-                    return _SUITED_RANKS[wheel][product]
-                return _PLAIN_RANKS[wheel][product]
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            prime = _PRIME
+            product = prime[a] * prime[b] * prime[c] * prime[d] * prime[e]
+            if a.suit_bits & b.suit_bits & c.suit_bits & d.suit_bits & e.suit_bits:
+                return _SUITED_RANKS[wheel][product]
+            distinct = _DISTINCT_RANKS[wheel]
+            if product in distinct:
+                return distinct[product]
+            if not (a is b or a is c or a is d or a is e or b is c or b is d or b is e
+                    or c is d or c is e or d is e):
+                return _REPEATED_RANKS[wheel][product]
+        except (KeyError, TypeError, ValueError):
             pass
     five = parse_cards(cards, count=5)
     plain, suited = tables_for(wheel)

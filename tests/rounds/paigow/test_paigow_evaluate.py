@@ -269,6 +269,16 @@ def test_a_tuple_holding_a_card_twice_is_refused() -> None:
         evaluate_high((joker, king, queen, jack, joker))
 
 
+@pytest.mark.parametrize("text", ["AS AS KH QD JC", "AS AS AH AD JK", "7C 7C 7H 2D 2S",
+                                  "JK 9H 8H 7H JK"])
+def test_a_card_twice_is_refused_even_where_the_ranks_make_a_real_hand(text: str) -> None:
+    # Each repeats one card where the ranks alone name a hand (a pair, five aces, a full
+    # house): the rank lookup would answer, so only the duplicate check can refuse it.
+    cards = tuple(DECK[[c.code for c in DECK].index(code)] for code in text.split())
+    with pytest.raises(InvalidCards, match="same card twice"):
+        evaluate_high(cards)
+
+
 @pytest.mark.parametrize("count", [0, 1, 4, 6, 7])
 def test_a_tuple_of_the_wrong_number_of_cards_is_refused(count: int) -> None:
     with pytest.raises(InvalidCards, match=f"expected 5 cards, got {count}"):
