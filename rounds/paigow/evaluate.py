@@ -13,9 +13,9 @@ the public API hands out one interned rank object per value.
 
 The public call checks its input every time, and cheaply: a card is valid by construction (the
 deck's 53 objects are the only Cards, cards.py), so on the usual input, a tuple of Cards, "five
-distinct cards of the deck" is five dict lookups (which fetch the primes anyway) and ten
-identity tests; anything else takes the slow path, which reads text and says exactly what is
-wrong.
+distinct cards of the deck" is five dict lookups (which fetch the primes anyway) and, only
+where a rank repeats, ten identity tests; anything else takes the slow path, which reads text
+and says exactly what is wrong.
 """
 
 from __future__ import annotations
