@@ -1,19 +1,26 @@
-"""The round bench's floor: its scratch database (bench._scratch) and tables to play at.
+"""The round bench's floor: its scratch database (bench._scratch), tables to play at and
+rounds ready to settle (also for bench/profile_settle.py).
 
 Import after ``django.setup()``.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bench._scratch import database_url, scratch_database
 from casino import roles
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import cage_cap, player_create, player_deposit, staff_create
 from rounds import services
-from rounds.models import Table
+from rounds.models import Hand, Table
 
-__all__ = ["database_url", "dealer_token", "full_table", "pit_boss", "scratch_database"]
+__all__ = ["FUNDS", "HOUSE_STAKE", "WAGERS", "banker_for", "database_url", "deal_round",
+           "dealer_token", "full_table", "pit_boss", "scratch_database"]
+
+FUNDS = 10_000_000          # each player's bankroll, minor units (100,000.00)
+WAGERS = range(200, 10_001, 100)   # within the default limits 2.00-100.00
+HOUSE_STAKE = 5_000         # a player-banker's stake against the house (50.00)
 
 
 def pit_boss(username: str = "bench-pit") -> Any:
@@ -37,6 +44,34 @@ def full_table(*, name: str, by: Any, funds: int) -> Table:
                                   banker_must_have_played=False, house_stake_cap="table_max")
     for seat in range(1, 7):
         player = player_create(name=f"{name} player {seat}", currency=table.currency, by=by)
-        player_deposit(player_id=player.pk, amount=funds, by=by)
+        # In deposits the cage makes alone: above its cap a deposit waits for a second person.
+        cap = cage_cap(table.currency)
+        for deposited in range(0, funds, cap):
+            player_deposit(player_id=player.pk, amount=min(cap, funds - deposited), by=by)
         services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=by)
     return table
+
+
+def banker_for(number: int) -> int | None:
+    """Even rounds: the house banks; odd rounds: seats 1-6 in turn."""
+    return None if number % 2 == 0 else (number // 2) % 6 + 1
+
+
+def deal_round(table_id: int, number: int, by: Any, rng: random.Random) -> int:
+    """A round at a full table opened, wagered, banked (banker_for), dealt and set by the
+    house way: ready to settle. Returns its id."""
+    banker = banker_for(number)
+    round_ = services.round_open(table_id=table_id, by=by)
+    for seat in range(1, 7):
+        if seat != banker:
+            services.wager_place(round_id=round_.pk, seat=seat, amount=rng.choice(WAGERS),
+                                 by=by)
+    if banker is None:
+        services.banker_set(round_id=round_.pk, house=True, by=by)
+    else:
+        services.banker_set(round_id=round_.pk, seat=banker, house_stake=HOUSE_STAKE, by=by)
+    services.round_deal(round_id=round_.pk, by=by)
+    for position in (Hand.objects.filter(round_id=round_.pk).exclude(position="dealer")
+                     .values_list("position", flat=True)):
+        services.hand_set(round_id=round_.pk, position=position, house_way=True, by=by)
+    return round_.pk

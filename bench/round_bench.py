@@ -6,12 +6,15 @@ alternate (a player-banker stakes against the house too), so both settlement pat
 the figures. Two measurements, each printed with a reference taken in the same run so the
 figures mean something on any machine:
 
-1. Through rounds.services in this process: rounds per second and p50/p99 of round_settle;
+1. Through rounds.services in this process: rounds per second, p50/p99 of round_settle and
+   the number of queries one round_settle issues at a full table (house- and player-banked,
+   counted with Django's CaptureQueriesContext on rounds outside the timed ones);
    reference: one ledger entry_post and one bare ``SELECT 1`` through Django's connection.
 2. Through the HTTP API under gunicorn (2 sync workers) with K concurrent clients, one table
    each (a table plays one round at a time by design): rounds per second overall and p50/p99
-   of the settle request; reference: ``GET /api/v1/health`` (one query through the whole
-   stack), timed alone before the load.
+   of the settle request, at --clients (default 4) and again at --load-clients (default 16);
+   reference: ``GET /api/v1/health`` (one query through the whole stack), timed alone before
+   the load.
 
 Everything runs in a scratch database created for the run and dropped after it, on the
 server the project uses (DATABASE_URL, or the embedded one). Traffic goes to 127.0.0.1 only.
@@ -50,16 +53,15 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench import _rounds_setup as floor  # noqa: E402
+from bench._rounds_setup import FUNDS, HOUSE_STAKE, WAGERS, banker_for, deal_round  # noqa: E402
 from ledger.models import Hold  # noqa: E402
 from ledger.services import account_get_or_create, entry_post  # noqa: E402
 from rounds import services  # noqa: E402
-from rounds.models import Hand, Round  # noqa: E402
+from rounds.models import Round  # noqa: E402
 
-FUNDS = 10_000_000          # each player's bankroll, minor units (100,000.00)
-WAGERS = range(200, 10_001, 100)   # within the default limits 2.00-100.00
-HOUSE_STAKE = 5_000         # a player-banker's stake against the house (50.00)
 WARMUP_ROUNDS = 2
 MAX_HTTP_ROUNDS_PER_CLIENT = 10_000  # a bound on the loop whatever --seconds says
 TIMES = "\N{MULTIPLICATION SIGN}"
@@ -75,11 +77,6 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms"
 
 
-def banker_for(number: int) -> int | None:
-    """Even rounds: the house banks; odd rounds: seats 1-6 in turn."""
-    return None if number % 2 == 0 else (number // 2) % 6 + 1
-
-
 def amount_text(minor: int) -> str:
     return f"{minor // 100}.{minor % 100:02d}"
 
@@ -88,25 +85,22 @@ def amount_text(minor: int) -> str:
 
 def play_round(table_id: int, number: int, by: Any, rng: random.Random) -> float:
     """One complete round; returns round_settle's wall time in seconds."""
-    banker = banker_for(number)
-    round_ = services.round_open(table_id=table_id, by=by)
-    for seat in range(1, 7):
-        if seat != banker:
-            services.wager_place(round_id=round_.pk, seat=seat, amount=rng.choice(WAGERS),
-                                 by=by)
-    if banker is None:
-        services.banker_set(round_id=round_.pk, house=True, by=by)
-    else:
-        services.banker_set(round_id=round_.pk, seat=banker, house_stake=HOUSE_STAKE, by=by)
-    services.round_deal(round_id=round_.pk, by=by)
-    for position in (Hand.objects.filter(round_id=round_.pk).exclude(position="dealer")
-                     .values_list("position", flat=True)):
-        services.hand_set(round_id=round_.pk, position=position, house_way=True, by=by)
+    round_id = deal_round(table_id, number, by, rng)
     started = time.perf_counter()
-    settled = services.round_settle(round_id=round_.pk, by=by)
+    settled = services.round_settle(round_id=round_id, by=by)
     elapsed = time.perf_counter() - started
     assert settled.state == Round.State.SETTLED
     return elapsed
+
+
+def settle_queries(table_id: int, number: int, by: Any, rng: random.Random) -> int:
+    """One complete round; returns the number of queries its round_settle issued. Not a timed
+    round: capturing forces Django's debug cursor, which costs time of its own."""
+    round_id = deal_round(table_id, number, by, rng)
+    with CaptureQueriesContext(connection) as captured:
+        settled = services.round_settle(round_id=round_id, by=by)
+    assert settled.state == Round.State.SETTLED
+    return len(captured.captured_queries)
 
 
 def timed(repeat: int, run: Callable[[], object]) -> list[float]:
@@ -124,7 +118,8 @@ def select_one() -> None:
         cursor.fetchone()
 
 
-def bench_services(rounds: int, by: Any) -> None:
+def bench_services(rounds: int, by: Any) -> int:
+    """Prints the figures; returns the rounds played besides `rounds` and the warm-up."""
     table = floor.full_table(name="Bench services", by=by, funds=FUNDS)
     rng = random.Random(2024)
     for number in range(WARMUP_ROUNDS):
@@ -134,6 +129,11 @@ def bench_services(rounds: int, by: Any) -> None:
     for number in range(WARMUP_ROUNDS, WARMUP_ROUNDS + rounds):
         settle_times.append(play_round(table.pk, number, by, rng))
     wall = time.perf_counter() - started
+    # One house-banked and one player-banked round (banker_for: even, odd), after the timed
+    # ones; the larger count is the figure, the settle of a full table at its dearest.
+    next_number = WARMUP_ROUNDS + rounds + (WARMUP_ROUNDS + rounds) % 2
+    house_banked = settle_queries(table.pk, next_number, by, rng)
+    player_banked = settle_queries(table.pk, next_number + 1, by, rng)
 
     a = account_get_or_create(kind="table_bankroll", currency="EUR", ref="bench:a")
     b = account_get_or_create(kind="table_bankroll", currency="EUR", ref="bench:b")
@@ -150,6 +150,9 @@ def bench_services(rounds: int, by: Any) -> None:
           f"SELECT 1 p50 {ms(select_p50)}")
     print(f"   settle p50 = {settle_p50 / post_p50:.1f} {TIMES} a ledger entry_post "
           f"= {settle_p50 / select_p50:.0f} {TIMES} a SELECT 1 round trip")
+    print(f"   settle queries: {max(house_banked, player_banked)}   (one round_settle at a "
+          f"full table: house-banked {house_banked}, player-banked {player_banked})")
+    return 2
 
 
 # --- 2. through the HTTP API under gunicorn -------------------------------------------------
@@ -251,10 +254,12 @@ def wait_until_up(server: subprocess.Popen, port: int, log: Path, timeout: float
     raise RuntimeError(f"gunicorn did not answer within {timeout:.0f} s:\n{log.read_text()}")
 
 
-def bench_http(clients: int, seconds: float, workers: int, by: Any) -> None:
-    tables = [floor.full_table(name=f"Bench HTTP {n + 1}", by=by, funds=FUNDS)
+def bench_http(clients: int, seconds: float, workers: int, by: Any) -> tuple[float, float]:
+    """Prints the figures at `clients` concurrent clients; returns the settle request's p50
+    and p99 in seconds."""
+    tables = [floor.full_table(name=f"Bench HTTP {clients}c {n + 1}", by=by, funds=FUNDS)
               for n in range(clients)]
-    tokens = [floor.dealer_token(f"bench-dealer-{n + 1}") for n in range(clients)]
+    tokens = [floor.dealer_token(f"bench-dealer-{clients}c-{n + 1}") for n in range(clients)]
     port = free_port()
     env = {
         **os.environ,
@@ -315,6 +320,7 @@ def bench_http(clients: int, seconds: float, workers: int, by: Any) -> None:
     print(f"   reference, same run           GET /api/v1/health p50 {ms(health_p50)} "
           "(alone, before the load)")
     print(f"   settle request p50 = {settle_p50 / health_p50:.1f} {TIMES} a health request")
+    return settle_p50, settle_p99
 
 
 def check_books(expected_rounds: int) -> None:
@@ -334,9 +340,13 @@ def main() -> int:
                         help="concurrent HTTP clients, one table each (default 4)")
     parser.add_argument("--seconds", type=float, default=15.0,
                         help="length of the HTTP measurement (default 15)")
+    parser.add_argument("--load-clients", type=int, default=16,
+                        help="the HTTP measurement again at this many clients (default 16; "
+                             "0 to skip)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     options = parser.parse_args()
-    if options.rounds < 1 or options.clients < 1 or options.seconds <= 0:
+    if options.rounds < 1 or options.clients < 1 or options.seconds <= 0 \
+            or options.load_clients < 0:
         parser.error("--rounds and --clients must be at least 1, --seconds positive")
 
     began = time.perf_counter()
@@ -347,10 +357,16 @@ def main() -> int:
               f"{':' + str(db['PORT']) if db.get('PORT') else ''} (dropped at the end); "
               f"{os.cpu_count()} CPUs.")
         by = floor.pit_boss()
-        bench_services(options.rounds, by)
-        bench_http(options.clients, options.seconds, options.workers, by)
+        counted_rounds = bench_services(options.rounds, by)
+        p50, p99 = bench_http(options.clients, options.seconds, options.workers, by)
+        if options.load_clients:
+            if options.load_clients != options.clients:
+                p50, p99 = bench_http(options.load_clients, options.seconds, options.workers,
+                                      by)
+            print(f"\n   settle request at {options.load_clients} clients: p50 {ms(p50)}   "
+                  f"p99 {ms(p99)}")
         http_rounds = Round.objects.filter(table__name__startswith="Bench HTTP").count()
-        check_books(WARMUP_ROUNDS + options.rounds + http_rounds)
+        check_books(WARMUP_ROUNDS + options.rounds + counted_rounds + http_rounds)
     print(f"Done in {time.perf_counter() - began:.0f} s; {scratch} dropped.")
     return 0
 

@@ -1,8 +1,10 @@
 """Cards of the 53-card deck and their notation (rules section 1).
 
-Every card exists exactly once per process: `parse_cards` hands out the same interned objects,
-so identity, hashing and pickling (worker processes) stay cheap and consistent. The attributes
-the evaluator needs on its hot path (`prime`, `suit_bits`) are precomputed on each card.
+Every card exists exactly once per process: the 53 objects of DECK are made at import and
+`Card` refuses to make any other, so `parse_cards` hands out the same interned objects and a
+card is valid by construction (the evaluator's checks are identity tests, no parsing); identity,
+hashing and pickling (worker processes) stay cheap and consistent. The attributes the
+evaluator needs on its hot path (`prime`, `suit_bits`) are precomputed on each card.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ class Card:
     suit_bits: int
 
     def __init__(self, rank: int, suit: str, index: int) -> None:
+        if _deck_complete:
+            # A 54th card would pass every check that trusts a Card to be one of the deck's.
+            raise TypeError("the 53 cards exist once each: take them from DECK or parse_cards")
         self.rank = rank
         self.suit = suit
         self.index = index
@@ -78,12 +83,15 @@ class Card:
         return (card_by_index, (self.index,))
 
 
+_deck_complete = False
 DECK: Final[tuple[Card, ...]] = tuple(
     [Card(rank, suit, i * 4 + j) for i, rank in enumerate(range(2, 15))
      for j, suit in enumerate(SUITS)]
     + [Card(ACE, "", 52)]
 )
+_deck_complete = True
 JOKER: Final = DECK[52]
+_IN_DECK: Final = frozenset(DECK)
 _BY_CODE: Final = {card.code: card for card in DECK}
 _TOKEN = re.compile(r"[\s,]+")
 
@@ -124,6 +132,10 @@ def parse_cards(
     result: list[Card] = []
     for item in items:
         if isinstance(item, Card):
+            if item not in _IN_DECK:
+                # Made around the constructor (object.__new__, a mock with spec=Card): never
+                # evaluated as if it were one of the 53; its repr may not even work.
+                raise InvalidCards("cannot read card: a Card object that is not one of the deck's")
             result.append(item)
         elif isinstance(item, str):
             result.extend(_parse_one(token) for token in _TOKEN.split(item) if token)

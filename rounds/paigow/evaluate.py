@@ -10,6 +10,12 @@ worked out once, when the tables are built at import (a few thousand multisets, 
 Rank values are dense integers in one total order shared by both wheel rules (the wheel
 straight simply has a different place under each), so the engine's hot paths compare ints and
 the public API hands out one interned rank object per value.
+
+The public call checks its input every time, and cheaply: a card is valid by construction (the
+deck's 53 objects are the only Cards, cards.py), so on the usual input, a tuple of Cards, "five
+distinct cards of the deck" is five dict lookups (which fetch the primes anyway) and, only
+where a rank repeats, ten identity tests; anything else takes the slow path, which reads text
+and says exactly what is wrong.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
-from .cards import ACE, JOKER_PRIME, RANK_PRIMES, Card, parse_cards
+from .cards import ACE, DECK, JOKER_PRIME, RANK_PRIMES, Card, parse_cards
 from .errors import InvalidCards, UnknownOption
 
 # Worst to best; the index is the category's strength (rules section 2). The two-card hand uses
@@ -217,6 +223,24 @@ CATEGORY_FLOOR: Final = {
     name: min(r.value for r in HIGH_RANKS if r.category == name) for name in CATEGORIES
 }
 STRAIGHT_FLOOR: Final = CATEGORY_FLOOR["straight"]
+# For the public call: each card's prime keyed by the card itself (a lookup that is also the
+# membership test), and the same lookups as TABLES straight to the interned rank object, the
+# plain one split in two. A card given twice repeats a rank, so five distinct ranks (or four
+# and the joker) cannot hold a card twice, nor can a flush lookup (every suited product has
+# distinct ranks); only a product with a repeated rank needs the identity tests.
+_PRIME: Final = {card: card.prime for card in DECK}
+_DISTINCT_PRODUCTS: Final = frozenset(
+    [_product(five, False) for five in itertools.combinations(range(2, ACE + 1), 5)]
+    + [_product(four, True) for four in itertools.combinations(range(2, ACE + 1), 4)]
+)
+_DISTINCT_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()
+                                  if p in _DISTINCT_PRODUCTS}
+                          for wheel, (plain, _) in TABLES.items()}
+_REPEATED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()
+                                  if p not in _DISTINCT_PRODUCTS}
+                          for wheel, (plain, _) in TABLES.items()}
+_SUITED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in suited.items()}
+                        for wheel, (_, suited) in TABLES.items()}
 
 LOW_RANKS: Final = {
     (hi, lo): LowRank(hi, lo) for hi in range(2, ACE + 1) for lo in range(2, hi + 1)
@@ -248,16 +272,33 @@ def low_rank(a: Card, b: Card) -> LowRank:
 
 # --- public API ------------------------------------------------------------------------------
 
-def _five(cards: Iterable[Card] | str) -> tuple[Card, ...]:
-    if type(cards) is tuple and len(cards) == 5 and len(set(cards)) == 5 \
-            and all(type(card) is Card for card in cards):
-        return cards
-    return parse_cards(cards, count=5)
-
-
 def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> HighRank:
-    """Rank five cards as a high hand (rules section 2)."""
-    five = _five(cards)
+    """Rank five cards as a high hand (rules section 2).
+
+    Raises InvalidCards unless given exactly five distinct cards of the deck (Card objects or
+    text), UnknownOption for a wheel rule it does not know."""
+    # The checks of parse_cards(cards, count=5), inlined for a tuple of Cards because they
+    # are most of the call's cost: five values (else ValueError), each one of the deck's 53
+    # objects (_PRIME has no other key: an int, text or look-alike raises KeyError or
+    # TypeError, and no other Card can be made), no object twice (see _DISTINCT_RANKS for
+    # when that needs testing). Every failure, and an unknown wheel rule (KeyError), falls
+    # through to the slow path, which names the problem.
+    if type(cards) is tuple:
+        try:
+            a, b, c, d, e = cards
+            prime = _PRIME
+            product = prime[a] * prime[b] * prime[c] * prime[d] * prime[e]
+            if a.suit_bits & b.suit_bits & c.suit_bits & d.suit_bits & e.suit_bits:
+                return _SUITED_RANKS[wheel][product]
+            distinct = _DISTINCT_RANKS[wheel]
+            if product in distinct:
+                return distinct[product]
+            if not (a is b or a is c or a is d or a is e or b is c or b is d or b is e
+                    or c is d or c is e or d is e):
+                return _REPEATED_RANKS[wheel][product]
+        except (KeyError, TypeError, ValueError):
+            pass
+    five = parse_cards(cards, count=5)
     plain, suited = tables_for(wheel)
     return HIGH_RANKS[high_value(five, plain, suited)]
 

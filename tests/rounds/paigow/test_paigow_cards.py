@@ -56,3 +56,14 @@ def test_a_wrong_number_of_cards_is_refused() -> None:
 def test_domain_errors_are_value_errors() -> None:
     assert issubclass(InvalidCards, PaiGowError)
     assert issubclass(PaiGowError, ValueError)
+
+
+def test_no_card_can_be_made_besides_the_53_of_the_deck() -> None:
+    with pytest.raises(TypeError, match="53 cards exist once each"):
+        type(JOKER)(14, "S", 51)
+
+
+def test_a_card_object_made_around_the_constructor_is_refused() -> None:
+    forged = object.__new__(type(JOKER))
+    with pytest.raises(InvalidCards, match="not one of the deck's"):
+        parse_cards([forged])

@@ -1,6 +1,7 @@
 """Ranking five-card and two-card hands (rules sections 2, 3 and 4)."""
 
 import random
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from rounds.paigow import (
     PaiGowError,
     evaluate_high,
     evaluate_low,
+    format_cards,
     parse_cards,
 )
 from rounds.paigow.evaluate import is_foul
@@ -245,3 +247,74 @@ def test_every_two_card_hand_ranks_as_the_reference() -> None:
         for b in DECK[i + 1:]:
             pairs.append((reference_low([a.code, b.code]), evaluate_low((a, b)).value))
     _assert_same_order(pairs)
+
+
+# --- the checks of the public call, whatever shape the cards come in -------------------------
+
+class _LooksLikeACard:
+    """Has every attribute the evaluator reads, and is not one of the deck's cards."""
+
+    def __init__(self, card: object) -> None:
+        for name in ("code", "index", "is_joker", "prime", "rank", "sort_key", "suit",
+                     "suit_bits"):
+            setattr(self, name, getattr(card, name))
+
+
+def test_a_tuple_holding_a_card_twice_is_refused() -> None:
+    ace, king, queen, jack = parse_cards("AS KS QS JS")
+    with pytest.raises(InvalidCards, match="same card twice: AS"):
+        evaluate_high((ace, king, queen, jack, ace))
+    joker = DECK[52]
+    with pytest.raises(InvalidCards, match="same card twice: JK"):
+        evaluate_high((joker, king, queen, jack, joker))
+
+
+@pytest.mark.parametrize("text", ["AS AS KH QD JC", "AS AS AH AD JK", "7C 7C 7H 2D 2S",
+                                  "JK 9H 8H 7H JK"])
+def test_a_card_twice_is_refused_even_where_the_ranks_make_a_real_hand(text: str) -> None:
+    # Each repeats one card where the ranks alone name a hand (a pair, five aces, a full
+    # house): the rank lookup would answer, so only the duplicate check can refuse it.
+    cards = tuple(DECK[[c.code for c in DECK].index(code)] for code in text.split())
+    with pytest.raises(InvalidCards, match="same card twice"):
+        evaluate_high(cards)
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 6, 7])
+def test_a_tuple_of_the_wrong_number_of_cards_is_refused(count: int) -> None:
+    with pytest.raises(InvalidCards, match=f"expected 5 cards, got {count}"):
+        evaluate_high(tuple(DECK[:count]))
+
+
+def test_an_object_that_only_looks_like_a_card_is_refused() -> None:
+    real = parse_cards("AS KS QS JS TS")
+    fake: Any = (*real[:4], _LooksLikeACard(real[4]))
+    with pytest.raises(InvalidCards, match="cannot read card"):
+        evaluate_high(fake)
+
+
+@pytest.mark.parametrize("odd", [0, 14, None, 2.5, b"AS", ("AS",)])
+def test_a_tuple_holding_something_else_than_cards_is_refused(odd: object) -> None:
+    with pytest.raises(InvalidCards, match="cannot read card"):
+        evaluate_high((*parse_cards("AS KS QS JS"), cast(Any, odd)))
+
+
+def test_a_tuple_or_list_of_card_codes_is_read_as_text() -> None:
+    codes: Any = ("AS", "KS", "QS", "JS", "TS")
+    assert evaluate_high(codes).category == "royal_flush"
+    codes = ["JK", "AS", "AH", "AD", "AC"]
+    assert evaluate_high(codes).category == "five_aces"
+    codes = ("AS", "KS", "QS", "JS", "XX")
+    with pytest.raises(InvalidCards, match="cannot read card 'XX'"):
+        evaluate_high(codes)
+
+
+def test_a_tuple_of_cards_and_an_unknown_wheel_rule_is_a_clear_error() -> None:
+    with pytest.raises(PaiGowError, match="unknown wheel rule 'middle'"):
+        evaluate_high(parse_cards("AC 2S 3H 4D 5C"), "middle")
+
+
+def test_the_fast_and_the_slow_path_give_the_same_rank_object() -> None:
+    cards = parse_cards("JK 9H 8H 7H 5H")
+    for wheel in WHEELS:
+        assert evaluate_high(cards, wheel) is evaluate_high(list(cards), wheel)
+        assert evaluate_high(cards, wheel) is evaluate_high(format_cards(cards), wheel)
