@@ -163,7 +163,9 @@ def _last_played_wagers(table_id: int, player_ids: Sequence[int]) -> dict[int, i
     return found
 
 
-def active_wagers(round_: Round) -> list[Wager]:
+def _wagers_in_play(round_: Round) -> list[Wager]:
+    # From the wagers prefetched with the round (the screen reads them once), unlike
+    # rounds.selectors.round_active_wagers, which queries.
     return sorted((w for w in round_.wagers.all() if w.state == Wager.State.ACTIVE),
                   key=lambda w: w.seat)
 
@@ -179,7 +181,7 @@ def banker_label(round_: Round | None) -> str:
 
 def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure:
     """The bank's exposure and, for a player-banker, the solvency figures (rules §7.4)."""
-    wagers = active_wagers(round_)
+    wagers = _wagers_in_play(round_)
     stakes = sum(w.amount for w in wagers) + round_.house_stake
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
@@ -203,7 +205,7 @@ def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:
     players = [s.player for s in seats if s.player is not None]
     funds = _available(players)
     rebets = _last_played_wagers(table.pk, [p.pk for p in players])
-    wagers = {w.seat: w for w in active_wagers(round_)} if round_ is not None else {}
+    wagers = {w.seat: w for w in _wagers_in_play(round_)} if round_ is not None else {}
     rows = []
     for seat in seats:
         player = seat.player
@@ -244,7 +246,7 @@ def floor() -> list[TableScreen]:
 
 def positions_in_play(round_: Round) -> list[str]:
     """The positions dealt a hand: each wager, the house stake, and the banker."""
-    playing = {str(w.seat) for w in active_wagers(round_)}
+    playing = {str(w.seat) for w in _wagers_in_play(round_)}
     if round_.banker_is_house is False and round_.house_stake:
         playing.add("dealer")
     if round_.banker_is_house is not None:
@@ -252,7 +254,7 @@ def positions_in_play(round_: Round) -> list[str]:
     return [p for p in POSITIONS if p in playing]
 
 
-def positions_against_bank(round_: Round) -> list[str]:
+def outcome_positions(round_: Round) -> list[str]:
     """The positions a results-only round records an outcome for: each wager against the
     bank, and the house stake against a player-bank (the banker's own position has none)."""
     return [p for p in positions_in_play(round_) if p != round_.banker_position]
@@ -278,7 +280,7 @@ def table_screen(*, table_id: int) -> TableScreen:
         return screen
     # Who played each position in this round (a player may have left the seat since).
     names = {str(s.number): s.player.name for s in seats if s.player}
-    names.update({str(w.seat): w.player.name for w in active_wagers(round_)})
+    names.update({str(w.seat): w.player.name for w in _wagers_in_play(round_)})
     if round_.banker_player is not None:
         names[str(round_.banker_seat)] = round_.banker_player.name
     if round_.state in Round.State.OPEN:
@@ -349,7 +351,7 @@ def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
     start = (last_player_bank.banker_seat or 0) if last_player_bank is not None else 0
     seated = {s.number: s.player for s in Seat.objects.filter(
         table_id=round_.table_id, player__isnull=False).select_related("player")}
-    wagering = {w.seat for w in active_wagers(round_)}
+    wagering = {w.seat for w in _wagers_in_play(round_)}
     last_house = round_previous_house_bank(round_)
     played_house = set() if last_house is None else set(
         last_house.wagers.filter(state=Wager.State.ACTIVE).values_list("player_id", flat=True))

@@ -117,7 +117,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
             names = {str(row.number): row.player.name for row in screen.seats if row.player}
             context["result_positions"] = [
                 {"position": p, "label": selectors.position_label(p, names)}
-                for p in selectors.positions_against_bank(round_)]
+                for p in selectors.outcome_positions(round_)]
     if user.has_perm(PIT):
         context["seatable"] = selectors.seatable_players(table=screen.table)
     context.update(extra)
@@ -418,7 +418,7 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     the outcomes wait for a pit boss's approval (casino.shared.approvals), as in the API."""
     round_ = _round(round_id)
     outcomes = {p: request.POST.get(f"outcome_{p}", "")
-                for p in selectors.positions_against_bank(round_)}
+                for p in selectors.outcome_positions(round_)}
     try:
         done = approvals.action_submit(action=SETTLE_RESULTS, by=_user(request),
                                        params={"round_id": round_id, "outcomes": outcomes})
