@@ -267,7 +267,8 @@ if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["knox.auth.TokenAuthentication"],
+    # knox's tokens, looked up once per request (casino/shared/api/authentication.py).
+    "DEFAULT_AUTHENTICATION_CLASSES": ["casino.shared.api.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
