@@ -42,6 +42,7 @@ from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from pyinstrument import Profiler  # noqa: E402
+from pyinstrument.renderers import ConsoleRenderer  # noqa: E402
 
 from bench import _rounds_setup as floor  # noqa: E402
 from rounds import services  # noqa: E402
@@ -95,7 +96,7 @@ Call = Callable[[], tuple[int, bytes]]
 
 
 def measured(label: str, prepare: Callable[[], Call], repeat: int, expect: int,
-             interval: float, show_all: bool) -> None:
+             interval: float, show_all: bool, flat: bool) -> None:
     """Statements per request (the first request, uncounted, warms up), then the profile
     of ``repeat`` more; ``prepare`` (not measured) readies each request."""
     prepare()()
@@ -121,7 +122,12 @@ def measured(label: str, prepare: Callable[[], Call], repeat: int, expect: int,
     times.sort()
     print(f"{len(times)} profiled requests, wall p50 {times[len(times) // 2] * 1000:.2f} ms "
           f"(profiler on)")
-    print(profiler.output_text(unicode=True, color=False, show_all=show_all))
+    if flat:
+        # Where the time is spent, by function (its own time, callees excluded), top first.
+        renderer = ConsoleRenderer(unicode=True, flat=True, flat_time="self", show_all=True)
+        print("\n".join(profiler.output(renderer).splitlines()[:60]))
+    else:
+        print(profiler.output_text(unicode=True, color=False, show_all=show_all))
 
 
 def main() -> int:
@@ -132,6 +138,8 @@ def main() -> int:
                         help="pyinstrument's sampling interval in seconds (default 0.0005)")
     parser.add_argument("--all", action="store_true",
                         help="show every frame, the libraries' included")
+    parser.add_argument("--flat", action="store_true",
+                        help="list functions by their own time instead of the call tree")
     options = parser.parse_args()
     if options.rounds < 1:
         parser.error("--rounds must be at least 1")
@@ -153,9 +161,9 @@ def main() -> int:
                                      token=token, body={}, key=secrets.token_hex(16))
 
         measured("GET /api/v1/health", health, options.rounds, 200, options.interval,
-                 options.all)
+                 options.all, options.flat)
         measured("POST /api/v1/rounds/{id}/settle", settle, options.rounds, 200,
-                 options.interval, options.all)
+                 options.interval, options.all, options.flat)
         connection.close()
     return 0
 
