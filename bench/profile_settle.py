@@ -97,8 +97,9 @@ Call = Callable[[], tuple[int, bytes]]
 
 def measured(label: str, prepare: Callable[[], Call], repeat: int, expect: int,
              interval: float, show_all: bool, flat: bool) -> None:
-    """Statements per request (the first request, uncounted, warms up), then the profile
-    of ``repeat`` more; ``prepare`` (not measured) readies each request."""
+    """Statements per request (the first request, uncounted, warms up), the median time of
+    ``repeat`` requests, then the profile of ``repeat`` more; ``prepare`` (not measured)
+    readies each request."""
     prepare()()
     call = prepare()
     with CaptureQueriesContext(connection) as queries:
@@ -108,6 +109,17 @@ def measured(label: str, prepare: Callable[[], Call], repeat: int, expect: int,
     print(f"\n=== {label}: {len(queries.captured_queries)} SQL statements per request ===")
     for query in queries.captured_queries:
         print(f"  {query['sql'][:150]}")
+    unprofiled = []
+    for _ in range(repeat):
+        call = prepare()
+        started = time.perf_counter()
+        status, content = call()
+        unprofiled.append(time.perf_counter() - started)
+        if status != expect:
+            raise SystemExit(f"{label}: {status} {content[:500]!r}")
+    unprofiled.sort()
+    print(f"{repeat} requests, wall p50 {unprofiled[repeat // 2] * 1000:.2f} ms "
+          f"(profiler off)")
     profiler = Profiler(interval=interval)
     times = []
     for _ in range(repeat):
