@@ -71,7 +71,13 @@ def wsgi_call(app: WSGIHandler, method: str, path: str, *, token: str | None = N
     if key:
         environ["HTTP_IDEMPOTENCY_KEY"] = key
     status: list[str] = []
-    result = app(environ, lambda s, headers, exc_info=None: status.append(s))
+
+    def start_response(line: str, headers: list[tuple[str, str]],
+                       exc_info: Any = None) -> Callable[[bytes], object]:
+        status.append(line)
+        return lambda _: None
+
+    result = app(environ, start_response)
     try:
         content = b"".join(result)
     finally:
