@@ -177,7 +177,8 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # axes first: it refuses a locked-out username before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, with a user's permissions read in one query.
+    "casino.shared.auth_backend.ModelBackend",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -267,7 +268,8 @@ if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["knox.auth.TokenAuthentication"],
+    # knox's tokens, looked up once per request (casino/shared/api/authentication.py).
+    "DEFAULT_AUTHENTICATION_CLASSES": ["casino.shared.api.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),

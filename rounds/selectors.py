@@ -19,9 +19,11 @@ if TYPE_CHECKING:
 
 
 def round_detail(*, round_id: int) -> Round:
-    """A round with its table, wagers, hands and events loaded in a fixed number of queries."""
+    """A round with what RoundOut shows loaded in four queries: the round with who opened it,
+    its wagers, its hands, its events with who took each step. (RoundOut shows the table and
+    the banker by their ids, so neither row is joined.)"""
     try:
-        return (Round.objects.select_related("table", "banker_player", "opened_by")
+        return (Round.objects.select_related("opened_by")
                 .prefetch_related(
                     "wagers", "hands",
                     Prefetch("events", queryset=RoundEvent.objects.select_related("by")))

@@ -7,10 +7,12 @@ import time
 import psycopg
 import pytest
 from django.db import connection
+from psycopg_pool import ConnectionPool
 from rest_framework.test import APIClient
 
 from casino import roles
 from casino.services import player_create, staff_create
+from casino.shared.pool import CHECK_IDLE_AFTER, connection_check, connection_returned
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,3 +67,56 @@ def test_the_service_answers_after_every_backend_is_terminated():
     assert [a.status_code for a in answers] == [200] * 6, [a.content for a in answers]
     assert answers[0].json()["database"] == "ok"
     assert time.monotonic() - started < 5
+
+
+def test_connections_back_from_a_request_a_moment_ago_are_not_handed_out_dead():
+    # given idle connections each stamped as just back from a request (as the backend's
+    # close stamps them), which the pool hands out after a look at the socket, no query
+    pool = getattr(connection, "pool", None)
+    assert pool is not None, "the tests must run with the pool, as production does"
+    boss, token = staff_create(username="pool-boss", role=roles.PIT_BOSS)
+    player = player_create(name="Pooled", currency="EUR", by=boss)
+    connection.close()
+    held = [pool.getconn() for _ in range(8)]
+    for conn in held:
+        connection_returned(conn)
+        pool.putconn(conn)
+
+    # when the database drops them all, at once (well within CHECK_IDLE_AFTER)
+    assert terminate_every_other_backend() >= 8
+
+    # then every request is still answered, none with a 5xx
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    started = time.monotonic()
+    answers = [client.get(f"/api/v1/players/{player.pk}") for _ in range(4)]
+    answers.append(client.get("/api/v1/health"))
+    assert [a.status_code for a in answers] == [200] * 5, [a.content for a in answers]
+    assert time.monotonic() - started < CHECK_IDLE_AFTER
+
+
+def test_a_connection_back_a_moment_ago_is_handed_out_without_a_query(monkeypatch):
+    # given a live connection just back from a request
+    pool = getattr(connection, "pool", None)
+    assert pool is not None, "the tests must run with the pool, as production does"
+    connection.close()
+    conn = pool.getconn()
+    connection_returned(conn)
+    queried = []
+    psycopg_check = ConnectionPool.check_connection
+
+    def check(c: psycopg.Connection) -> None:
+        queried.append(c)
+        psycopg_check(c)
+
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(check))
+    try:
+        # when the pool checks it, then it asks the server nothing
+        connection_check(conn)
+        assert queried == []
+        # and once idle past CHECK_IDLE_AFTER, it is asked a query again
+        conn._casino_returned_at = time.monotonic() - CHECK_IDLE_AFTER - 1
+        connection_check(conn)
+        assert queried == [conn]
+    finally:
+        pool.putconn(conn)

@@ -2,7 +2,8 @@
 
 Django builds the pool itself and passes it psycopg's plain check (with
 CONN_HEALTH_CHECKS) or none, with no way to name another; this wrapper builds the same
-pool with ``casino.shared.pool.connection_check`` instead. Everything else is Django's.
+pool with ``casino.shared.pool.connection_check`` instead, and stamps each connection's
+return to the pool, which that check goes by. Everything else is Django's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
-from casino.shared.pool import connection_check
+from casino.shared.pool import connection_check, connection_returned
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -41,3 +42,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
             # Threads racing at startup each build one; the first one stored wins.
             pools.setdefault(self.alias, pool)
         return pools[self.alias]
+
+    def _close(self) -> None:
+        # Not the pool's ``reset`` callback: with one, psycopg returns connections from a
+        # worker thread, later, rather than at once.
+        if self.connection is not None and self.pool is not None:
+            connection_returned(self.connection)
+        super()._close()  # type: ignore[misc]
