@@ -7,11 +7,10 @@ table's house bankroll and commission income carry ``table:<id>``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from django.db.models import CharField, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Cast, Concat
+from django.db.models import Q
 
 from casino.models import Player
 from casino.selectors import player_account_ref
@@ -27,35 +26,6 @@ if TYPE_CHECKING:
 
 def table_ref(table_id: int) -> str:
     return f"table:{table_id}"
-
-
-# The same references as SQL expressions, so a query of rounds or wagers can carry the id
-# of the accounts it needs (settlement reads them with its rows, not in queries of their
-# own). They must spell what table_ref and casino.selectors.player_account_ref do.
-def _ref(prefix_of: Callable[[int], str], id_field: str) -> Concat:
-    return Concat(Value(prefix_of(0)[:-1]), Cast(OuterRef(id_field), CharField()))
-
-
-def table_account_id(kind: str) -> Subquery:
-    """For a query of rounds: the id of the round's table's account of ``kind``."""
-    return Subquery(Account.objects.filter(kind=kind, currency=OuterRef("currency"),
-                                           ref=_ref(table_ref, "table_id")).values("pk")[:1])
-
-
-def banker_account_id() -> Subquery:
-    """For a query of rounds: the id of the player-banker's account (none when the house
-    banks). Read with the locked round's row, so it is the account of the banker that row
-    names, whoever set it last."""
-    return Subquery(Account.objects.filter(
-        kind=Account.Kind.PLAYER, currency=OuterRef("currency"),
-        ref=_ref(player_account_ref, "banker_player_id")).values("pk")[:1])
-
-
-def player_account_id() -> Subquery:
-    """For a query of a round's wagers: the id of the wagering player's account."""
-    return Subquery(Account.objects.filter(
-        kind=Account.Kind.PLAYER, currency=OuterRef("round__currency"),
-        ref=_ref(player_account_ref, "player_id")).values("pk")[:1])
 
 
 def player_account(player: Player) -> Account:
@@ -86,32 +56,15 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
     account; the house (its stake, its half of a co-bank) is the bankroll; each seat is
     the account of the player who wagered there (who may have left the seat since)."""
     ref = table_ref(round_.table_id)
-    # Ids the round and its wagers were read with (table_account_id, banker_account_id,
-    # player_account_id) need no query; whatever is not known yet is found in one.
-    found: dict[tuple[str, str], int] = {}
-    for kind, known in ((Account.Kind.TABLE_BANKROLL, "bankroll_account_id"),
-                        (Account.Kind.COMMISSION, "commission_account_id")):
-        if getattr(round_, known, None) is not None:
-            found[(kind, ref)] = getattr(round_, known)
-    for wager in wagers:
-        known_id = getattr(wager, "player_account_id", None)
-        if known_id is not None:
-            found[(Account.Kind.PLAYER, player_account_ref(wager.player_id))] = known_id
     player_ids = {w.player_id for w in wagers}
     if not round_.banker_is_house:
         # A player-banked round names its banker (constraint round_banker_consistent).
         assert round_.banker_player_id is not None
         player_ids.add(round_.banker_player_id)
-        known_id = getattr(round_, "banker_account_id", None)
-        if known_id is not None:
-            found[(Account.Kind.PLAYER, player_account_ref(round_.banker_player_id))] = known_id
-    table_refs = {(Account.Kind.TABLE_BANKROLL, ref), (Account.Kind.COMMISSION, ref)}
-    player_refs = {(Account.Kind.PLAYER, player_account_ref(i)) for i in player_ids}
-    if not (table_refs | player_refs) <= found.keys():
-        found.update({(a.kind, a.ref): a.pk for a in Account.objects.filter(
-            Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION], ref=ref)
-            | Q(kind=Account.Kind.PLAYER, ref__in=[r for _, r in player_refs]),
-            currency=round_.currency).only("pk", "kind", "ref")})
+    found = {(a.kind, a.ref): a.pk for a in Account.objects.filter(
+        Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION], ref=ref)
+        | Q(kind=Account.Kind.PLAYER, ref__in=[player_account_ref(i) for i in player_ids]),
+        currency=round_.currency).only("pk", "kind", "ref")}
 
     def player(player_id: int) -> int:
         account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))

@@ -18,7 +18,6 @@ from casino.shared.db import update_rows
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
-from ledger.models import Account
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
@@ -47,19 +46,17 @@ def round_settle(*, round_id: int, by: User,
     settled; then every account the settlement touches, in primary-key order, before any
     hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
     """
-    # Read at once, not in queries of their own: the table (the entry's memo) and the ids
-    # of the accounts the entry moves money between (rounds.accounts.settlement_accounts).
-    round_ = round_lock(round_id, query=Round.objects.select_related("table").annotate(
-        bankroll_account_id=accounts.table_account_id(Account.Kind.TABLE_BANKROLL),
-        commission_account_id=accounts.table_account_id(Account.Kind.COMMISSION),
-        banker_account_id=accounts.banker_account_id()))
+    # The table comes with the round (the entry's memo). The accounts' ids are found in one
+    # plain query (rounds.accounts.settlement_accounts): reading them with the round and
+    # the wagers as correlated subqueries saved that query but cost more to compile in
+    # Python than the round trip (measured: docs/benchmarks.md).
+    round_ = round_lock(round_id, query=Round.objects.select_related("table"))
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
     # After the lock, so no step of the round changes them while they are read.
-    wagers = list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat")
-                  .annotate(player_account_id=accounts.player_account_id()))
+    wagers = list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
     stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:

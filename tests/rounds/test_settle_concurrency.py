@@ -67,13 +67,13 @@ def fixed_hands(seats: int) -> dict[str, str]:
     return hands
 
 
-# Settling a house-banked round, whatever its number of seats (measured 2026-12-01): 8 of
-# rounds — the service's savepoint and its release, the round locked with its table and its
-# table's account ids, its wagers with their players' account ids, its hands, then the
-# hands, the round and the event written — and 3 of the ledger's: the entry posted with its
-# holds resolved in one call (ledger_entry_post) inside its savepoint and release. The push
-# table moves no money: no entry, the holds released in one call (ledger_holds_release).
-SETTLE_QUERIES = 11
+# Settling a house-banked round, whatever its number of seats (measured 2026-12-01): 9 of
+# rounds — the service's savepoint and its release, the round locked with its table, its
+# wagers, its hands, the accounts' ids in one query, then the hands, the round and the event
+# written — and 3 of the ledger's: the entry posted with its holds resolved in one call
+# (ledger_entry_post) inside its savepoint and release. The push table moves no money: no
+# accounts to find, no entry, the holds released in one call (ledger_holds_release).
+SETTLE_QUERIES = 12
 PUSH_SETTLE_QUERIES = 11
 
 
