@@ -3,6 +3,7 @@ database role the service runs as in production."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -103,8 +104,18 @@ def celery_worker() -> Iterator[Any]:
         return
     from celery.contrib.testing.worker import start_worker
 
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
-        yield app
+    # A queue of this process's own: a task another test process sent to the shared broker
+    # after its test had ended (a browser's request still in flight), or one a killed run
+    # left behind, is never taken here, against this process's database.
+    queue = f"tests-{os.getpid()}"
+    default_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30,
+                          queues=[queue]):
+            yield app
+    finally:
+        app.conf.task_default_queue = default_queue
 
 
 @pytest.fixture(scope="session")
