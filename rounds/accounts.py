@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from django.db.models import Q
-
 from casino.models import Player
 from casino.selectors import player_account_ref
 from casino.services import player_account_open
+from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import Account
 from rounds.models import Table
@@ -61,10 +60,9 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
         # A player-banked round names its banker (constraint round_banker_consistent).
         assert round_.banker_player_id is not None
         player_ids.add(round_.banker_player_id)
-    found = {(a.kind, a.ref): a.pk for a in Account.objects.filter(
-        Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION], ref=ref)
-        | Q(kind=Account.Kind.PLAYER, ref__in=[player_account_ref(i) for i in player_ids]),
-        currency=round_.currency).only("pk", "kind", "ref")}
+    keys = [(Account.Kind.TABLE_BANKROLL.value, ref), (Account.Kind.COMMISSION.value, ref),
+            *((Account.Kind.PLAYER.value, player_account_ref(i)) for i in player_ids)]
+    found = ledger_selectors.account_ids(currency=round_.currency, keys=keys)
 
     def player(player_id: int) -> int:
         account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))

@@ -10,26 +10,34 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from casino.models import Player
 from casino.selectors import player_list
+from casino.shared.db import Compiled, prefetched
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
-from rounds.models import POSITIONS, Round, RoundEvent, Seat, Table, Wager
+from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+# The four reads of round_detail, compiled once per process (casino.shared.db.Compiled):
+# every step of a round answers with the whole round.
+_ROUND = Compiled(lambda pk: Round.objects.select_related("opened_by").filter(pk=pk))
+_WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk))
+_HANDS = Compiled(lambda pk: Hand.objects.filter(round_id=pk))
+_EVENTS = Compiled(lambda pk: RoundEvent.objects.select_related("by").filter(round_id=pk))
+
+
 def round_detail(*, round_id: int) -> Round:
     """A round with what RoundOut shows loaded in four queries: the round with who opened it,
-    its wagers, its hands, its events with who took each step. (RoundOut shows the table and
-    the banker by their ids, so neither row is joined.)"""
-    try:
-        return (Round.objects.select_related("opened_by")
-                .prefetch_related(
-                    "wagers", "hands",
-                    Prefetch("events", queryset=RoundEvent.objects.select_related("by")))
-                .get(pk=round_id))
-    except Round.DoesNotExist:
-        raise NotFound(f"no round #{round_id}") from None
+    its wagers, its hands, its events with who took each step, each in its model's order.
+    (RoundOut shows the table and the banker by their ids, so neither row is joined.)"""
+    round_ = _ROUND.first(round_id)
+    if round_ is None:
+        raise NotFound(f"no round #{round_id}")
+    prefetched(round_, "wagers", _WAGERS.all(round_id))
+    prefetched(round_, "hands", _HANDS.all(round_id))
+    prefetched(round_, "events", _EVENTS.all(round_id))
+    return round_
 
 
 def table_detail(*, table_id: int) -> Table:

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import update_rows
+from casino.shared.db import Compiled, update_rows
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
@@ -34,6 +34,11 @@ from rounds.settlement import settle as settle_money
 
 # --- settlement, void, reversal --------------------------------------------------------------
 
+# Settlement's reads, compiled once per process (casino.shared.db.Compiled).
+_ACTIVE_WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk, state=Wager.State.ACTIVE)
+                          .order_by("seat"))
+_HANDS = Compiled(lambda pk: Hand.objects.filter(round_id=pk))
+
 @transaction.atomic
 def round_settle(*, round_id: int, by: User,
                  outcomes: Mapping[str, str] | None = None) -> Round:
@@ -50,13 +55,13 @@ def round_settle(*, round_id: int, by: User,
     # plain query (rounds.accounts.settlement_accounts): reading them with the round and
     # the wagers as correlated subqueries saved that query but cost more to compile in
     # Python than the round trip (measured: docs/benchmarks.md).
-    round_ = round_lock(round_id, query=Round.objects.select_related("table"))
+    round_ = round_lock(round_id, with_table=True)
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
     # After the lock, so no step of the round changes them while they are read.
-    wagers = list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
+    wagers = _ACTIVE_WAGERS.all(round_.pk)
     stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
@@ -82,7 +87,7 @@ def round_settle(*, round_id: int, by: User,
         if round_.deal_kind == Round.DealKind.RESULTS:
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
-        hands = {h.position: h for h in round_.hands.all()}
+        hands = {h.position: h for h in _HANDS.all(round_.pk)}
         results = _showdown_all(round_, stakes, hands)
 
     rules = round_.table_rules
@@ -133,7 +138,7 @@ def round_settle(*, round_id: int, by: User,
     round_.entry_id = entry_id
     round_.settled_at = timezone.now()
     round_.state = Round.State.SETTLED
-    round_.save(update_fields=[
+    update_rows([round_], [
         "banker_net", "banker_commission", "house_stake_result", "player_commission",
         "house_bank_share",
         "entry_id", "settled_at", "state", "deal_kind", "solvency_required",

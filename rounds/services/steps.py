@@ -10,23 +10,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 
 from casino.models import Player
+from casino.shared.db import Compiled
 from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
 from rounds.models import STATE_WORDS, Round, RoundEvent
 from rounds.selectors import table_seat
 
+# Every step of a round starts here: the locking read is compiled once per process
+# (casino.shared.db.Compiled). Only the round's row is locked (FOR UPDATE OF the round), as
+# a step locks the table, if at all, before the round (the lock order).
+_LOCK = Compiled(lambda pk: Round.objects.select_for_update(of=("self",)).filter(pk=pk))
+_LOCK_WITH_TABLE = Compiled(lambda pk: Round.objects.select_related("table")
+                            .select_for_update(of=("self",)).filter(pk=pk))
 
-def round_lock(round_id: int, *, query: QuerySet[Round] | None = None) -> Round:
+
+def round_lock(round_id: int, *, with_table: bool = False) -> Round:
     """The round, its row locked until the transaction ends: steps of one round queue.
-    ``query`` may read more with it (the table, accounts' ids); only the round's row is
-    locked, as a step locks the table, if at all, before the round (the lock order)."""
-    try:
-        return (query if query is not None else Round.objects).select_for_update(
-            of=("self",)).get(pk=round_id)
-    except Round.DoesNotExist:
-        raise RoundNotFound(f"no round #{round_id}") from None
+    ``with_table`` reads the table with it (settlement names it in the entry's memo)."""
+    round_ = (_LOCK_WITH_TABLE if with_table else _LOCK).first(round_id)
+    if round_ is None:
+        raise RoundNotFound(f"no round #{round_id}")
+    return round_
 
 
 def round_require_state(round_: Round, *states: str, doing: str) -> None:
