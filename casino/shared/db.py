@@ -15,6 +15,7 @@ from django.db.models.query import (  # type: ignore[attr-defined]
     ValuesListIterable,
     get_related_populators,
 )
+from psycopg.types.numeric import Int2, Int4, Int8
 
 M = TypeVar("M", bound=models.Model)
 
@@ -46,6 +47,34 @@ def update_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> int:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+_INSERTS: dict[type[models.Model], tuple[str, list[models.Field]]] = {}
+
+
+def insert_row(obj: M) -> M:
+    """INSERT one new row of ``obj`` and give it its id, as ``save()`` on a new object does
+    (each field's ``pre_save``, so ``auto_now_add`` stamps it; the values prepared by their
+    fields), with the statement built once per model instead of compiled at every call.
+    No ``pre_save``/``post_save`` signal is sent: for rows no receiver listens to (a round's
+    events and wagers), written on every step of a round."""
+    model = type(obj)
+    if model not in _INSERTS:
+        meta = model._meta
+        fields = [f for f in meta.concrete_fields if not f.primary_key]
+        columns = ", ".join(f'"{f.column}"' for f in fields)
+        values = ", ".join(["%s"] * len(fields))
+        _INSERTS[model] = (f'INSERT INTO "{meta.db_table}" ({columns}) '  # noqa: S608
+                           f'VALUES ({values}) RETURNING "{meta.pk.column}"', fields)
+    sql, fields = _INSERTS[model]
+    conn = connections[router.db_for_write(model) or DEFAULT_DB_ALIAS]
+    params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        obj.pk = cursor.fetchone()[0]
+    obj._state.adding = False
+    obj._state.db = conn.alias
+    return obj
 
 
 @contextlib.contextmanager
@@ -95,9 +124,9 @@ class Compiled(Generic[M]):
     about 0.4 ms of Python for a handful of rows found by a key that the server returns in
     0.1 ms (docs/benchmarks.md). A request that reads a round in four queries paid that four
     times, and every step of a round answers with the round. ``build`` makes the queryset
-    from its parameters; it is called once, with markers, and every marker must come out
-    among the compiled statement's parameters (so a parameter the ORM would have folded
-    into the SQL text, or dropped, is refused at the first call rather than ignored).
+    from its parameters; it is called at the first run, twice, with markers, and every
+    marker must come out among the compiled statement's parameters (so a parameter the ORM
+    would have folded into the SQL text, or dropped, is refused rather than ignored).
     """
 
     def __init__(self, build: Callable[..., QuerySet[M, Any]], *,
@@ -109,29 +138,44 @@ class Compiled(Generic[M]):
         self._kinds = tuple(params)
         self._plan: _Plan | None = None
 
-    def _markers(self) -> list[Any]:
-        # Values no key takes, one per parameter: large negative integers, strings with a NUL
-        # (which PostgreSQL's text never holds).
-        return [-(2**62) - i if kind is int else f"\x00compiled parameter {i}"
+    def _markers(self, base: int) -> list[Any]:
+        # Small positive integers (the ORM refuses a value outside a column's range, even a
+        # smallint's), strings with a NUL (which PostgreSQL's text never holds).
+        return [base + i if kind is int else f"\x00compiled parameter {base + i}"
                 for i, kind in enumerate(self._kinds)]
 
     def _compile(self) -> _Plan:
-        markers = self._markers()
-        queryset = self._build(*markers)
+        # Compiled twice with two sets of markers: a parameter is a position whose value is
+        # each set's marker; every other value must be the same in both (a constant of the
+        # query, even one equal to a marker), and so must the SQL.
+        first, second = self._markers(30_001), self._markers(30_101)
+        queryset = self._build(*first)
         compiler = queryset.query.get_compiler(using=DEFAULT_DB_ALIAS)
         sql, params = compiler.as_sql()
-        slots = [next((i for i, m in enumerate(markers) if type(p) is type(m) and p == m), None)
-                 for p in params]
-        if {s for s in slots if s is not None} != set(range(len(markers))):
+        sql_again, params_again = self._build(*second).query.get_compiler(
+            using=DEFAULT_DB_ALIAS).as_sql()
+        slots: list[int | None] = []
+        for a, b in zip(params, params_again, strict=False):
+            slot = next((i for i, (m, n) in enumerate(zip(first, second, strict=True))
+                         if _same(a, m) and _same(b, n)), None)
+            if slot is None and a != b:
+                slot = -1
+            slots.append(slot)
+        if (sql != sql_again or len(params) != len(params_again) or -1 in slots
+                or {s for s in slots if s is not None} != set(range(len(first)))):
             raise ValueError(f"{queryset.model.__name__}: every parameter must reach the SQL "
                              "as a parameter of its own")
+        # The ORM sends a smallint's or an integer's value wrapped in psycopg's Int2/Int4, so
+        # the server compares it as that type: the wrapper is kept for the new value.
+        wrappers = [type(p) if s is not None and type(p) in _INT_RANGES else None
+                    for p, s in zip(params, slots, strict=True)]
         self._check_shape(queryset._iterable_class)
         instances = queryset._iterable_class is ModelIterable
         select = compiler.select
         klass_info = compiler.klass_info if instances else None
         fields = klass_info["select_fields"] if klass_info else [0]
         return _Plan(
-            model=queryset.model, sql=sql, params=list(params), slots=slots,
+            model=queryset.model, sql=sql, params=list(params), slots=slots, wrappers=wrappers,
             start=fields[0], end=fields[-1] + 1,
             init_list=[f[0].target.attname for f in select[fields[0]:fields[-1] + 1]]
             if klass_info else [],
@@ -159,7 +203,20 @@ class Compiled(Generic[M]):
             # transaction would be released at once.
             raise transaction.TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction.")
-        params = [p if s is None else args[s] for p, s in zip(plan.params, plan.slots, strict=True)]
+        params: list[Any] = []
+        for p, s, wrap in zip(plan.params, plan.slots, plan.wrappers, strict=True):
+            if s is None:
+                params.append(p)
+            elif wrap is None:
+                params.append(args[s])
+            else:
+                low, high = _INT_RANGES[wrap]
+                value = args[s]
+                if not (isinstance(value, int) and low <= value <= high):
+                    # The ORM answers no row for a value out of the column's range (and
+                    # the server would refuse the value): so does this, asking nothing.
+                    return plan, DEFAULT_DB_ALIAS, []
+                params.append(wrap(value))
         with conn.cursor() as cursor:
             cursor.execute(plan.sql, params)  # type: ignore[arg-type]
             fetched = cursor.fetchall()
@@ -208,12 +265,24 @@ class CompiledRows(Compiled[Any]):
         return found[0] if found else None
 
 
+_INT_RANGES: dict[type, tuple[int, int]] = {
+    Int2: (-(2**15), 2**15 - 1), Int4: (-(2**31), 2**31 - 1), Int8: (-(2**63), 2**63 - 1)}
+
+
+def _same(value: Any, marker: Any) -> bool:
+    """Whether a compiled parameter is this marker (an integer may come wrapped: Int2...)."""
+    if isinstance(marker, int):
+        return isinstance(value, int) and not isinstance(value, bool) and int(value) == marker
+    return type(value) is str and value == marker
+
+
 @dataclass(frozen=True)
 class _Plan:
     model: Any
     sql: str
     params: list[Any]
     slots: list[int | None]
+    wrappers: list[type | None]
     start: int
     end: int
     init_list: list[str]

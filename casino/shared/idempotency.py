@@ -145,12 +145,14 @@ def respond_once(*, user_id: int, method: str, path: str, key: str, fingerprint:
                                 fingerprint=fingerprint, run=run)
         response = run()
         if 200 <= response.status_code < 300 and not response.streaming:
-            IdempotencyKey.objects.filter(pk=inserted[0]).update(
-                status_code=response.status_code,
-                content_type=response.get("Content-Type", ""),
-                location=response.get("Location", ""),
-                body=response.content,
-            )
+            # As plain SQL like the INSERT: every such request stores its answer.
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"UPDATE {IdempotencyKey._meta.db_table}"  # noqa: S608 (our own table)
+                    " SET status_code = %s, content_type = %s, location = %s, body = %s"
+                    " WHERE id = %s",
+                    [response.status_code, response.get("Content-Type", ""),
+                     response.get("Location", ""), bytes(response.content), inserted[0]])
         else:
             # Nothing of a failed request is kept, not even its key (see the module doc).
             transaction.set_rollback(True)

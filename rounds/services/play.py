@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.models import Player
+from casino.shared.db import Compiled, insert_row, update_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
@@ -69,6 +70,14 @@ def round_open(*, table_id: int, by: User) -> Round:
     return round_
 
 
+# Reads and writes of the steps played most (a wager per seat, a hand per position), built
+# once per process (casino.shared.db): the ORM compiled each at every call.
+_ACTIVE_WAGER = Compiled(lambda pk, seat: Wager.objects.filter(
+    round_id=pk, seat=seat, state=Wager.State.ACTIVE)[:1], params=(int, int))
+_HAND = Compiled(lambda pk, position: Hand.objects.filter(round_id=pk, position=position)[:1],
+                 params=(int, str))
+
+
 @transaction.atomic
 def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     """A seat's wager against the bank, within the table limits, held on the player's
@@ -86,14 +95,14 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
             detail={"min_bet": format_minor(low, cur), "max_bet": format_minor(high, cur),
                     "amount": format_minor(amount, cur)},
         )
-    if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
+    if _ACTIVE_WAGER.first(round_.pk, seat) is not None:
         raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
                        code="wager_exists")
     account = accounts.player_account(player)
     hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
                              ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
-    wager = Wager.objects.create(round=round_, seat=seat, player=player, amount=amount,
-                                 hold_id=hold.pk, placed_by=by)
+    wager = insert_row(Wager(round=round_, seat=seat, player=player, amount=amount,
+                             hold_id=hold.pk, placed_by=by))
     round_event_add(round_, "wager_placed", by, seat=seat, player=player.pk,
            amount=format_minor(amount, round_.currency), hold=hold.pk)
     return wager
@@ -190,7 +199,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
                                detail={"fields": {"seat": ["required unless house is true"]}})
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
-    if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
+    if _ACTIVE_WAGER.first(round_.pk, seat) is not None:
         raise BankerNotAllowed(
             f"the bank holder places no wager of their own: clear seat {seat}'s wager first")
     previous = round_previous(round_)
@@ -383,7 +392,7 @@ def hand_set(*, round_id: int, position: str, by: User,
         raise WrongState("this round records results only; it has no cards to set")
     if position == "dealer":
         raise Conflict("the dealer's hand is always set by the house way", code="dealer_hand")
-    hand = round_.hands.filter(position=position).first()
+    hand = _HAND.first(round_.pk, position)
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
     rules = round_.table_rules
@@ -417,7 +426,7 @@ def hand_set(*, round_id: int, position: str, by: User,
             else:
                 setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
                 _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
-    hand.save(update_fields=["high", "low", "set_by"])
+    update_rows([hand], ["high", "low", "set_by"])
     round_event_add(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,
            set_by=hand.set_by)
     return hand

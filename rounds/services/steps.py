@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from casino.models import Player
-from casino.shared.db import Compiled
+from casino.shared.db import Compiled, insert_row
 from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
 from rounds.models import STATE_WORDS, Round, RoundEvent
 from rounds.selectors import table_seat
@@ -67,15 +67,19 @@ def round_require_deal_mode(round_: Round, mode: str) -> None:
 
 
 def round_event_add(round_: Round, kind: str, by: User, **data: Any) -> None:
-    RoundEvent.objects.create(round=round_, kind=kind, by=by, data=data)
+    # insert_row: the INSERT built once, not compiled at each of a round's many steps.
+    insert_row(RoundEvent(round=round_, kind=kind, by=by, data=data))
+
+
+_SEAT_LOCK = Compiled(lambda table_id, number: table_seat(table_id=table_id, number=number)
+                      .select_for_update(of=("self",))[:1], params=(int, int))
 
 
 def seated_player_lock(round_: Round, seat: int) -> Player:
     """The player in the seat, with the seat row locked (after the round, before any
     account: the lock order of rounds.services), so they cannot leave while a wager or the
     bank is being placed for them."""
-    found = table_seat(table_id=round_.table_id, number=seat).select_for_update(
-        of=("self",)).first()
+    found = _SEAT_LOCK.first(round_.table_id, seat)
     if found is None or found.player is None:
         raise SeatProblem(f"nobody sits at seat {seat}", detail={"seat": seat})
     return found.player

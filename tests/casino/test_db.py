@@ -4,8 +4,8 @@ from django.db import transaction
 from django.db.models import F
 
 from casino.models import Player
-from casino.shared.db import Compiled, CompiledRows, prefetched, update_rows
-from rounds.models import Table, TableSettingsChange
+from casino.shared.db import Compiled, CompiledRows, insert_row, prefetched, update_rows
+from rounds.models import Seat, Table, TableSettingsChange
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +69,30 @@ def test_a_compiled_query_gives_the_orms_instances_for_each_parameter(
                 (orm.created_by and orm.created_by.username)
         assert found._state.db == "default" and not found._state.adding
     assert by_id.first(-1) is None
+    # No row has a key beyond the column's range; the ORM answers nothing for it too.
+    assert by_id.all(2**70) == [] and by_id.all(-(2**70)) == []
+
+
+def test_a_smallint_parameter_keeps_its_type_and_its_range():
+    table = Table.objects.create(name="T")
+    Seat.objects.get_or_create(table=table, number=3)
+    seat = Compiled(lambda table_id, number: Seat.objects.filter(table_id=table_id,
+                                                                 number=number),
+                    params=(int, int))
+
+    assert [s.number for s in seat.all(table.pk, 3)] == [3]
+    # Beyond a smallint: no row, as the ORM answers, and nothing sent to the server.
+    assert seat.all(table.pk, 99_999) == []
+
+
+def test_a_constant_equal_to_a_marker_stays_a_constant():
+    Table.objects.create(name="T", min_bet=30_001, max_bet=40_000)
+    Table.objects.create(name="U", min_bet=30_001, max_bet=40_000)
+    by_bet = Compiled(lambda name: Table.objects.filter(min_bet=30_001, name=name),
+                      params=(str,))
+
+    assert [t.name for t in by_bet.all("U")] == ["U"]
+    assert by_bet.all("V") == []
 
 
 def test_a_compiled_query_converts_columns_as_the_orm_does():
@@ -137,3 +161,22 @@ def test_prefetched_rows_answer_the_related_manager_without_a_query(
         assert [c.changes for c in fresh.settings_changes.all()] == [{"n": 0}, {"n": 1}]
         assert all(c.table is fresh for c in fresh.settings_changes.all())
     assert [c.pk for c in fresh.settings_changes.all()] == [c.pk for c in changes]
+
+
+def test_insert_row_writes_what_save_writes_and_gives_the_id(django_assert_num_queries):
+    anna = User.objects.create(username="anna")
+    table = Table.objects.create(name="T")
+    saved = TableSettingsChange(table=table, changed_by=anna, changes={"a": [1, 2]})
+    saved.save()
+
+    with django_assert_num_queries(1):
+        inserted = insert_row(TableSettingsChange(table=table, changed_by=anna,
+                                                  changes={"a": [1, 2]}))
+
+    assert inserted.pk == saved.pk + 1 and not inserted._state.adding
+    rows = list(TableSettingsChange.objects.order_by("id").values("table", "changed_by",
+                                                                  "changes"))
+    assert rows[0] == rows[1] == {"table": table.pk, "changed_by": anna.pk,
+                                  "changes": {"a": [1, 2]}}
+    # auto_now_add stamped it, as save() does.
+    assert TableSettingsChange.objects.get(pk=inserted.pk).changed_at >= saved.changed_at
