@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from casino.models import Player
 from casino.selectors import player_list
@@ -21,15 +21,20 @@ if TYPE_CHECKING:
 
 # The four reads of round_detail, compiled once per process (casino.shared.db.Compiled):
 # every step of a round answers with the whole round.
-_ROUND = Compiled(lambda pk: Round.objects.select_related("opened_by").filter(pk=pk))
+# Who opened the round and who took each step are shown by username only (RoundOut): the
+# name comes as a column, not as a whole user row made into a User each time.
+_ROUND = Compiled(lambda pk: Round.objects.annotate(opened_by_username=F("opened_by__username"))
+                  .filter(pk=pk))
 _WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk))
 _HANDS = Compiled(lambda pk: Hand.objects.filter(round_id=pk))
-_EVENTS = Compiled(lambda pk: RoundEvent.objects.select_related("by").filter(round_id=pk))
+_EVENTS = Compiled(lambda pk: RoundEvent.objects.annotate(by_username=F("by__username"))
+                   .filter(round_id=pk))
 
 
 def round_detail(*, round_id: int) -> Round:
     """A round with what RoundOut shows loaded in four queries: the round with who opened it,
-    its wagers, its hands, its events with who took each step, each in its model's order.
+    its wagers, its hands, its events with who took each step (``opened_by_username``,
+    ``by_username``), each in its model's order.
     (RoundOut shows the table and the banker by their ids, so neither row is joined.)"""
     round_ = _ROUND.first(round_id)
     if round_ is None:
@@ -60,9 +65,10 @@ def table_rounds(*, table_id: int, state: str | None = None,
     if not Table.objects.filter(pk=table_id).exists():
         raise NotFound(f"no table #{table_id}")
     rounds = Round.objects.filter(table_id=table_id).select_related(
-        "table", "banker_player", "opened_by").prefetch_related(
+        "table", "banker_player").annotate(
+        opened_by_username=F("opened_by__username")).prefetch_related(
         "wagers", "hands",
-        Prefetch("events", queryset=RoundEvent.objects.select_related("by")))
+        Prefetch("events", queryset=RoundEvent.objects.annotate(by_username=F("by__username"))))
     if state:
         rounds = rounds.filter(state=state)
     if gaming_day:

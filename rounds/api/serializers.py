@@ -163,7 +163,7 @@ class PositionResultOut(serializers.Serializer):
 class EventOut(serializers.Serializer):
     kind = serializers.CharField()
     at = serializers.DateTimeField()
-    by = serializers.CharField(source="by.username")
+    by = serializers.CharField(source="by_username")  # rounds.selectors reads it with the event
     # The metaclass pops declared fields off the class, so Serializer.data stays the property.
     data = serializers.JSONField()  # type: ignore[assignment]
 
@@ -185,7 +185,7 @@ class RoundOut(serializers.Serializer):
     hands = HandOut(many=True)
     settlement = serializers.SerializerMethodField()
     events = EventOut(many=True)
-    opened_by = serializers.CharField(source="opened_by.username")
+    opened_by = serializers.CharField(source="opened_by_username")  # read with the round
     opened_at = serializers.DateTimeField()
     settled_at = serializers.DateTimeField(allow_null=True)
     closed_reason = serializers.CharField()
