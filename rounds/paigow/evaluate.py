@@ -301,8 +301,7 @@ def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> Hi
         except (KeyError, TypeError, ValueError):
             pass
     five = parse_cards(cards, count=5)
-    plain, suited = tables_for(wheel)
-    return HIGH_RANKS[high_value(five, plain, suited)]
+    return HIGH_RANKS[high_value(five, *tables_for(wheel))]
 
 
 def evaluate_low(cards: Iterable[Card] | str) -> LowRank:
