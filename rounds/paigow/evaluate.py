@@ -224,23 +224,21 @@ CATEGORY_FLOOR: Final = {
 }
 STRAIGHT_FLOOR: Final = CATEGORY_FLOOR["straight"]
 # For the public call: each card's prime keyed by the card itself (a lookup that is also the
-# membership test), and the same lookups as TABLES straight to the interned rank object, the
-# plain one split in two. A card given twice repeats a rank, so five distinct ranks (or four
-# and the joker) cannot hold a card twice, nor can a flush lookup (every suited product has
-# distinct ranks); only a product with a repeated rank needs the identity tests.
+# membership test), and one lookup per wheel rule from the product straight to the interned
+# rank objects, (plain, suited). Only a hand of distinct ranks (five naturals, or four and the
+# joker) can be suited, and only one with a repeated rank can hold a card twice, so the
+# product says which of the two tests a hand needs: a distinct-rank product has both ranks,
+# a repeated-rank one has (rank, None). One lookup then serves either, and a hand never pays
+# for the test it cannot fail.
+_RANKS_BY_PRODUCT: Final = {
+    wheel: {p: (HIGH_RANKS[v], HIGH_RANKS[suited[p]] if p in suited else None)
+            for p, v in plain.items()}
+    for wheel, (plain, suited) in TABLES.items()
+}
+# The default rule's table without the str-keyed lookup: most calls leave `wheel` at its
+# default, and that object is DEFAULT_WHEEL itself; any other string takes the dict.
+_DEFAULT_RANKS: Final = _RANKS_BY_PRODUCT[DEFAULT_WHEEL]
 _PRIME: Final = {card: card.prime for card in DECK}
-_DISTINCT_PRODUCTS: Final = frozenset(
-    [_product(five, False) for five in itertools.combinations(range(2, ACE + 1), 5)]
-    + [_product(four, True) for four in itertools.combinations(range(2, ACE + 1), 4)]
-)
-_DISTINCT_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()
-                                  if p in _DISTINCT_PRODUCTS}
-                          for wheel, (plain, _) in TABLES.items()}
-_REPEATED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in plain.items()
-                                  if p not in _DISTINCT_PRODUCTS}
-                          for wheel, (plain, _) in TABLES.items()}
-_SUITED_RANKS: Final = {wheel: {p: HIGH_RANKS[v] for p, v in suited.items()}
-                        for wheel, (_, suited) in TABLES.items()}
 
 LOW_RANKS: Final = {
     (hi, lo): LowRank(hi, lo) for hi in range(2, ACE + 1) for lo in range(2, hi + 1)
@@ -280,27 +278,30 @@ def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> Hi
     # The checks of parse_cards(cards, count=5), inlined for a tuple of Cards because they
     # are most of the call's cost: five values (else ValueError), each one of the deck's 53
     # objects (_PRIME has no other key: an int, text or look-alike raises KeyError or
-    # TypeError, and no other Card can be made), no object twice (see _DISTINCT_RANKS for
-    # when that needs testing). Every failure, and an unknown wheel rule (KeyError), falls
-    # through to the slow path, which names the problem.
+    # TypeError, and no other Card can be made), no object twice (tested only where a rank
+    # repeats, see _RANKS_BY_PRODUCT). Every failure, and an unknown wheel rule (KeyError),
+    # falls through to the slow path, which names the problem.
     if type(cards) is tuple:
         try:
             a, b, c, d, e = cards
+            ranks = _DEFAULT_RANKS if wheel is DEFAULT_WHEEL else _RANKS_BY_PRODUCT[wheel]
             prime = _PRIME
-            product = prime[a] * prime[b] * prime[c] * prime[d] * prime[e]
-            if a.suit_bits & b.suit_bits & c.suit_bits & d.suit_bits & e.suit_bits:
-                return _SUITED_RANKS[wheel][product]
-            distinct = _DISTINCT_RANKS[wheel]
-            if product in distinct:
-                return distinct[product]
-            if not (a is b or a is c or a is d or a is e or b is c or b is d or b is e
-                    or c is d or c is e or d is e):
-                return _REPEATED_RANKS[wheel][product]
+            plain, suited = ranks[prime[a] * prime[b] * prime[c] * prime[d] * prime[e]]
+            if suited is None:
+                if not (a is b or a is c or a is d or a is e or b is c or b is d or b is e
+                        or c is d or c is e or d is e):
+                    return plain
+            else:
+                # Suited when the AND of the five suit bits is not zero; most hands differ in
+                # their first two cards already, and then the other three are never read.
+                suit = a.suit_bits & b.suit_bits
+                if suit and suit & c.suit_bits & d.suit_bits & e.suit_bits:
+                    return suited
+                return plain
         except (KeyError, TypeError, ValueError):
             pass
     five = parse_cards(cards, count=5)
-    plain, suited = tables_for(wheel)
-    return HIGH_RANKS[high_value(five, plain, suited)]
+    return HIGH_RANKS[high_value(five, *tables_for(wheel))]
 
 
 def evaluate_low(cards: Iterable[Card] | str) -> LowRank:
