@@ -81,6 +81,24 @@ def test_balance_is_checked_per_currency(book):
         check_deferred_now()
 
 
+def test_an_entry_in_two_currencies_balances_in_each_or_is_refused_naming_the_one_that_does_not(
+        book):
+    usd = sql("INSERT INTO ledger_account (kind, currency, ref, name, allow_negative, posted,"
+              " held, created_at) VALUES ('cage', 'USD', '', '', true, 0, 0, now())"
+              " RETURNING id")[0][0]
+    usd_table = sql("INSERT INTO ledger_account (kind, currency, ref, name, allow_negative,"
+                    " posted, held, created_at) VALUES ('table_bankroll', 'USD', 'table:usd', '',"
+                    " true, 0, 0, now()) RETURNING id")[0][0]
+
+    with refused("unbalanced: its USD lines sum to 7"):
+        raw_entry((book.cage.pk, -100), (book.table.pk, 100), (usd, -50), (usd_table, 57))
+        check_deferred_now()
+    with transaction.atomic():
+        raw_entry((book.cage.pk, -100), (book.table.pk, 100), (usd, -50), (usd_table, 50))
+        check_deferred_now()
+    assert sql("SELECT posted FROM ledger_account WHERE id = %s", [usd_table]) == [(50,)]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_balance_trigger_fires_on_a_real_commit():
     from tests.ledger.conftest import make_book
