@@ -16,8 +16,9 @@ Design overview
   the balance rule is a plain CHECK constraint: ``allow_negative OR posted - held >= 0``.
   Triggers keep the cache (ledger/migrations/0002_database_guards.py): inserting lines adds
   to ``posted``, placing or resolving a hold moves ``held``.
-- PostgreSQL is the last guard, below the services' readable checks: a deferred constraint
-  trigger refuses at commit an entry that is unbalanced or has fewer than two lines; triggers
+- PostgreSQL is the last guard, below the services' readable checks: deferred constraint
+  triggers refuse at commit an entry that is unbalanced or has fewer than two lines (once
+  per entry, and once more for a line added to an entry that already existed); triggers
   refuse UPDATE and DELETE of entries and lines, any change to a resolved hold, and any
   change to an account's identity (kind, currency, ref, allow_negative).
 - Tamper evidence: each entry stores the SHA-256 of its canonical content (ledger.chain) and
