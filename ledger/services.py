@@ -226,9 +226,6 @@ def _cursor() -> CursorWrapper:
     return connection._prepare_cursor(raw)  # type: ignore[attr-defined]
 
 
-_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
-
-
 def _call(statement: str, params: list[int | str | None]) -> list[tuple]:
     """Run one of the ledger's functions; its refusals become the domain's errors.
 
