@@ -130,6 +130,11 @@ else:
     _db = database_settings(BASE_DIR / ".data" / "pg")
 
 _db.setdefault("OPTIONS", {})
+# Django turns psycopg's prepared statements off (None) for the sake of poolers in front of
+# the server; there is none here. Django's own cursors bind client-side and never prepare
+# whatever this says: only the ledger's calls (ledger.services) ask for it, each statement
+# prepared on its first use on a connection.
+_db["OPTIONS"].setdefault("prepare_threshold", 5)
 if env.bool("DATABASE_POOL", default=True):
     # psycopg's pool through Django: one pool per process (gunicorn worker, celery worker).
     _db["OPTIONS"]["pool"] = {

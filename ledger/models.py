@@ -16,8 +16,9 @@ Design overview
   the balance rule is a plain CHECK constraint: ``allow_negative OR posted - held >= 0``.
   Triggers keep the cache (ledger/migrations/0002_database_guards.py): inserting lines adds
   to ``posted``, placing or resolving a hold moves ``held``.
-- PostgreSQL is the last guard, below the services' readable checks: a deferred constraint
-  trigger refuses at commit an entry that is unbalanced or has fewer than two lines; triggers
+- PostgreSQL is the last guard, below the services' readable checks: deferred constraint
+  triggers refuse at commit an entry that is unbalanced or has fewer than two lines (once
+  per entry, and once more for a line added to an entry that already existed); triggers
   refuse UPDATE and DELETE of entries and lines, any change to a resolved hold, and any
   change to an account's identity (kind, currency, ref, allow_negative).
 - Tamper evidence: each entry stores the SHA-256 of its canonical content (ledger.chain) and
@@ -87,7 +88,7 @@ class Account(models.Model):
 class Entry(models.Model):
     kind = models.CharField(max_length=40, help_text='Why: "deposit", "wager", "reversal"...')
     memo = models.TextField(blank=True, default="")
-    ref = models.CharField(max_length=100, blank=True, default="", db_index=True,
+    ref = models.CharField(max_length=100, blank=True, default="",
                            help_text='What it belongs to, e.g. "round:42".')
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -106,8 +107,10 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
         # Few indexes: each is written by every posting, under the chain head's lock.
         # created_at: a period's entries (statements, the trial balance as of a moment,
-        # a day's reversals in the day's report) without reading the whole ledger.
-        indexes = [models.Index(fields=["created_at"])]
+        # a day's reversals in the day's report) without reading the whole ledger. ref: a
+        # round's or a player's entries, always by equality, so a plain index (db_index on a
+        # CharField would add a second, LIKE-prefix one, which nothing uses).
+        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["ref"])]
         permissions = [("reverse_entry", "Can reverse a ledger entry")]
         constraints = [
             models.CheckConstraint(condition=Q(reverses__isnull=True) | ~Q(reason=""),

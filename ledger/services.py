@@ -28,7 +28,11 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+import psycopg
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.backends.postgresql.psycopg_any import register_tzloader
+from django.db.backends.utils import CursorWrapper
+from psycopg.pq import Format
 
 from casino.shared import approvals
 from casino.shared.db import Compiled
@@ -196,6 +200,38 @@ def _refusal(exc: DatabaseError) -> DomainError | None:
     return None
 
 
+class _PreparedCursor(psycopg.Cursor):
+    """Parameters bound by the server, and each statement prepared at its first use.
+
+    The ledger's calls are a handful of statements, always the same text: prepared once per
+    connection, PostgreSQL neither parses nor plans them again at each movement (the
+    project's other queries keep Django's client-side binding)."""
+
+    def execute(self, query, params=None, *, prepare=None, binary=None):  # type: ignore[override]
+        return super().execute(query, params, prepare=True, binary=binary)
+
+    def _maybe_prepare_gen(self, pgq, *, prepare=None, binary=None):  # type: ignore[override]
+        # Django's query log reads the statement from _query, which psycopg sets only when
+        # it does not prepare.
+        self._query = pgq
+        return super()._maybe_prepare_gen(pgq, prepare=prepare, binary=binary)
+
+
+_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+
+def _cursor() -> CursorWrapper:
+    """A _PreparedCursor in Django's wrapper, as connection.cursor() gives its own: database
+    errors wrapped, execute_wrappers and the query log applied."""
+    connection.ensure_connection()
+    raw = _PreparedCursor(connection.connection)
+    # As Django's create_cursor: timestamps in the connection's zone.
+    tzloader = raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT)
+    if connection.timezone != getattr(tzloader, "timezone", None):
+        register_tzloader(connection.timezone, raw)
+    return connection._prepare_cursor(raw)  # type: ignore[attr-defined]
+
+
 def _call(statement: str, params: list[int | str | None]) -> list[tuple]:
     """Run one of the ledger's functions; its refusals become the domain's errors.
 
@@ -206,10 +242,10 @@ def _call(statement: str, params: list[int | str | None]) -> list[tuple]:
     """
     try:
         if connection.in_atomic_block or not connection.get_autocommit():
-            with transaction.atomic(), connection.cursor() as cursor:
+            with transaction.atomic(), _cursor() as cursor:
                 cursor.execute(statement, params)
                 return cursor.fetchall()
-        with connection.cursor() as cursor:
+        with _cursor() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
     except DatabaseError as exc:
@@ -225,8 +261,11 @@ def _array(ids: Iterable[int]) -> str:
     return "{" + ",".join(str(int(i)) for i in ids) + "}"
 
 
-_ENTRY_POST = ("SELECT * FROM ledger_entry_post(%s, %s, %s, %s, %s, %s, %s::bigint[],"
-               " %s::bigint[], %s::bigint[])")
+# Every parameter cast to the function's own type: a prepared statement's parameter types
+# are fixed at its first use, whatever psycopg sends (an int2 for a small id, unknown for
+# None), and the one prepared statement serves every call.
+_ENTRY_POST = ("SELECT * FROM ledger_entry_post(%s::text, %s::text, %s::text, %s::integer,"
+               " %s::bigint, %s::text, %s::bigint[], %s::bigint[], %s::bigint[])")
 
 
 def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: User | None,
@@ -355,7 +394,8 @@ def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = Fals
 
 # --- holds ----------------------------------------------------------------------------------
 
-_HOLD_PLACE = "SELECT * FROM ledger_hold_place(%s, %s, %s, %s, %s)"
+_HOLD_PLACE = ("SELECT * FROM ledger_hold_place(%s::bigint, %s::bigint, %s::integer,"
+               " %s::text, %s::text)")
 
 
 def hold_place(*, account_id: int, amount: int, by: User | None, ref: str = "",
@@ -385,7 +425,7 @@ def hold_release(*, hold_id: int, by: User | None) -> Hold:
 
 _HOLD_COLUMNS = [field.attname for field in Hold._meta.concrete_fields]
 _HOLDS_RELEASE = (f"SELECT {', '.join(_HOLD_COLUMNS)}"  # noqa: S608
-                  " FROM ledger_holds_release(%s::bigint[], %s)")
+                  " FROM ledger_holds_release(%s::bigint[], %s::integer)")
 
 
 def holds_release(*, hold_ids: Sequence[int], by: User | None) -> list[Hold]:

@@ -81,6 +81,24 @@ def test_balance_is_checked_per_currency(book):
         check_deferred_now()
 
 
+def test_an_entry_in_two_currencies_balances_in_each_or_is_refused_naming_the_one_that_does_not(
+        book):
+    usd = sql("INSERT INTO ledger_account (kind, currency, ref, name, allow_negative, posted,"
+              " held, created_at) VALUES ('cage', 'USD', '', '', true, 0, 0, now())"
+              " RETURNING id")[0][0]
+    usd_table = sql("INSERT INTO ledger_account (kind, currency, ref, name, allow_negative,"
+                    " posted, held, created_at) VALUES ('table_bankroll', 'USD', 'table:usd', '',"
+                    " true, 0, 0, now()) RETURNING id")[0][0]
+
+    with refused("unbalanced: its USD lines sum to 7"):
+        raw_entry((book.cage.pk, -100), (book.table.pk, 100), (usd, -50), (usd_table, 57))
+        check_deferred_now()
+    with transaction.atomic():
+        raw_entry((book.cage.pk, -100), (book.table.pk, 100), (usd, -50), (usd_table, 50))
+        check_deferred_now()
+    assert sql("SELECT posted FROM ledger_account WHERE id = %s", [usd_table]) == [(50,)]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_balance_trigger_fires_on_a_real_commit():
     from tests.ledger.conftest import make_book
@@ -165,3 +183,89 @@ def test_the_held_check_applies_to_accounts_that_may_go_negative_too(db):
 def test_an_accounts_identity_and_cached_balances_change_only_through_the_ledger(book, change):
     with refused("never change|change only by posting"):
         sql(f"UPDATE ledger_account SET {change} WHERE id = %s", [book.anna.pk])
+
+
+# --- the balance check of a line added to an entry that already exists ----------------------
+
+def balance_checks_run() -> int:
+    """How many times this transaction ran the balance check so far (track_functions)."""
+    rows = sql("SELECT calls FROM pg_stat_xact_user_functions"
+               " WHERE funcname = 'ledger_check_entry_balanced'")
+    return rows[0][0] if rows else 0
+
+
+def test_a_posted_entry_is_checked_once_and_a_line_added_to_an_existing_entry_again(book):
+    sql("SET LOCAL track_functions = 'all'")
+
+    entry_post(kind="deposit", memo="", by=None, lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    check_deferred_now()
+    # the posting function inserts the lines before their entry, so only the entry's check runs
+    assert balance_checks_run() == 1
+
+    sql("SET CONSTRAINTS ALL DEFERRED")  # an entry, then its lines, statement by statement
+    raw_entry((book.cage.pk, -100), (book.table.pk, 60), (book.bram.pk, 40))
+    check_deferred_now()
+    # lines inserted into an entry that already exists: the entry's check, and one per line
+    assert balance_checks_run() == 1 + 4
+
+
+def test_a_line_added_to_an_entry_after_its_check_ran_is_refused(book):
+    entry = entry_post(kind="deposit", memo="", by=None,
+                       lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    check_deferred_now()  # the entry's own check has run, and passed
+
+    with refused("unbalanced"):
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, 5000)",
+            [entry.pk, book.anna.pk])
+    with refused("unbalanced"):
+        sql("SET CONSTRAINTS ALL DEFERRED")  # deferred again: refused at commit instead
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, 5000)",
+            [entry.pk, book.anna.pk])
+        check_deferred_now()
+    assert sql("SELECT count(*) FROM ledger_line WHERE entry_id = %s", [entry.pk]) == [(2,)]
+
+
+def _lines_then_entry(lines: list[tuple[int, int]]) -> None:
+    """One statement that inserts an entry's lines first and then the entry, as
+    ledger_entry_post does: the lines' entry does not exist yet when they are inserted."""
+    (entry_id,) = sql("SELECT nextval(pg_get_serial_sequence('ledger_entry', 'id'))")[0]
+    values = ", ".join(["(%s::bigint, %s::bigint, %s::bigint)"] * len(lines))
+    sql("WITH l AS (INSERT INTO ledger_line (entry_id, account_id, amount)"
+        f" VALUES {values} RETURNING entry_id)"
+        " INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, reason, prev_hash,"
+        " hash) SELECT e.id, e.id + 10000000, 'raw', '', '', now(), '', '', md5(random()::text)"
+        " FROM (SELECT DISTINCT entry_id AS id FROM l) e",
+        [value for account, amount in lines for value in (entry_id, account, amount)])
+
+
+def test_lines_inserted_before_their_entry_are_checked_with_the_entry(book):
+    with refused("unbalanced"):
+        _lines_then_entry([(book.cage.pk, -100), (book.table.pk, 99)])
+        check_deferred_now()
+    with refused("needs at least two"):
+        _lines_then_entry([(book.cage.pk, -100)])
+        check_deferred_now()
+
+    with transaction.atomic():
+        _lines_then_entry([(book.cage.pk, -100), (book.table.pk, 100)])
+        check_deferred_now()
+    assert sql("SELECT posted FROM ledger_account WHERE id = %s", [book.table.pk]) == [(100,)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_line_added_to_an_old_entry_is_checked_even_without_the_same_transaction_guard():
+    from tests.ledger.conftest import make_book
+
+    book = make_book()
+    old = entry_post(kind="deposit", memo="", by=None,
+                     lines=[(book.cage.pk, -100), (book.anna.pk, 100)])
+    try:
+        # given the owner has switched off the guard that refuses lines for old entries,
+        with pytest.raises(IntegrityError, match="unbalanced"), transaction.atomic():
+            sql("ALTER TABLE ledger_line DISABLE TRIGGER ledger_line_posts")
+            sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, 5000)",
+                [old.pk, book.anna.pk])
+        # then the line's own balance check still refuses it at commit
+    finally:
+        sql("ALTER TABLE ledger_line ENABLE TRIGGER ledger_line_posts")
+    assert sql("SELECT count(*) FROM ledger_line WHERE entry_id = %s", [old.pk]) == [(2,)]

@@ -240,6 +240,48 @@ def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_a_guard(as_runtime
             [entry_id, book.cage.pk, entry_id, book.anna.pk])
 
 
+def test_a_line_added_to_an_entry_of_the_same_transaction_after_its_check_is_refused(
+        as_runtime_role):
+    book = make_book()
+    entry = entry_post(kind="win", memo="", by=None,
+                       lines=[(book.table.pk, -100), (book.anna.pk, 100)])
+    sql("SET CONSTRAINTS ALL IMMEDIATE")  # the entry's own check runs now, and passes
+
+    with refused(IntegrityError, "unbalanced"):
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, 5000)",
+            [entry.pk, book.anna.pk])
+
+
+def test_a_line_cannot_follow_an_entry_checked_inside_its_own_statement(as_runtime_role):
+    book = make_book()
+    # given a function of the session's own (any role may create temporary ones) that posts
+    # a balanced entry, checked at once, for a statement that then adds a line to it
+    sql("SET CONSTRAINTS ALL IMMEDIATE")
+    sql("CREATE FUNCTION pg_temp.balanced_entry(a bigint, b bigint) RETURNS bigint"
+        " LANGUAGE sql AS $$ SELECT o_id FROM public.ledger_entry_post('raw', '', '', NULL,"
+        " NULL, '', ARRAY[a, b], ARRAY[-100, 100]::bigint[], '{}') $$")
+
+    with refused(IntegrityError, "unbalanced"):
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount)"
+            " SELECT pg_temp.balanced_entry(%s, %s), %s, 5000",
+            [book.table.pk, book.anna.pk, book.anna.pk])
+
+    assert sql("SELECT posted FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(0,)]
+
+
+def test_a_temporary_table_cannot_hide_an_entry_from_its_lines_check(as_runtime_role):
+    book = make_book()
+    entry = entry_post(kind="win", memo="", by=None,
+                       lines=[(book.table.pk, -100), (book.anna.pk, 100)])
+    sql("SET CONSTRAINTS ALL IMMEDIATE")
+    # given a session's empty temporary ledger_entry, where the entry is missing
+    sql("CREATE TEMP TABLE ledger_entry (id bigint)")
+
+    with refused(IntegrityError, "unbalanced"):
+        sql("INSERT INTO public.ledger_line (entry_id, account_id, amount)"
+            " VALUES (%s, %s, 5000)", [entry.pk, book.anna.pk])
+
+
 # --- the posting functions refuse by themselves, without the services' checks ---------------
 
 POST = ("SELECT o_id FROM ledger_entry_post('raw', '', '', NULL, NULL, '', %s::bigint[],"
