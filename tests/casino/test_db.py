@@ -106,8 +106,8 @@ def test_a_compiled_query_converts_columns_as_the_orm_does():
 
     assert change.changes == {"min_bet": [100, 500], "note": "x"}  # JSON decoded
     assert change.changed_at == TableSettingsChange.objects.get().changed_at
-    assert Compiled(lambda pk: Table.objects.filter(pk=pk)).first(table.pk).deal_modes == \
-        Table.objects.get(pk=table.pk).deal_modes
+    [found] = Compiled(lambda pk: Table.objects.filter(pk=pk)).all(table.pk)
+    assert found.deal_modes == Table.objects.get(pk=table.pk).deal_modes  # an array
 
 
 def test_a_parameter_the_sql_does_not_carry_is_refused():
