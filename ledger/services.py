@@ -263,7 +263,7 @@ def _array(ids: Iterable[int]) -> str:
 
 # Every parameter cast to the function's own type: a prepared statement's parameter types
 # are fixed at its first use, whatever psycopg sends (an int2 for a small id, unknown for
-# None), and the one prepared statement serves every call.
+# None), and the statement is prepared once for every call with the same types.
 _ENTRY_POST = ("SELECT * FROM ledger_entry_post(%s::text, %s::text, %s::text, %s::integer,"
                " %s::bigint, %s::text, %s::bigint[], %s::bigint[], %s::bigint[])")
 

@@ -74,6 +74,10 @@ def insert_row(obj: M) -> M:
     if model not in _INSERTS:
         meta = model._meta
         fields = [f for f in meta.concrete_fields if not f.primary_key]
+        if not isinstance(meta.pk, models.AutoField | models.BigAutoField) or any(
+                f.db_default is not models.NOT_PROVIDED or f.generated for f in fields):
+            raise ValueError(f"insert_row writes {meta.label}'s columns as save() does only "
+                             "for a key the database numbers and no database default")
         columns = ", ".join(f'"{f.column}"' for f in fields)
         values = ", ".join(["%s"] * len(fields))
         _INSERTS[model] = (f'INSERT INTO "{meta.db_table}" ({columns}) '  # noqa: S608
@@ -128,9 +132,11 @@ def report_database() -> str:
 
 class Compiled(Generic[M]):
     """A hot path's SELECT, compiled by the ORM once per process and run again with other
-    parameters; its rows become model instances exactly as the ORM makes them (the same
-    columns, converters, ``select_related`` rows and annotations). ``CompiledRows`` does
-    the same for a ``values_list()`` queryset and gives its rows.
+    parameters, each compared with ``=``; its rows become model instances as the ORM makes
+    them (the same columns, converters, ``select_related`` rows and annotations; not the
+    parent a related manager's queryset sets on each row, nor ``first()``'s ordering by
+    key: give the queryset its order). ``CompiledRows`` does the same for a plain
+    ``values_list()`` queryset and gives its rows.
 
     Building and compiling a queryset costs Django more than PostgreSQL takes to answer it:
     about 0.4 ms of Python for a handful of rows found by a key that the server returns in
@@ -182,6 +188,11 @@ class Compiled(Generic[M]):
         wrappers = [type(p) if s is not None and type(p) in _INT_RANGES else None
                     for p, s in zip(params, slots, strict=True)]
         self._check_shape(queryset._iterable_class)
+        self._check_lookups(queryset.query.where, first)
+        if (queryset.query.annotation_select or queryset.query.extra_select) and \
+                queryset._iterable_class is not ModelIterable:
+            raise ValueError("CompiledRows reads plain columns: values_list() orders "
+                             "annotations its own way")
         instances = queryset._iterable_class is ModelIterable
         select = compiler.select
         klass_info = compiler.klass_info if instances else None
@@ -197,6 +208,19 @@ class Compiled(Generic[M]):
             for_update=queryset.query.select_for_update,
         )
 
+    @staticmethod
+    def _check_lookups(node: Any, markers: list[Any]) -> None:
+        """Parameters are compared for equality only: for an integer out of its column's
+        range the ORM answers no row for ``=`` but every row for ``<`` or ``>``, and only
+        the first is what ``_rows`` does without asking the server."""
+        for child in getattr(node, "children", ()):
+            Compiled._check_lookups(child, markers)
+        rhs = getattr(node, "rhs", None)
+        if hasattr(node, "lookup_name") and any(_same(rhs, m) for m in markers) \
+                and node.lookup_name != "exact":
+            raise ValueError(f"a compiled query's parameters are compared with =, "
+                             f"not {node.lookup_name}")
+
     def _check_shape(self, iterable: type) -> None:
         if iterable is not ModelIterable:
             raise ValueError("Compiled reads model instances; CompiledRows reads values_list()")
@@ -204,6 +228,16 @@ class Compiled(Generic[M]):
     def _rows(self, args: tuple[object, ...]) -> tuple[_Plan, str, list[list[Any]]]:
         if len(args) != len(self._kinds):
             raise TypeError(f"{len(self._kinds)} parameter(s) expected, {len(args)} given")
+        # No conversion as the ORM's get_prep_value does ("12" for 12, None for IS NULL):
+        # a value of another type is the caller's mistake, said at once. A subclass (a
+        # TextChoices member) goes as its plain value.
+        checked = []
+        for arg, kind in zip(args, self._kinds, strict=True):
+            if not isinstance(arg, kind) or isinstance(arg, bool):
+                raise TypeError(f"a compiled query's parameter is of type {kind.__name__}, "
+                                f"not {arg!r}")
+            checked.append(arg if type(arg) is kind else kind(arg))
+        args = tuple(checked)
         plan = self._plan
         if plan is None:
             plan = self._plan = self._compile()

@@ -110,6 +110,20 @@ def test_a_compiled_query_converts_columns_as_the_orm_does():
     assert found.deal_modes == Table.objects.get(pk=table.pk).deal_modes  # an array
 
 
+def test_a_compiled_query_compares_its_parameters_for_equality_with_their_own_type():
+    Player.objects.create(name="A")
+    # Out of range, "<" would match every row where "=" matches none: refused at once.
+    with pytest.raises(ValueError, match="compared with ="):
+        Compiled(lambda pk: Player.objects.filter(pk__lt=pk)).all(1)
+    by_id = Compiled(lambda pk: Player.objects.filter(pk=pk))
+    for wrong in ("1", 1.0, None, True):
+        with pytest.raises(TypeError, match="of type int"):
+            by_id.all(wrong)
+    with pytest.raises(ValueError, match="plain columns"):
+        CompiledRows(lambda pk: Player.objects.filter(pk=pk).annotate(
+            by=F("created_by__username")).values_list("name", "by")).all(1)
+
+
 def test_a_parameter_the_sql_does_not_carry_is_refused():
     # The marker never reaches the statement: running it would ignore the argument.
     ignored = Compiled(lambda pk: Player.objects.all())
