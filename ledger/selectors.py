@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
+from casino.shared.db import Compiled
 from casino.shared.errors import NotFound
 from ledger.models import Account, Entry, Hold, Line
 
@@ -36,8 +37,14 @@ def account_get(*, account_id: int) -> Account:
                        detail={"account_id": account_id}) from None
 
 
+# Every wager and deposit finds its account by this key: compiled once per process.
+_ACCOUNT_BY_KEY = Compiled(lambda kind, currency, ref: Account.objects.filter(
+    kind=kind, currency=currency, ref=ref)[:1], params=(str, str, str))
+
+
 def account_find(*, kind: str, currency: str, ref: str = "") -> Account | None:
-    return Account.objects.filter(kind=kind, currency=currency, ref=ref).first()
+    """The account of this kind, currency and reference (their unique key), if it exists."""
+    return _ACCOUNT_BY_KEY.first(kind, currency, ref)
 
 
 def account_ids(*, currency: str, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:

@@ -35,7 +35,6 @@ from django.db.backends.utils import CursorWrapper
 from psycopg.pq import Format
 
 from casino.shared import approvals
-from casino.shared.db import Compiled
 from casino.shared.errors import (
     Conflict,
     DomainError,
@@ -44,6 +43,7 @@ from casino.shared.errors import (
     ValidationFailed,
 )
 from casino.shared.money import MAX_MINOR, format_minor, minor_digits
+from ledger import selectors
 from ledger.models import Account, Entry, Hold
 
 if TYPE_CHECKING:
@@ -51,18 +51,13 @@ if TYPE_CHECKING:
 
 # --- accounts -------------------------------------------------------------------------------
 
-# Every wager and deposit finds its account by this key: built once per process.
-_ACCOUNT_BY_KEY = Compiled(lambda kind, currency, ref: Account.objects.filter(
-    kind=kind, currency=currency, ref=ref)[:1], params=(str, str, str))
-
-
 def account_get_or_create(*, kind: str, currency: str, ref: str = "", name: str = "") -> Account:
     """The one account of this kind, currency and reference, made on first use."""
     if kind not in Account.Kind.values:
         raise ValidationFailed(f"Unknown account kind {kind!r}.", code="invalid_kind",
                                detail={"kind": kind, "known": list(Account.Kind.values)})
     minor_digits(currency)  # refuses an unknown currency
-    found = _ACCOUNT_BY_KEY.first(kind, currency, ref)
+    found = selectors.account_find(kind=kind, currency=currency, ref=ref)
     if found is not None:
         return found
     # get_or_create retries the read when a concurrent caller inserted the same account

@@ -27,6 +27,8 @@ _ROUND = Compiled(lambda pk: Round.objects.annotate(opened_by_username=F("opened
                   .filter(pk=pk))
 _WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk))
 _HANDS = Compiled(lambda pk: Hand.objects.filter(round_id=pk))
+_ACTIVE_WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk, state=Wager.State.ACTIVE)
+                          .order_by("seat"))
 _EVENTS = Compiled(lambda pk: RoundEvent.objects.annotate(by_username=F("by__username"))
                    .filter(round_id=pk))
 
@@ -40,7 +42,7 @@ def round_detail(*, round_id: int) -> Round:
     if round_ is None:
         raise NotFound(f"no round #{round_id}")
     prefetched(round_, "wagers", _WAGERS.all(round_id))
-    prefetched(round_, "hands", _HANDS.all(round_id))
+    prefetched(round_, "hands", round_hands(round_id=round_id))
     prefetched(round_, "events", _EVENTS.all(round_id))
     return round_
 
@@ -85,7 +87,12 @@ def round_currency(*, round_id: int) -> str:
 
 def round_active_wagers(round_: Round) -> list[Wager]:
     """The round's wagers still in play (not cleared before the deal), in seat order."""
-    return list(round_.wagers.filter(state=Wager.State.ACTIVE).order_by("seat"))
+    return _ACTIVE_WAGERS.all(round_.pk)
+
+
+def round_hands(*, round_id: int) -> list[Hand]:
+    """The round's hands, in their model's order (dealt, set, settled)."""
+    return _HANDS.all(round_id)
 
 
 def round_previous(round_: Round) -> Round | None:

@@ -187,12 +187,8 @@ class Compiled(Generic[M]):
         # the server compares it as that type: the wrapper is kept for the new value.
         wrappers = [type(p) if s is not None and type(p) in _INT_RANGES else None
                     for p, s in zip(params, slots, strict=True)]
-        self._check_shape(queryset._iterable_class)
+        self._check_shape(queryset)
         self._check_lookups(queryset.query.where, first)
-        if (queryset.query.annotation_select or queryset.query.extra_select) and \
-                queryset._iterable_class is not ModelIterable:
-            raise ValueError("CompiledRows reads plain columns: values_list() orders "
-                             "annotations its own way")
         instances = queryset._iterable_class is ModelIterable
         select = compiler.select
         klass_info = compiler.klass_info if instances else None
@@ -221,8 +217,8 @@ class Compiled(Generic[M]):
             raise ValueError(f"a compiled query's parameters are compared with =, "
                              f"not {node.lookup_name}")
 
-    def _check_shape(self, iterable: type) -> None:
-        if iterable is not ModelIterable:
+    def _check_shape(self, queryset: QuerySet[Any, Any]) -> None:
+        if queryset._iterable_class is not ModelIterable:
             raise ValueError("Compiled reads model instances; CompiledRows reads values_list()")
 
     def _rows(self, args: tuple[object, ...]) -> tuple[_Plan, str, list[list[Any]]]:
@@ -258,10 +254,10 @@ class Compiled(Generic[M]):
             else:
                 low, high = _INT_RANGES[wrap]
                 value = args[s]
-                if not (isinstance(value, int) and low <= value <= high):
+                if not low <= value <= high:  # type: ignore[operator]
                     # The ORM answers no row for a value out of the column's range (and
                     # the server would refuse the value): so does this, asking nothing.
-                    return plan, DEFAULT_DB_ALIAS, []
+                    return plan, db, []
                 params.append(wrap(value))
         with conn.cursor() as cursor:
             cursor.execute(plan.sql, params)  # type: ignore[arg-type]
@@ -298,10 +294,13 @@ class Compiled(Generic[M]):
 class CompiledRows(Compiled[Any]):
     """``Compiled`` for a ``values_list()`` queryset: its rows, as tuples."""
 
-    def _check_shape(self, iterable: type) -> None:
-        if iterable is not ValuesListIterable:
+    def _check_shape(self, queryset: QuerySet[Any, Any]) -> None:
+        if queryset._iterable_class is not ValuesListIterable:
             raise ValueError("CompiledRows reads values_list() (not flat, not named); "
                              "Compiled reads instances")
+        if queryset.query.annotation_select or queryset.query.extra_select:
+            raise ValueError("CompiledRows reads plain columns: values_list() orders "
+                             "annotations its own way")
 
     def all(self, *args: object) -> list[tuple[Any, ...]]:  # type: ignore[override]
         return [tuple(row) for row in self._rows(args)[2]]

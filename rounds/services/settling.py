@@ -14,14 +14,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import Compiled, update_rows
+from casino.shared.db import update_rows
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
-from rounds.selectors import round_active_wagers
+from rounds.selectors import round_active_wagers, round_hands
 from rounds.services.banking import banker_cover_hold, positions_against_bank
 from rounds.services.steps import (
     round_event_add,
@@ -33,11 +33,6 @@ from rounds.settlement import Outcome, Party, PositionOutcome
 from rounds.settlement import settle as settle_money
 
 # --- settlement, void, reversal --------------------------------------------------------------
-
-# Settlement's reads, compiled once per process (casino.shared.db.Compiled).
-_ACTIVE_WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk, state=Wager.State.ACTIVE)
-                          .order_by("seat"))
-_HANDS = Compiled(lambda pk: Hand.objects.filter(round_id=pk))
 
 @transaction.atomic
 def round_settle(*, round_id: int, by: User,
@@ -61,7 +56,7 @@ def round_settle(*, round_id: int, by: User,
             _require_recorded_outcomes(round_, outcomes)
         return round_
     # After the lock, so no step of the round changes them while they are read.
-    wagers = _ACTIVE_WAGERS.all(round_.pk)
+    wagers = round_active_wagers(round_)
     stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
@@ -87,7 +82,7 @@ def round_settle(*, round_id: int, by: User,
         if round_.deal_kind == Round.DealKind.RESULTS:
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
-        hands = {h.position: h for h in _HANDS.all(round_.pk)}
+        hands = {h.position: h for h in round_hands(round_id=round_.pk)}
         results = _showdown_all(round_, stakes, hands)
 
     rules = round_.table_rules
