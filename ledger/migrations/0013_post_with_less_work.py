@@ -11,7 +11,8 @@ the chain head's inside the append statement (an UPDATE and two INSERTs).
   the same order and at the same point as before (accounts in key order first, chain head
   last): a wait re-checks only that statement, and the statements after it find the rows
   already theirs. Under read committed each statement reads the newest committed rows, so
-  the judging statement that follows reads the accounts as they were locked.
+  the judging statement that follows reads the accounts as they were locked (under
+  repeatable read a lock on a row changed since the snapshot fails instead).
 - The judging statement is one pass over the lines grouped by account, joined with their
   accounts and the settled holds: the accounts missing, the currencies and the sum of the
   lines on existing accounts, the first account (in the lines' order) that may not go

@@ -45,9 +45,23 @@ def test_lines_that_do_not_sum_to_zero_are_refused_and_nothing_is_written(book):
 
 def test_lines_sum_to_zero_in_each_currency_separately(book):
     usd_cage = account_get_or_create(kind="cage", currency="USD")
-    with pytest.raises(ValidationFailed):
+    usd_table = account_get_or_create(kind="table_bankroll", currency="USD", ref="table:usd")
+    with pytest.raises(ValidationFailed) as refused:
         entry_post(kind="fx", memo="", by=None,
                    lines=[(book.cage.pk, -100), (usd_cage.pk, 100)])
+    assert refused.value.detail == {"sums": {"EUR": "-1.00", "USD": "1.00"}}
+    # Only the currency that does not balance is named.
+    with pytest.raises(ValidationFailed) as refused:
+        entry_post(kind="fx", memo="", by=None,
+                   lines=[(book.cage.pk, -100), (book.table.pk, 100),
+                          (usd_cage.pk, -50), (usd_table.pk, 49)])
+    assert refused.value.detail == {"sums": {"USD": "-0.01"}}
+    # Each currency balanced on its own: posted.
+    entry = entry_post(kind="fx", memo="", by=None,
+                       lines=[(book.cage.pk, -100), (usd_cage.pk, -50), (book.table.pk, 100),
+                              (usd_table.pk, 50)])
+    assert sorted(entry.lines.values_list("amount", flat=True)) == [-100, -50, 50, 100]
+    assert fresh(usd_table).posted == 50
 
 
 @pytest.mark.parametrize("amount", [1.5, "100", True, None])
