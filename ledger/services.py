@@ -227,17 +227,20 @@ def _cursor() -> CursorWrapper:
     return connection._prepare_cursor(raw)  # type: ignore[attr-defined]
 
 
-def _call(statement: str, params: list[int | str | None]) -> list[tuple]:
+def _call(statement: str, params: list[int | str | None], *,
+          savepoint: bool = True) -> list[tuple]:
     """Run one of the ledger's functions; its refusals become the domain's errors.
 
     Alone (autocommit), the statement is its own transaction: locks, checks, writes, the
     deferred guards and the commit happen in one round trip, and the chain head is held only
     from the function's last statement to that commit. Inside a caller's transaction it runs
-    in a savepoint, so a refusal leaves the caller's transaction usable.
+    in a savepoint, so a refusal leaves the caller's transaction usable; without one
+    (``savepoint=False``) a refusal marks the caller's transaction for rollback, as any
+    failed statement inside ``atomic`` does.
     """
     try:
         if connection.in_atomic_block or not connection.get_autocommit():
-            with transaction.atomic(), _cursor() as cursor:
+            with transaction.atomic(savepoint=savepoint), _cursor() as cursor:
                 cursor.execute(statement, params)
                 return cursor.fetchall()
         with _cursor() as cursor:
@@ -265,7 +268,7 @@ _ENTRY_POST = ("SELECT * FROM ledger_entry_post(%s::text, %s::text, %s::text, %s
 
 def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: User | None,
                ref: str = "", settle_holds: Sequence[int] = (), reverses: Entry | None = None,
-               reason: str = "") -> Entry:
+               reason: str = "", savepoint: bool = True) -> Entry:
     """Post one balanced entry; optionally resolve open holds with it.
 
     A line's amount is the signed change to its account's balance, in minor units. The lines
@@ -273,8 +276,12 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
     debits on their account, otherwise released), then the non-negative rule is checked, so
     funds held for a wager can pay that wager.
 
-    One call of ledger_entry_post (ledger/migrations/0009), which takes the locks in the
-    order of this module's docstring, checks, settles, and appends to the chain last.
+    One call of ledger_entry_post (ledger/migrations/0009, 0013), which takes the locks in
+    the order of this module's docstring, checks, settles, and appends to the chain last.
+
+    Inside a caller's transaction the call runs in a savepoint, so the caller may catch a
+    refusal and go on. ``savepoint=False`` is for a caller whose transaction ends with any
+    refusal anyway (it lets the error out of its ``atomic`` block): two round trips fewer.
     """
     if not kind:
         raise ValidationFailed("An entry needs a kind.", code="invalid_kind")
@@ -287,7 +294,8 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
     try:
         ((entry_id, created_at, seq, prev_hash, entry_hash),) = _call(_ENTRY_POST, [
             kind, memo, ref, by_id, reverses_id, reason, _array(a for a, _ in checked),
-            _array(m for _, m in checked), _array(sorted(set(settle_holds)))])
+            _array(m for _, m in checked), _array(sorted(set(settle_holds)))],
+            savepoint=savepoint)
     except IntegrityError as exc:
         # ledger_entry_post refuses a second reversal of one entry under the entry's lock;
         # the unique index on reverses_id is the guard of last resort.
@@ -423,14 +431,17 @@ _HOLDS_RELEASE = (f"SELECT {', '.join(_HOLD_COLUMNS)}"  # noqa: S608
                   " FROM ledger_holds_release(%s::bigint[], %s::integer)")
 
 
-def holds_release(*, hold_ids: Sequence[int], by: User | None) -> list[Hold]:
+def holds_release(*, hold_ids: Sequence[int], by: User | None,
+                  savepoint: bool = True) -> list[Hold]:
     """Release open holds together, in one call however many (a voided or all-push round
     releases a hold per seat). All or none: one hold already resolved refuses the lot.
-    ledger_holds_release locks their accounts, then the holds, in key order."""
+    ledger_holds_release locks their accounts, then the holds, in key order.
+    ``savepoint`` as for entry_post."""
     ids = sorted(set(hold_ids))
     if not ids:
         return []
-    rows = _call(_HOLDS_RELEASE, [_array(ids), by.pk if by is not None else None])
+    rows = _call(_HOLDS_RELEASE, [_array(ids), by.pk if by is not None else None],
+                 savepoint=savepoint)
     return sorted((Hold.from_db(connection.alias, _HOLD_COLUMNS, row) for row in rows),
                   key=lambda hold: hold.pk)
 

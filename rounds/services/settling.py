@@ -234,12 +234,14 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], lines: list[tuple[i
     holds = [w.hold_id for w in wagers]
     if round_.banker_hold_id is not None:
         holds.append(round_.banker_hold_id)
+    # No savepoint for the ledger's call: a refusal leaves round_settle's atomic block,
+    # which rolls back whole.
     if not lines:
-        ledger.holds_release(hold_ids=holds, by=by)
+        ledger.holds_release(hold_ids=holds, by=by, savepoint=False)
         return None
     entry = ledger.entry_post(
         kind="round_settlement", memo=f"{round_.table.name}, round {round_.number}",
-        lines=lines, by=by, ref=f"round:{round_.pk}", settle_holds=holds,
+        lines=lines, by=by, ref=f"round:{round_.pk}", settle_holds=holds, savepoint=False,
     )
     return entry.pk
 

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from casino import roles
 from casino.services import staff_create
+from casino.shared.errors import Conflict
 from ledger.models import Entry, Hold
 from rounds import services
 from rounds.models import Round
@@ -70,11 +71,12 @@ def fixed_hands(seats: int) -> dict[str, str]:
 # Settling a house-banked round, whatever its number of seats (measured 2026-12-01): 9 of
 # rounds — the service's savepoint and its release, the round locked with its table, its
 # wagers, its hands, the accounts' ids in one query, then the hands, the round and the event
-# written — and 3 of the ledger's: the entry posted with its holds resolved in one call
-# (ledger_entry_post) inside its savepoint and release. The push table moves no money: no
-# accounts to find, no entry, the holds released in one call (ledger_holds_release).
-SETTLE_QUERIES = 12
-PUSH_SETTLE_QUERIES = 11
+# written — and 1 of the ledger's: the entry posted with its holds resolved in one call
+# (ledger_entry_post), in no savepoint of its own (a refusal rolls the settlement back
+# whole). The push table moves no money: no accounts to find, no entry, the holds released
+# in one call (ledger_holds_release).
+SETTLE_QUERIES = 10
+PUSH_SETTLE_QUERIES = 9
 
 
 def settle_queries(table, seat_player, dealer, seats: int, splits=None) -> int:
@@ -140,3 +142,43 @@ def test_a_table_of_pushes_settles_in_as_many_queries_for_one_seat_as_for_six(
     assert six == PUSH_SETTLE_QUERIES, f"settle: {six} queries for a table of pushes"
     assert not Entry.objects.filter(kind="round_settlement").exists()  # nothing moved
     assert not Hold.objects.filter(status="open").exists()
+
+
+@pytest.mark.django_db
+def test_a_refusal_by_the_ledger_rolls_the_settlement_back_and_the_callers_work_goes_on(
+    make_table, seat_player
+):
+    # given a dealt round of two seats, every hand set, whose first wager's hold was
+    # released behind the round's back (as the owner, every trigger off: no path of the
+    # service can do this)
+    dealer, _ = staff_create(username="d4", role=roles.DEALER)
+    table = make_table(name="Tampered")
+    for n in (1, 2):
+        seat_player(table, n)
+    round_ = services.round_open(table_id=table.pk, by=dealer)
+    wagers = [services.wager_place(round_id=round_.pk, seat=n, amount=500, by=dealer)
+              for n in (1, 2)]
+    services.banker_set(round_id=round_.pk, house=True, by=dealer)
+    services.round_deal(round_id=round_.pk, by=dealer, hands=fixed_hands(2))
+    for n in (1, 2):
+        services.hand_set(round_id=round_.pk, position=str(n), house_way=True, by=dealer)
+    tampered = wagers[0].hold_id
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE ledger_hold SET status = 'released', resolved_at = now()"
+                       " WHERE id = %s", [tampered])
+        cursor.execute("SET LOCAL session_replication_role = origin")
+
+    # when the dealer settles it inside a caller's transaction (the test's own)
+    with pytest.raises(Conflict) as refused:
+        services.round_settle(round_id=round_.pk, by=dealer)
+
+    # then the ledger's refusal comes out as itself, nothing of the settlement is left, and
+    # the caller's transaction still answers
+    assert refused.value.code == "hold_resolved"
+    assert refused.value.detail == {"hold_id": tampered, "status": "released"}
+    settled = Round.objects.get(pk=round_.pk)
+    assert settled.state == "dealt" and settled.entry_id is None
+    assert not Entry.objects.filter(ref=f"round:{round_.pk}").exists()
+    assert Hold.objects.get(pk=wagers[1].hold_id).status == "open"
+    assert not settled.events.filter(kind="settled").exists()
