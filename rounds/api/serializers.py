@@ -18,6 +18,7 @@ from rest_framework.reverse import reverse
 
 from casino.models import Currency
 from casino.shared.api.fields import AmountField, CardsField
+from casino.shared.api.serializers import FieldsOnceOut
 from casino.shared.money import format_minor
 from ledger.api.serializers import BalanceOutput
 from rounds import paigow
@@ -46,21 +47,21 @@ class CardsOut(serializers.Field):
 
 # --- tables ---------------------------------------------------------------------------------
 
-class SeatOut(serializers.Serializer):
+class SeatOut(FieldsOnceOut):
     number = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id", allow_null=True)
     player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
     since = serializers.DateTimeField(allow_null=True)
 
 
-class SeatedPlayerOut(serializers.Serializer):
+class SeatedPlayerOut(FieldsOnceOut):
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
     balance = BalanceOutput()
 
 
-class TableOut(serializers.Serializer):
+class TableOut(FieldsOnceOut):
     id = serializers.IntegerField()
     name = serializers.CharField()
     currency = serializers.CharField()
@@ -129,7 +130,7 @@ class SeatIn(serializers.Serializer):
 
 # --- rounds ---------------------------------------------------------------------------------
 
-class WagerOut(serializers.Serializer):
+class WagerOut(FieldsOnceOut):
     seat = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     amount = MoneyOut()
@@ -138,7 +139,7 @@ class WagerOut(serializers.Serializer):
     placed_at = serializers.DateTimeField()
 
 
-class HandOut(serializers.Serializer):
+class HandOut(FieldsOnceOut):
     position = serializers.CharField()
     cards = CardsOut()
     high = CardsOut()
@@ -146,7 +147,7 @@ class HandOut(serializers.Serializer):
     set_by = serializers.CharField()
 
 
-class PositionResultOut(serializers.Serializer):
+class PositionResultOut(FieldsOnceOut):
     position = serializers.CharField()
     wager = MoneyOut()
     outcome = serializers.CharField()
@@ -160,7 +161,7 @@ class PositionResultOut(serializers.Serializer):
         return format_minor(line.net, self.context["currency"])
 
 
-class EventOut(serializers.Serializer):
+class EventOut(FieldsOnceOut):
     kind = serializers.CharField()
     at = serializers.DateTimeField()
     by = serializers.CharField(source="by_username")  # rounds.selectors reads it with the event
@@ -168,7 +169,7 @@ class EventOut(serializers.Serializer):
     data = serializers.JSONField()  # type: ignore[assignment]
 
 
-class RoundOut(serializers.Serializer):
+class RoundOut(FieldsOnceOut):
     id = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")
     number = serializers.IntegerField()
