@@ -12,6 +12,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     Image,
     LongTable,
@@ -34,12 +35,34 @@ HEADER = ParagraphStyle("report-header", fontName="Helvetica-Bold", fontSize=6.5
                         leading=7.5, textColor=colors.white)
 
 
+# Left and right padding of a cell (reportlab's default for tables).
+_PADDING = 2 * 6
+
+
+def _column_widths(titles: list[str], body: list[list[str]], width: float) -> list[float]:
+    """Each column at least as wide as its longest word of the header and its longest
+    figure, so neither breaks inside a word ("commiss/ion"); the page's width left over is
+    shared in proportion. When even that does not fit, every column shrinks alike."""
+    need = []
+    for col, title in enumerate(titles):
+        words = [stringWidth(w, "Helvetica-Bold", HEADER.fontSize) for w in title.split()]
+        cells = [stringWidth(row[col], "Helvetica-Bold", 7) for row in body]
+        need.append(max([0.0, *words, *cells]) + _PADDING)
+    total = sum(need)
+    if not need or total <= 0:
+        return [width / max(len(titles), 1)] * len(titles)
+    if total >= width:
+        return [w * width / total for w in need]
+    return [w + (width - total) * w / total for w in need]
+
+
 def _table(section: Section, width: float) -> LongTable:
-    # Header cells wrap (Paragraphs): a day's report has seventeen columns.
-    header = [Paragraph(escape(c.replace("_", " ")), HEADER) for c in section.columns]
+    # Header cells wrap (Paragraphs), between words: a day's report has nineteen columns.
+    titles = [c.replace("_", " ") for c in section.columns]
+    header = [Paragraph(escape(t), HEADER) for t in titles]
     body = [[cell_text(v) for v in row] for row in section.rows]
     table = LongTable([header, *body], repeatRows=1,
-                      colWidths=[width / max(len(header), 1)] * len(header))
+                      colWidths=_column_widths(titles, body, width))
     style = [
         ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 6.5),
         ("FONT", (0, 1), (-1, -1), "Helvetica", 7),

@@ -177,3 +177,40 @@ def test_csv_cells_are_plain_text():
     assert cell_text(date(2026, 1, 2)) == "2026-01-02"
     assert cell_text(datetime(2026, 1, 2, 5, tzinfo=UTC)).startswith(
         "2026-01-02T06:00:00+01:00")
+
+
+def test_a_pdf_tables_columns_fit_their_longest_header_word_and_figure_and_fill_the_page():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from rounds.report_files.to_pdf import HEADER, _column_widths
+
+    # the nineteen columns of a table's day: "commission" does not fit a nineteenth of
+    # the page, so equal columns broke it inside the word
+    titles = ["gaming day", "table", "rounds settled", "rounds house banked",
+              "rounds player banked", "rounds co banked", "rounds voided", "rounds reversed",
+              "handle", "house stakes", "house win house banked", "house stake result",
+              "commission players", "commission bankers", "house result", "hold percent",
+              "adjustments", "closed", "currency"]
+    body = [["2026-12-01", "Table 1", "4", "2", "2", "0", "0", "0", "123456.00", "100.00",
+             "-68.00", "-50.00", "15.20", "7.30", "-95.50", "-8.24", "0.00", "false", "EUR"]]
+    width = 273 * 72 / 25.4  # landscape A4 less the margins, in points
+
+    widths = _column_widths(titles, body, width)
+
+    assert sum(widths) == pytest.approx(width)
+    for title, cell, column in zip(titles, body[0], widths, strict=True):
+        longest = max(stringWidth(w, "Helvetica-Bold", HEADER.fontSize) for w in title.split())
+        assert column >= longest + 12, title
+        assert column >= stringWidth(cell, "Helvetica-Bold", 7) + 12, cell
+    assert width / len(titles) < stringWidth("commission", "Helvetica-Bold", HEADER.fontSize) + 12
+
+
+def test_a_pdf_table_too_wide_for_the_page_shrinks_every_column_alike():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from rounds.report_files.to_pdf import HEADER, _column_widths
+
+    widths = _column_widths(["a" * 60, "a" * 30], [["1", "2"]], 100.0)
+    assert sum(widths) == pytest.approx(100.0)
+    short = stringWidth("a" * 30, "Helvetica-Bold", HEADER.fontSize)
+    assert widths[0] / widths[1] == pytest.approx((2 * short + 12) / (short + 12))
