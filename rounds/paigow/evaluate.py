@@ -24,7 +24,7 @@ import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 from .cards import ACE, DECK, JOKER_PRIME, RANK_PRIMES, Card, parse_cards
 from .errors import InvalidCards, UnknownOption
@@ -225,13 +225,15 @@ CATEGORY_FLOOR: Final = {
 STRAIGHT_FLOOR: Final = CATEGORY_FLOOR["straight"]
 # For the public call: each card's prime keyed by the card itself (a lookup that is also the
 # membership test), and one lookup per wheel rule from the product straight to the interned
-# rank objects, (plain, suited). Only a hand of distinct ranks (five naturals, or four and the
-# joker) can be suited, and only one with a repeated rank can hold a card twice, so the
-# product says which of the two tests a hand needs: a distinct-rank product has both ranks,
-# a repeated-rank one has (rank, None). One lookup then serves either, and a hand never pays
-# for the test it cannot fail.
-_RANKS_BY_PRODUCT: Final = {
-    wheel: {p: (HIGH_RANKS[v], HIGH_RANKS[suited[p]] if p in suited else None)
+# rank objects. Only a hand of distinct ranks (five naturals, or four and the joker) can be
+# suited, and only one with a repeated rank can hold a card twice, so the product says which
+# of the two tests a hand needs: a distinct-rank product has both ranks, (plain, suited); a
+# repeated-rank one has its rank alone, no tuple around it. One lookup then serves either, a
+# hand never pays for the test it cannot fail, and half the hands touch one object fewer in
+# a table too large for the processor's first cache (docs/benchmarks.md).
+# Typed Any: the call tells the two apart by type(), which mypy does not narrow on.
+_RANKS_BY_PRODUCT: Final[dict[str, dict[int, Any]]] = {
+    wheel: {p: (HIGH_RANKS[v], HIGH_RANKS[suited[p]]) if p in suited else HIGH_RANKS[v]
             for p, v in plain.items()}
     for wheel, (plain, suited) in TABLES.items()
 }
@@ -286,18 +288,18 @@ def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> Hi
             a, b, c, d, e = cards
             ranks = _DEFAULT_RANKS if wheel is DEFAULT_WHEEL else _RANKS_BY_PRODUCT[wheel]
             prime = _PRIME
-            plain, suited = ranks[prime[a] * prime[b] * prime[c] * prime[d] * prime[e]]
-            if suited is None:
+            found = ranks[prime[a] * prime[b] * prime[c] * prime[d] * prime[e]]
+            if type(found) is HighRank:
                 if not (a is b or a is c or a is d or a is e or b is c or b is d or b is e
                         or c is d or c is e or d is e):
-                    return plain
+                    return found
             else:
                 # Suited when the AND of the five suit bits is not zero; most hands differ in
                 # their first two cards already, and then the other three are never read.
                 suit = a.suit_bits & b.suit_bits
                 if suit and suit & c.suit_bits & d.suit_bits & e.suit_bits:
-                    return suited
-                return plain
+                    return found[1]
+                return found[0]
         except (KeyError, TypeError, ValueError):
             pass
     five = parse_cards(cards, count=5)
