@@ -41,8 +41,9 @@ _PADDING = 2 * 6
 
 def _column_widths(titles: list[str], body: list[list[str]], width: float) -> list[float]:
     """Each column at least as wide as its longest word of the header and its longest
-    figure, so neither breaks inside a word ("commiss/ion"); the page's width left over is
-    shared in proportion. When even that does not fit, every column shrinks alike."""
+    cell, so neither breaks inside a word ("commiss/ion"); the page's width left over is
+    shared in proportion. When that does not fit, the narrow columns (the figures) keep
+    what they need and the widest (long texts such as memos) share what is left equally."""
     need = []
     for col, title in enumerate(titles):
         words = [stringWidth(w, "Helvetica-Bold", HEADER.fontSize) for w in title.split()]
@@ -51,9 +52,13 @@ def _column_widths(titles: list[str], body: list[list[str]], width: float) -> li
     total = sum(need)
     if not need or total <= 0:
         return [width / max(len(titles), 1)] * len(titles)
-    if total >= width:
-        return [w * width / total for w in need]
-    return [w + (width - total) * w / total for w in need]
+    if total < width:
+        return [w + (width - total) * w / total for w in need]
+    widths, left = [0.0] * len(need), width
+    for placed, col in enumerate(sorted(range(len(need)), key=need.__getitem__)):
+        widths[col] = min(need[col], left / (len(need) - placed))
+        left -= widths[col]
+    return widths
 
 
 def _table(section: Section, width: float) -> LongTable:

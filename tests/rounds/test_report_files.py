@@ -205,12 +205,22 @@ def test_a_pdf_tables_columns_fit_their_longest_header_word_and_figure_and_fill_
     assert width / len(titles) < stringWidth("commission", "Helvetica-Bold", HEADER.fontSize) + 12
 
 
-def test_a_pdf_table_too_wide_for_the_page_shrinks_every_column_alike():
+def test_a_pdf_table_too_wide_for_the_page_keeps_its_figures_whole_and_shares_out_the_rest():
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     from rounds.report_files.to_pdf import HEADER, _column_widths
 
-    widths = _column_widths(["a" * 60, "a" * 30], [["1", "2"]], 100.0)
-    assert sum(widths) == pytest.approx(100.0)
-    short = stringWidth("a" * 30, "Helvetica-Bold", HEADER.fontSize)
-    assert widths[0] / widths[1] == pytest.approx((2 * short + 12) / (short + 12))
+    # a statement whose memo is far longer than the page is wide
+    titles = ["posted", "movement", "memo", "amount"]
+    body = [["2026-12-01 18:29", "Deposit", "a long memo " * 40, "-1234.00"]]
+    width = 500.0
+
+    widths = _column_widths(titles, body, width)
+
+    assert sum(widths) == pytest.approx(width)
+    for col in (0, 1, 3):  # the narrow columns keep all they need
+        need = max(stringWidth(body[0][col], "Helvetica-Bold", 7),
+                   *(stringWidth(w, "Helvetica-Bold", HEADER.fontSize)
+                     for w in titles[col].split()))
+        assert widths[col] == pytest.approx(need + 12)
+    assert widths[2] == pytest.approx(width - widths[0] - widths[1] - widths[3])
