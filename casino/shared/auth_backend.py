@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.db.models import Q, QuerySet
 
 from casino.shared.db import CompiledRows
@@ -33,6 +33,19 @@ def _names(perms: QuerySet[Permission]) -> QuerySet[Any]:
     return perms.values_list("content_type__app_label", "codename").order_by()
 
 
+def _of_user(pk: int) -> QuerySet[Any]:
+    # Each half is a subquery on its own link table, found by the user's key: the plain
+    # Q(user=pk) | Q(group__user=pk) joins every permission to both link tables and filters
+    # after, which took PostgreSQL about twice as long to plan and run, on every request
+    # (docs/benchmarks.md).
+    user_permissions = User.user_permissions.through.objects.filter(user=pk)
+    user_groups = User.groups.through.objects.filter(user=pk)
+    group_permissions = Group.permissions.through.objects.filter(
+        group_id__in=user_groups.values("group_id"))
+    return _names(Permission.objects.filter(
+        Q(pk__in=user_permissions.values("permission_id"))
+        | Q(pk__in=group_permissions.values("permission_id"))))
+
+
 _ALL = CompiledRows(lambda: _names(Permission.objects.all()), params=())
-_OF_USER = CompiledRows(lambda pk: _names(Permission.objects.filter(
-    Q(user=pk) | Q(group__user=pk))))
+_OF_USER = CompiledRows(_of_user)
