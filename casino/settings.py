@@ -132,8 +132,9 @@ else:
 _db.setdefault("OPTIONS", {})
 # Django turns psycopg's prepared statements off (None) for the sake of poolers in front of
 # the server; there is none here. Django's own cursors bind client-side and never prepare
-# whatever this says: only the ledger's calls (ledger.services) ask for it, each statement
-# prepared on its first use on a connection.
+# whatever this says: only the ledger's calls and the compiled reads of every request ask for
+# it (casino.shared.db.prepared_cursor), each statement prepared on its first use on a
+# connection.
 _db["OPTIONS"].setdefault("prepare_threshold", 5)
 if env.bool("DATABASE_POOL", default=True):
     # psycopg's pool through Django: one pool per process (gunicorn worker, celery worker).

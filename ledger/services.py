@@ -28,13 +28,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-import psycopg
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.backends.postgresql.psycopg_any import register_tzloader
-from django.db.backends.utils import CursorWrapper
-from psycopg.pq import Format
 
 from casino.shared import approvals
+from casino.shared.db import prepared_cursor
 from casino.shared.errors import (
     Conflict,
     DomainError,
@@ -195,38 +192,6 @@ def _refusal(exc: DatabaseError) -> DomainError | None:
     return None
 
 
-class _PreparedCursor(psycopg.Cursor):
-    """Parameters bound by the server, and each statement prepared at its first use.
-
-    The ledger's calls are a handful of statements, always the same text: prepared once per
-    connection, PostgreSQL neither parses nor plans them again at each movement (the
-    project's other queries keep Django's client-side binding)."""
-
-    def execute(self, query, params=None, *, prepare=None, binary=None):  # type: ignore[override]
-        return super().execute(query, params, prepare=True, binary=binary)
-
-    def _maybe_prepare_gen(self, pgq, *, prepare=None, binary=None):  # type: ignore[override]
-        # Django's query log reads the statement from _query, which psycopg sets only when
-        # it does not prepare.
-        self._query = pgq
-        return super()._maybe_prepare_gen(pgq, prepare=prepare, binary=binary)
-
-
-_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
-
-
-def _cursor() -> CursorWrapper:
-    """A _PreparedCursor in Django's wrapper, as connection.cursor() gives its own: database
-    errors wrapped, execute_wrappers and the query log applied."""
-    connection.ensure_connection()
-    raw = _PreparedCursor(connection.connection)
-    # As Django's create_cursor: timestamps in the connection's zone.
-    tzloader = raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT)
-    if connection.timezone != getattr(tzloader, "timezone", None):
-        register_tzloader(connection.timezone, raw)
-    return connection._prepare_cursor(raw)  # type: ignore[attr-defined]
-
-
 def _call(statement: str, params: list[int | str | None], *,
           savepoint: bool = True) -> list[tuple]:
     """Run one of the ledger's functions; its refusals become the domain's errors.
@@ -240,10 +205,10 @@ def _call(statement: str, params: list[int | str | None], *,
     """
     try:
         if connection.in_atomic_block or not connection.get_autocommit():
-            with transaction.atomic(savepoint=savepoint), _cursor() as cursor:
+            with transaction.atomic(savepoint=savepoint), prepared_cursor() as cursor:
                 cursor.execute(statement, params)
                 return cursor.fetchall()
-        with _cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
     except DatabaseError as exc:

@@ -73,6 +73,27 @@ def test_a_compiled_query_gives_the_orms_instances_for_each_parameter(
     assert by_id.all(2**70) == [] and by_id.all(-(2**70)) == []
 
 
+def test_a_compiled_query_is_prepared_once_on_its_connection_and_run_again_from_there():
+    from django.db import connection
+
+    players = [Player.objects.create(name=f"P{n}") for n in range(3)]
+    by_id = Compiled(lambda pk: Player.objects.filter(pk=pk))
+
+    def runs_of_the_prepared_statement() -> list[int]:
+        assert by_id._plan is not None
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT generic_plans + custom_plans FROM pg_prepared_statements"
+                           " WHERE statement = %s", [by_id._plan.sql.replace("%s", "$1")])
+            return [row[0] for row in cursor.fetchall()]
+
+    assert [p.name for p in by_id.all(players[0].pk)] == ["P0"]
+    assert runs_of_the_prepared_statement() == [1]
+    assert [p.name for p in by_id.all(players[1].pk)] == ["P1"]
+    assert [p.name for p in by_id.all(players[2].pk)] == ["P2"]
+    # The same one statement, planned by the server for each run, never parsed again.
+    assert runs_of_the_prepared_statement() == [3]
+
+
 def test_a_smallint_parameter_keeps_its_type_and_its_range():
     table = Table.objects.create(name="T")
     Seat.objects.get_or_create(table=table, number=3)
