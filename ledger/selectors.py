@@ -7,11 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from casino.shared.db import Compiled
+from casino.shared.db import Compiled, prepared_cursor
 from casino.shared.errors import NotFound
 from ledger.models import Account, Entry, Hold, Line
 
@@ -55,7 +54,7 @@ def account_ids(*, currency: str, keys: Iterable[tuple[str, str]]) -> dict[tuple
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f'SELECT a.kind, a.ref, a.id FROM "{Account._meta.db_table}" a '  # noqa: S608
             "JOIN unnest(%s::text[], %s::text[]) k(kind, ref) "

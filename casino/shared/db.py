@@ -84,7 +84,7 @@ def update_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> int:
         # with the arrays (0.4 against 0.7 ms for a round's twelve settled columns).
         (obj,) = objs
         sets = ", ".join(f'"{c.column}" = %s' for c in columns)
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(
                 f'UPDATE "{meta.db_table}" SET {sets} WHERE "{pk.column}" = %s',  # noqa: S608
                 [*(c.get_db_prep_save(getattr(obj, c.attname), connection) for c in columns),
@@ -97,7 +97,7 @@ def update_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> int:
            f'WHERE t."{pk.column}" = v."{pk.column}"')
     params = [[o.pk for o in objs]] + [
         [c.get_db_prep_save(getattr(o, c.attname), connection) for o in objs] for c in columns]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
@@ -126,7 +126,7 @@ def insert_row(obj: M) -> M:
     sql, fields = _INSERTS[model]
     conn = connections[router.db_for_write(model) or DEFAULT_DB_ALIAS]
     params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
-    with conn.cursor() as cursor:
+    with prepared_cursor(conn) as cursor:
         cursor.execute(sql, params)
         obj.pk = cursor.fetchone()[0]
     obj._state.adding = False
@@ -154,7 +154,7 @@ def read_snapshot(using: str | None = None) -> Iterator[str]:
     try:
         with transaction.atomic(using=alias):
             if own:
-                with prepared_cursor(conn) as cursor:
+                with conn.cursor() as cursor:
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             yield alias
     finally:

@@ -215,3 +215,24 @@ def test_insert_row_writes_what_save_writes_and_gives_the_id(django_assert_num_q
                                   "changes": {"a": [1, 2]}}
     # auto_now_add stamped it, as save() does.
     assert TableSettingsChange.objects.get(pk=inserted.pk).changed_at >= saved.changed_at
+
+
+def test_the_hot_paths_writes_are_prepared_statements_too():
+    from django.db import connection
+
+    anna = User.objects.create(username="anna")
+    tables = [Table.objects.create(name=f"T{n}") for n in range(2)]
+    insert_row(TableSettingsChange(table=tables[0], changed_by=anna, changes={}))
+    tables[0].min_bet = tables[1].min_bet = 700
+    update_rows(tables[:1], ["min_bet"])
+    update_rows(tables, ["min_bet"])
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    table = Table._meta.db_table
+    assert any(s.startswith(f'INSERT INTO "{TableSettingsChange._meta.db_table}"')
+               for s in prepared)
+    assert any(s.startswith(f'UPDATE "{table}" SET') for s in prepared)
+    assert any(s.startswith(f'UPDATE "{table}" AS t SET') for s in prepared)
+    assert list(Table.objects.values_list("min_bet", flat=True)) == [700, 700]
