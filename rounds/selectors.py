@@ -33,16 +33,23 @@ _EVENTS = Compiled(lambda pk: RoundEvent.objects.annotate(by_username=F("by__use
                    .filter(round_id=pk))
 
 
-def round_detail(*, round_id: int) -> Round:
+def round_detail(*, round_id: int, held: Round | None = None) -> Round:
     """A round with what RoundOut shows loaded in four queries: the round with who opened it,
     its wagers, its hands, its events with who took each step (``opened_by_username``,
     ``by_username``), each in its model's order.
-    (RoundOut shows the table and the banker by their ids, so neither row is joined.)"""
-    round_ = _ROUND.first(round_id)
+    (RoundOut shows the table and the banker by their ids, so neither row is joined.)
+
+    ``held``: the round as the step that has just written it holds it, in the same
+    transaction, with ``opened_by_username`` (round_settle's): it is not read again, nor
+    its hands when the step attached them all (``prefetched``). The wagers and the events
+    are always read: a step holds only the wagers in play and none of the earlier events."""
+    round_ = held if held is not None and held.pk == round_id \
+        and hasattr(held, "opened_by_username") else _ROUND.first(round_id)
     if round_ is None:
         raise NotFound(f"no round #{round_id}")
     prefetched(round_, "wagers", _WAGERS.all(round_id))
-    prefetched(round_, "hands", round_hands(round_id=round_id))
+    if "hands" not in getattr(round_, "_prefetched_objects_cache", {}):
+        prefetched(round_, "hands", round_hands(round_id=round_id))
     prefetched(round_, "events", _EVENTS.all(round_id))
     return round_
 

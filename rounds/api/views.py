@@ -47,8 +47,9 @@ RUN = "rounds.run_rounds"
 VIEW_ROUNDS = "rounds.view_round"
 
 
-def _round_response(round_id: int, status_code: int = status.HTTP_200_OK) -> Response:
-    round_ = selectors.round_detail(round_id=round_id)
+def _round_response(round_id: int, status_code: int = status.HTTP_200_OK, *,
+                    held: Round | None = None) -> Response:
+    round_ = selectors.round_detail(round_id=round_id, held=held)
     return Response(RoundOut(round_, context={"currency": round_.currency}).data,
                     status=status_code)
 
@@ -264,8 +265,9 @@ class SettleView(APIView):
         data = parse(SettleIn, request.data)
         outcomes = data.get("outcomes")
         if outcomes is None:
-            services.round_settle(round_id=round_id, by=acting_user(request))
-            return _round_response(round_id)
+            # Answered from the round the settlement holds (its row and hands as written).
+            settled = services.round_settle(round_id=round_id, by=acting_user(request))
+            return _round_response(round_id, held=settled)
         done = approvals.action_submit(action=SETTLE_RESULTS,
                                        params={"round_id": round_id, "outcomes": outcomes},
                                        by=acting_user(request))

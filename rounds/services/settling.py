@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import update_rows
+from casino.shared.db import prefetched, update_rows
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
@@ -138,6 +138,10 @@ def round_settle(*, round_id: int, by: User,
         "house_bank_share",
         "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
         "solvency_available", "banker_hold_id"])
+    # Every hand of the round, as written, for the answer (selectors.round_detail's
+    # ``held``): those dealt were all read above; a results-only round has only those made.
+    prefetched(round_, "hands", sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
+                                       key=lambda h: h.pk))
     cur = round_.currency
     round_event_add(round_, "settled", by, entry=entry_id,
                     outcomes={p: r.outcome.value for p, r in results.items()},

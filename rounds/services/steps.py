@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import F
 
 from casino.models import Player
 from casino.shared.db import Compiled, insert_row
@@ -21,13 +22,18 @@ from rounds.selectors import table_seat
 # (casino.shared.db.Compiled). Only the round's row is locked (FOR UPDATE OF the round), as
 # a step locks the table, if at all, before the round (the lock order).
 _LOCK = Compiled(lambda pk: Round.objects.select_for_update(of=("self",)).filter(pk=pk))
+# Settlement's lock also reads who opened the round, by username as round_detail does, so
+# that its answer need not read the round again (FOR UPDATE OF the round: the user is only
+# read).
 _LOCK_WITH_TABLE = Compiled(lambda pk: Round.objects.select_related("table")
+                            .annotate(opened_by_username=F("opened_by__username"))
                             .select_for_update(of=("self",)).filter(pk=pk))
 
 
 def round_lock(round_id: int, *, with_table: bool = False) -> Round:
     """The round, its row locked until the transaction ends: steps of one round queue.
-    ``with_table`` reads the table with it (settlement names it in the entry's memo)."""
+    ``with_table`` reads the table with it (settlement names it in the entry's memo) and
+    who opened the round (``opened_by_username``, for the answer)."""
     round_ = (_LOCK_WITH_TABLE if with_table else _LOCK).first(round_id)
     if round_ is None:
         raise RoundNotFound(f"no round #{round_id}")

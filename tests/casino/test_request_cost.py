@@ -19,9 +19,10 @@ from tests.rounds.conftest import Dealer
 pytestmark = pytest.mark.django_db
 
 # One token lookup (with its user), one read of the user's permissions, the Idempotency-Key's
-# transaction (begin, insert of the key, update with the answer, end), and the round re-read
-# for the answer (the round with who opened it, its wagers, hands and events).
-AROUND_THE_SETTLEMENT = 10
+# transaction (begin, insert of the key, update with the answer, end), and what the answer
+# reads besides the round and hands the settlement holds: the wagers (cleared ones too) and
+# the events.
+AROUND_THE_SETTLEMENT = 8
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_ten_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_eight_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends
@@ -61,7 +62,7 @@ def test_a_settle_request_sends_ten_statements_besides_the_settlements_own(
         response = dealer.client.post(f"/api/v1/rounds/{round_id}/settle", {}, format="json",
                                       HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then the request sends the settlement's statements and ten more
+    # then the request sends the settlement's statements and eight more
     assert response.status_code == 200, response.json()
     assert response.json()["state"] == "settled"
     (own,) = settlement

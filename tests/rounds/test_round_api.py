@@ -383,3 +383,36 @@ def test_a_rounds_rules_give_the_limits_as_decimal_strings(dealer, table):
 
     assert (rules["min_bet"], rules["max_bet"]) == ("2.00", "100.00")
     assert rules["commission_rate"] == "0.0500" and rules["wheel"] == "second_highest"
+
+
+@pytest.mark.parametrize("banker", ["house", "seat"])
+def test_the_settle_answer_is_the_round_as_read_afterwards(dealer, table, seat_player, banker):
+    # given: a full table dealt electronically, one wager cleared before the deal (the
+    # answer lists it; the settlement does not read it), every hand set by the house way
+    for seat in range(1, 7):
+        seat_player(table, seat, funds=50_000)
+    if banker == "seat":
+        dealer.house_round(table, {1: "10.00"}, {"1": "push"})  # seat 1 may bank next
+    round_id = dealer.open_round(table)["id"]
+    for seat in range(2, 7) if banker == "seat" else range(1, 7):
+        dealer.wager(round_id, seat, f"{seat * 5}.00")
+    dealer.call("delete", f"/api/v1/rounds/{round_id}/wagers/4")
+    if banker == "seat":
+        dealer.banker(round_id, seat=1, house_stake="0")
+    else:
+        dealer.banker(round_id, house=True)
+    dealt = dealer.deal(round_id)
+    for hand in dealt["hands"]:
+        if hand["position"] != "dealer":
+            dealer.hand(round_id, position=hand["position"], house_way=True)
+
+    # when
+    settled = dealer.settle(round_id)
+
+    # then: the same answer, figure by figure, as the round read again
+    assert settled == dealer.get(round_id)
+    assert settled["state"] == "settled" and settled["events"][-1]["kind"] == "settled"
+    assert any(w["state"] == "cleared" for w in settled["wagers"])
+    assert len(settled["settlement"]["positions"]) == (5 if banker == "house" else 4)
+    # and a retry answers the same settlement, from the round as locked
+    assert dealer.settle(round_id) == dealer.get(round_id) == settled
