@@ -36,8 +36,8 @@ def _names(perms: QuerySet[Permission]) -> QuerySet[Any]:
 def _of_user(pk: int) -> QuerySet[Any]:
     # Each half is a subquery on its own link table, found by the user's key: the plain
     # Q(user=pk) | Q(group__user=pk) joins every permission to both link tables and filters
-    # after, which took PostgreSQL about twice as long to plan and run, on every request
-    # (docs/benchmarks.md).
+    # after, which took about 1.7 times as long to plan and run (1.07-1.19 against
+    # 0.65-0.70 ms a round trip, interleaved), on every request (docs/benchmarks.md).
     user_permissions = User.user_permissions.through.objects.filter(user=pk)
     user_groups = User.groups.through.objects.filter(user=pk)
     group_permissions = Group.permissions.through.objects.filter(
