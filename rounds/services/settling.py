@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import prefetched, update_rows
+from casino.shared.db import prefetched, write_rows
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
@@ -24,6 +24,7 @@ from rounds.models import Hand, Round, Wager
 from rounds.selectors import round_active_wagers, round_hands
 from rounds.services.banking import banker_cover_hold, positions_against_bank
 from rounds.services.steps import (
+    round_event,
     round_event_add,
     round_lock,
     round_require_deal_mode,
@@ -121,8 +122,6 @@ def round_settle(*, round_id: int, by: User,
         banker_hand.amount = money.banker_net - money.banker_commission
         banker_hand.commission = money.banker_commission
         rows.append(banker_hand)
-    fields = ["outcome", "high_result", "low_result", "wager", "amount", "commission"]
-    update_rows([h for h in rows if h.pk], fields)
     Hand.objects.bulk_create([h for h in rows if not h.pk])
 
     round_.banker_net = money.banker_net
@@ -133,21 +132,25 @@ def round_settle(*, round_id: int, by: User,
     round_.entry_id = entry_id
     round_.settled_at = timezone.now()
     round_.state = Round.State.SETTLED
-    update_rows([round_], [
-        "banker_net", "banker_commission", "house_stake_result", "player_commission",
-        "house_bank_share",
-        "entry_id", "settled_at", "state", "deal_kind", "solvency_required",
-        "solvency_available", "banker_hold_id"])
+    cur = round_.currency
+    settled = round_event(round_, "settled", by, entry=entry_id,
+                          outcomes={p: r.outcome.value for p, r in results.items()},
+                          banker_net=format_minor(money.banker_net, cur),
+                          banker_commission=format_minor(money.banker_commission, cur),
+                          player_commission=format_minor(money.player_commission, cur))
+    # The hands dealt, the round and its event in one statement: one round trip, not three.
+    write_rows(updates=[
+        ([h for h in rows if h.pk],
+         ["outcome", "high_result", "low_result", "wager", "amount", "commission"]),
+        ([round_], ["banker_net", "banker_commission", "house_stake_result",
+                    "player_commission", "house_bank_share", "entry_id", "settled_at",
+                    "state", "deal_kind", "solvency_required", "solvency_available",
+                    "banker_hold_id"]),
+    ], insert=settled)
     # Every hand of the round, as written, for the answer (selectors.round_detail's
     # ``held``): those dealt were all read above; a results-only round has only those made.
     prefetched(round_, "hands", sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
                                        key=lambda h: h.pk))
-    cur = round_.currency
-    round_event_add(round_, "settled", by, entry=entry_id,
-                    outcomes={p: r.outcome.value for p, r in results.items()},
-                    banker_net=format_minor(money.banker_net, cur),
-                    banker_commission=format_minor(money.banker_commission, cur),
-                    player_commission=format_minor(money.player_commission, cur))
     return round_
 
 

@@ -74,7 +74,13 @@ def round_require_deal_mode(round_: Round, mode: str) -> None:
 
 def round_event_add(round_: Round, kind: str, by: User, **data: Any) -> None:
     # insert_row: the INSERT built once, not compiled at each of a round's many steps.
-    insert_row(RoundEvent(round=round_, kind=kind, by=by, data=data))
+    insert_row(round_event(round_, kind, by, **data))
+
+
+def round_event(round_: Round, kind: str, by: User, **data: Any) -> RoundEvent:
+    """A step's event, not yet written: for a step that writes it with its other rows in
+    one statement (casino.shared.db.write_rows)."""
+    return RoundEvent(round=round_, kind=kind, by=by, data=data)
 
 
 _SEAT_LOCK = Compiled(lambda table_id, number: table_seat(table_id=table_id, number=number)

@@ -1,10 +1,17 @@
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from casino.models import Player
-from casino.shared.db import Compiled, CompiledRows, insert_row, prefetched, update_rows
+from casino.shared.db import (
+    Compiled,
+    CompiledRows,
+    insert_row,
+    prefetched,
+    update_rows,
+    write_rows,
+)
 from rounds.models import Seat, Table, TableSettingsChange
 
 pytestmark = pytest.mark.django_db
@@ -215,6 +222,42 @@ def test_insert_row_writes_what_save_writes_and_gives_the_id(django_assert_num_q
                                   "changes": {"a": [1, 2]}}
     # auto_now_add stamped it, as save() does.
     assert TableSettingsChange.objects.get(pk=inserted.pk).changed_at >= saved.changed_at
+
+
+def test_write_rows_writes_every_update_and_the_insert_in_one_statement(
+        django_assert_num_queries):
+    anna = User.objects.create(username="anna")
+    tables = [Table.objects.create(name=f"T{n}") for n in range(3)]
+    player = Player.objects.create(name="Before")
+    tables[0].min_bet, tables[2].min_bet = 300, 700
+    player.name = "After"
+
+    with django_assert_num_queries(1):
+        inserted = write_rows(
+            updates=[(tables[::2], ["min_bet"]), ([], ["name"]), ([player], ["name"])],
+            insert=TableSettingsChange(table=tables[1], changed_by=anna, changes={"n": 1}))
+
+    assert list(Table.objects.order_by("id").values_list("min_bet", flat=True)) == [
+        300, Table._meta.get_field("min_bet").default, 700]
+    assert Player.objects.get(pk=player.pk).name == "After"
+    row = TableSettingsChange.objects.get(pk=inserted.pk)
+    assert (row.table_id, row.changed_by_id, row.changes) == (tables[1].pk, anna.pk, {"n": 1})
+    assert not inserted._state.adding
+
+
+def test_write_rows_writes_nothing_when_one_part_is_refused():
+    anna = User.objects.create(username="anna")
+    tables = [Table.objects.create(name=f"T{n}") for n in range(2)]
+    player = Player.objects.create(name="Before")
+    player.name = "After"
+    tables[1].min_bet = 0  # the table's limits must be positive
+
+    with pytest.raises(IntegrityError, match="table_limits_positive"), transaction.atomic():
+        write_rows(updates=[([player], ["name"]), (tables[1:], ["min_bet"])],
+                   insert=TableSettingsChange(table=tables[0], changed_by=anna, changes={}))
+
+    assert Player.objects.get(pk=player.pk).name == "Before"
+    assert not TableSettingsChange.objects.exists()
 
 
 def test_the_hot_paths_writes_are_prepared_statements_too():

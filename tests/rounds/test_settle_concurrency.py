@@ -68,15 +68,15 @@ def fixed_hands(seats: int) -> dict[str, str]:
     return hands
 
 
-# Settling a house-banked round, whatever its number of seats (measured 2026-12-01): 9 of
+# Settling a house-banked round, whatever its number of seats (measured 2026-12-01): 7 of
 # rounds — the service's savepoint and its release, the round locked with its table, its
-# wagers, its hands, the accounts' ids in one query, then the hands, the round and the event
-# written — and 1 of the ledger's: the entry posted with its holds resolved in one call
-# (ledger_entry_post), in no savepoint of its own (a refusal rolls the settlement back
-# whole). The push table moves no money: no accounts to find, no entry, the holds released
-# in one call (ledger_holds_release).
-SETTLE_QUERIES = 10
-PUSH_SETTLE_QUERIES = 9
+# wagers, its hands, the accounts' ids in one query, then the hands, the round and the
+# event written in one statement — and 1 of the ledger's: the entry posted with its holds
+# resolved in one call (ledger_entry_post), in no savepoint of its own (a refusal rolls the
+# settlement back whole). The push table moves no money: no accounts to find, no entry, the
+# holds released in one call (ledger_holds_release).
+SETTLE_QUERIES = 8
+PUSH_SETTLE_QUERIES = 7
 
 
 def settle_queries(table, seat_player, dealer, seats: int, splits=None) -> int:
