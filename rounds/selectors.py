@@ -41,14 +41,16 @@ def round_detail(*, round_id: int, held: Round | None = None) -> Round:
 
     ``held``: the round as the step that has just written it holds it, in the same
     transaction, with ``opened_by_username`` (round_settle's): it is not read again, nor
-    its hands when the step attached them all (``prefetched``). The wagers and the events
-    are always read: a step holds only the wagers in play and none of the earlier events."""
+    its wagers or its hands when the step attached them all (``prefetched``). The events
+    are always read: a step holds none of the earlier ones."""
     round_ = held if held is not None and held.pk == round_id \
         and hasattr(held, "opened_by_username") else _ROUND.first(round_id)
     if round_ is None:
         raise NotFound(f"no round #{round_id}")
-    prefetched(round_, "wagers", _WAGERS.all(round_id))
-    if "hands" not in getattr(round_, "_prefetched_objects_cache", {}):
+    attached = getattr(round_, "_prefetched_objects_cache", {})
+    if "wagers" not in attached:
+        prefetched(round_, "wagers", round_wagers(round_id=round_id))
+    if "hands" not in attached:
         prefetched(round_, "hands", round_hands(round_id=round_id))
     prefetched(round_, "events", _EVENTS.all(round_id))
     return round_
@@ -95,6 +97,11 @@ def round_currency(*, round_id: int) -> str:
 def round_active_wagers(round_: Round) -> list[Wager]:
     """The round's wagers still in play (not cleared before the deal), in seat order."""
     return _ACTIVE_WAGERS.all(round_.pk)
+
+
+def round_wagers(*, round_id: int) -> list[Wager]:
+    """Every wager of the round, cleared ones too, in their model's order (seat, then id)."""
+    return _WAGERS.all(round_id)
 
 
 def round_hands(*, round_id: int) -> list[Hand]:

@@ -21,7 +21,7 @@ from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
-from rounds.selectors import round_active_wagers, round_hands
+from rounds.selectors import round_active_wagers, round_hands, round_wagers
 from rounds.services.banking import banker_cover_hold, positions_against_bank
 from rounds.services.steps import (
     round_event,
@@ -56,8 +56,13 @@ def round_settle(*, round_id: int, by: User,
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
-    # After the lock, so no step of the round changes them while they are read.
-    wagers = round_active_wagers(round_)
+    # After the lock, so no step of the round changes them while they are read. All of
+    # them, cleared ones too, in one read: those in play settle, and the answer shows them
+    # all (selectors.round_detail's ``held``). Settling writes no wager.
+    every_wager = round_wagers(round_id=round_.pk)
+    prefetched(round_, "wagers", every_wager)
+    # In seat order, as round_active_wagers gives them (one active wager per seat).
+    wagers = [w for w in every_wager if w.state == Wager.State.ACTIVE]
     stakes = positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:

@@ -20,9 +20,8 @@ pytestmark = pytest.mark.django_db
 
 # One token lookup (with its user), one read of the user's permissions, the Idempotency-Key's
 # transaction (begin, insert of the key, update with the answer, end), and what the answer
-# reads besides the round and hands the settlement holds: the wagers (cleared ones too) and
-# the events.
-AROUND_THE_SETTLEMENT = 8
+# reads besides the round, wagers and hands the settlement holds: the events.
+AROUND_THE_SETTLEMENT = 7
 
 
 @pytest.fixture
@@ -41,7 +40,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_eight_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_seven_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends
@@ -62,7 +61,7 @@ def test_a_settle_request_sends_eight_statements_besides_the_settlements_own(
         response = dealer.client.post(f"/api/v1/rounds/{round_id}/settle", {}, format="json",
                                       HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then the request sends the settlement's statements and eight more
+    # then the request sends the settlement's statements and seven more
     assert response.status_code == 200, response.json()
     assert response.json()["state"] == "settled"
     (own,) = settlement
