@@ -134,3 +134,30 @@ def test_balances_as_of_a_past_time_count_what_was_posted_and_held_then(book):
 def test_house_accounts_may_hold_beyond_their_balance(book):
     hold = hold_place(account_id=book.table.pk, amount=50_000, by=None)
     assert hold.status == "open" and fresh(book.table).held == 50_000
+
+
+def test_one_statement_resolving_many_holds_moves_each_accounts_held_by_its_own_holds(book):
+    # given three open holds on one account, one on another, and a third account's hold
+    # that the entry leaves open
+    from ledger.services import holds_release
+
+    book.fund(book.anna, 10_000)
+    book.fund(book.table, 10_000)
+    anna = [hold_place(account_id=book.anna.pk, amount=a, by=None) for a in (1_000, 2_000, 500)]
+    table = hold_place(account_id=book.table.pk, amount=4_000, by=None)
+    kept = hold_place(account_id=book.table.pk, amount=300, by=None)
+
+    # when one entry settles four of them in one statement: anna's debit of 2,500 captures
+    # her first two holds in id order (1,000, then 1,500 of 2,000) and releases the third;
+    # the table's hold is released, since the entry credits the table
+    entry_post(kind="settlement", memo="", by=None,
+               lines=[(book.anna.pk, -2_500), (book.table.pk, 2_500)],
+               settle_holds=[*(h.pk for h in anna), table.pk])
+
+    # then each account holds only what is still open on it
+    assert (fresh(book.anna).held, fresh(book.table).held) == (0, 300)
+    assert [Hold.objects.get(pk=h.pk).captured_amount for h in anna] == [1_000, 1_500, None]
+    assert fresh(book.anna).posted == 7_500 and fresh(book.table).posted == 12_500
+    # and releasing the last one in a statement of its own frees it too
+    holds_release(hold_ids=[kept.pk], by=None)
+    assert fresh(book.table).held == 0
