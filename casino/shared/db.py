@@ -86,7 +86,8 @@ def _update_statement(objs: Sequence[models.Model], fields: Sequence[str]) -> tu
     meta = objs[0]._meta
     pk = meta.pk
     one = len(objs) == 1
-    shape = (type(objs[0]), tuple(fields), one)
+    fields = tuple(fields)
+    shape = (type(objs[0]), fields, one)
     if shape not in _UPDATES:
         columns: list[models.Field] = []
         for name in fields:
@@ -107,11 +108,13 @@ def _update_statement(objs: Sequence[models.Model], fields: Sequence[str]) -> tu
                    f'FROM (SELECT {arrays}) AS v WHERE t."{pk.column}" = v."{pk.column}"')
         _UPDATES[shape] = (sql, columns)
     sql, columns = _UPDATES[shape]
+    # Every value as its field prepares it, keys too: psycopg prepares a statement once per
+    # set of parameter types, and a bare int would go as int2, int4 or int8 by its size.
     if one:
         (obj,) = objs
         return sql, [*(c.get_db_prep_save(getattr(obj, c.attname), connection) for c in columns),
-                     obj.pk]
-    return sql, [[o.pk for o in objs]] + [
+                     pk.get_db_prep_save(obj.pk, connection)]
+    return sql, [[pk.get_db_prep_save(o.pk, connection) for o in objs]] + [
         [c.get_db_prep_save(getattr(o, c.attname), connection) for o in objs] for c in columns]
 
 
@@ -130,22 +133,30 @@ def insert_row(obj: M) -> M:
 def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]],
                insert: M) -> M:
     """``update_rows`` of each (objects, fields) pair and ``insert_row`` of ``insert``, as
-    ONE statement: the updates as data-modifying ``WITH`` queries before the INSERT.
+    ONE statement: the updates as data-modifying ``WITH`` queries, the INSERT as the main
+    query.
 
     For the end of a step that writes several tables at once (a settlement's hands, its
     round and its event): one round trip instead of one per table. PostgreSQL runs every
-    part exactly once, all from the statement's one snapshot, so no part may read what
-    another writes, nor two parts write one row; the foreign keys are checked at the end
-    of the statement, when every part is written. Every model goes to one database."""
+    part exactly once, in an order of its own (the WITH queries nothing reads finish after
+    the INSERT), all from the statement's one snapshot: no part sees what another writes,
+    so none may depend on another, and two parts may not update one row (PostgreSQL would
+    silently keep one of the two; refused here). The foreign keys are checked at the end of
+    the statement, when every part is written. Every model goes to one database."""
     model = type(insert)
     alias = router.db_for_write(model) or DEFAULT_DB_ALIAS
     parts: list[str] = []
     params: list = []
+    updated: set[tuple[str, Any]] = set()
     for objs, fields in updates:
         if not objs:
             continue
         if (router.db_for_write(type(objs[0])) or DEFAULT_DB_ALIAS) != alias:
             raise ValueError("write_rows writes to one database only")
+        rows = {(o._meta.db_table, o.pk) for o in objs}
+        if len(rows) < len(objs) or rows & updated:
+            raise ValueError("write_rows updates each row once")
+        updated |= rows
         sql, values = _update_statement(objs, fields)
         parts.append(f"w{len(parts)} AS ({sql})")
         params += values

@@ -127,6 +127,7 @@ def round_settle(*, round_id: int, by: User,
         banker_hand.amount = money.banker_net - money.banker_commission
         banker_hand.commission = money.banker_commission
         rows.append(banker_hand)
+    dealt = [h for h in rows if h.pk]  # before bulk_create, which gives the new ones keys
     Hand.objects.bulk_create([h for h in rows if not h.pk])
 
     round_.banker_net = money.banker_net
@@ -145,8 +146,7 @@ def round_settle(*, round_id: int, by: User,
                           player_commission=format_minor(money.player_commission, cur))
     # The hands dealt, the round and its event in one statement: one round trip, not three.
     write_rows(updates=[
-        ([h for h in rows if h.pk],
-         ["outcome", "high_result", "low_result", "wager", "amount", "commission"]),
+        (dealt, ["outcome", "high_result", "low_result", "wager", "amount", "commission"]),
         ([round_], ["banker_net", "banker_commission", "house_stake_result",
                     "player_commission", "house_bank_share", "entry_id", "settled_at",
                     "state", "deal_kind", "solvency_required", "solvency_available",

@@ -246,18 +246,36 @@ def test_write_rows_writes_every_update_and_the_insert_in_one_statement(
 
 
 def test_write_rows_writes_nothing_when_one_part_is_refused():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     anna = User.objects.create(username="anna")
     tables = [Table.objects.create(name=f"T{n}") for n in range(2)]
     player = Player.objects.create(name="Before")
     player.name = "After"
     tables[1].min_bet = 0  # the table's limits must be positive
 
-    with pytest.raises(IntegrityError, match="table_limits_positive"), transaction.atomic():
+    with CaptureQueriesContext(connection) as sent, pytest.raises(
+            IntegrityError, match="table_limits_positive"), transaction.atomic():
         write_rows(updates=[([player], ["name"]), (tables[1:], ["min_bet"])],
                    insert=TableSettingsChange(table=tables[0], changed_by=anna, changes={}))
 
+    # one statement (between the savepoint and its rollback) carried all three parts
+    (statement,) = [q["sql"] for q in sent.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert statement.startswith("WITH w0 AS (UPDATE") and "INSERT INTO" in statement
     assert Player.objects.get(pk=player.pk).name == "Before"
     assert not TableSettingsChange.objects.exists()
+
+
+def test_write_rows_refuses_to_update_one_row_twice(django_assert_num_queries):
+    anna = User.objects.create(username="anna")
+    table = Table.objects.create(name="T")
+    twice = Table.objects.get(pk=table.pk)
+    table.min_bet, twice.name = 300, "Renamed"
+
+    with django_assert_num_queries(0), pytest.raises(ValueError, match="each row once"):
+        write_rows(updates=[([table], ["min_bet"]), ([twice], ["name"])],
+                   insert=TableSettingsChange(table=table, changed_by=anna, changes={}))
 
 
 def test_the_hot_paths_writes_are_prepared_statements_too():
