@@ -16,7 +16,9 @@ owner with a fixed search_path (0007), at trigger depth 1, so the account guard 
 update through and refuses any other.
 
 Placing a hold stays a row trigger: ledger_hold_place inserts one hold per call, where a
-transition table would only add work.
+transition table would only add work. Its function loses the branch for an UPDATE, which no
+trigger calls it for any more: were it ever attached to UPDATE again, it would take the
+resolved holds off a second time.
 """
 
 from django.db import migrations
@@ -40,6 +42,18 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION ledger_holds_resolved() FROM PUBLIC;
 
+-- CREATE OR REPLACE resets SECURITY DEFINER and the search_path (0007): set again below.
+CREATE OR REPLACE FUNCTION ledger_hold_held() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE ledger_account SET held = held + NEW.amount WHERE id = NEW.account_id;
+    RETURN NULL;
+END $$;
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION ledger_hold_held() SECURITY DEFINER'
+                   ' SET search_path = %I, pg_temp', current_schema());
+END $$;
+
 DROP TRIGGER ledger_hold_held ON ledger_hold;
 CREATE TRIGGER ledger_hold_held AFTER INSERT ON ledger_hold
     FOR EACH ROW EXECUTE FUNCTION ledger_hold_held();
@@ -49,6 +63,20 @@ CREATE TRIGGER ledger_holds_resolved AFTER UPDATE ON ledger_hold
 """
 
 BACKWARD = r"""
+CREATE OR REPLACE FUNCTION ledger_hold_held() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        UPDATE ledger_account SET held = held + NEW.amount WHERE id = NEW.account_id;
+    ELSIF OLD.status = 'open' AND NEW.status <> 'open' THEN
+        UPDATE ledger_account SET held = held - OLD.amount WHERE id = OLD.account_id;
+    END IF;
+    RETURN NULL;
+END $$;
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION ledger_hold_held() SECURITY DEFINER'
+                   ' SET search_path = %I, pg_temp', current_schema());
+END $$;
 DROP TRIGGER ledger_holds_resolved ON ledger_hold;
 DROP TRIGGER ledger_hold_held ON ledger_hold;
 CREATE TRIGGER ledger_hold_held AFTER INSERT OR UPDATE ON ledger_hold
