@@ -22,9 +22,30 @@ trigger calls it for any more: were it ever attached to UPDATE again, it would t
 resolved holds off a second time.
 """
 
+from importlib import import_module
+
 from django.db import migrations
 
-FORWARD = r"""
+
+def _as_owner(function: str) -> str:
+    """The settings 0007 gives a cache trigger: it runs as the owner, by a fixed search_path
+    (CREATE OR REPLACE resets both)."""
+    return f"""
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION {function}() SECURITY DEFINER'
+                   ' SET search_path = %I, pg_temp', current_schema());
+END $$;
+"""
+
+
+# ledger_hold_held as 0002 made it, for the way back: its CREATE statement in 0002's text.
+_0002 = import_module("ledger.migrations.0002_database_guards").FORWARD
+_START = _0002.index("CREATE FUNCTION ledger_hold_held()")
+HOLD_HELD_0002 = ("CREATE OR REPLACE FUNCTION"
+                  + _0002[_START + len("CREATE FUNCTION"):_0002.index("CREATE TRIGGER", _START)])
+
+RESOLVED = r"""
 CREATE FUNCTION ledger_holds_resolved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     UPDATE ledger_account a SET held = a.held - n.freed
@@ -36,25 +57,18 @@ BEGIN
      WHERE a.id = n.account_id;
     RETURN NULL;
 END $$;
-DO $$
-BEGIN
-    EXECUTE format('ALTER FUNCTION ledger_holds_resolved() SECURITY DEFINER'
-                   ' SET search_path = %I, pg_temp', current_schema());
-END $$;
 REVOKE ALL ON FUNCTION ledger_holds_resolved() FROM PUBLIC;
+"""
 
--- CREATE OR REPLACE resets SECURITY DEFINER and the search_path (0007): set again below.
+HOLD_HELD = r"""
 CREATE OR REPLACE FUNCTION ledger_hold_held() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     UPDATE ledger_account SET held = held + NEW.amount WHERE id = NEW.account_id;
     RETURN NULL;
 END $$;
-DO $$
-BEGIN
-    EXECUTE format('ALTER FUNCTION ledger_hold_held() SECURITY DEFINER'
-                   ' SET search_path = %I, pg_temp', current_schema());
-END $$;
+"""
 
+TRIGGERS = r"""
 DROP TRIGGER ledger_hold_held ON ledger_hold;
 CREATE TRIGGER ledger_hold_held AFTER INSERT ON ledger_hold
     FOR EACH ROW EXECUTE FUNCTION ledger_hold_held();
@@ -63,30 +77,23 @@ CREATE TRIGGER ledger_holds_resolved AFTER UPDATE ON ledger_hold
     FOR EACH STATEMENT EXECUTE FUNCTION ledger_holds_resolved();
 """
 
-BACKWARD = r"""
-CREATE OR REPLACE FUNCTION ledger_hold_held() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        UPDATE ledger_account SET held = held + NEW.amount WHERE id = NEW.account_id;
-    ELSIF OLD.status = 'open' AND NEW.status <> 'open' THEN
-        UPDATE ledger_account SET held = held - OLD.amount WHERE id = OLD.account_id;
-    END IF;
-    RETURN NULL;
-END $$;
-DO $$
-BEGIN
-    EXECUTE format('ALTER FUNCTION ledger_hold_held() SECURITY DEFINER'
-                   ' SET search_path = %I, pg_temp', current_schema());
-END $$;
+TRIGGERS_0002 = r"""
 DROP TRIGGER ledger_holds_resolved ON ledger_hold;
 DROP TRIGGER ledger_hold_held ON ledger_hold;
 CREATE TRIGGER ledger_hold_held AFTER INSERT OR UPDATE ON ledger_hold
     FOR EACH ROW EXECUTE FUNCTION ledger_hold_held();
-DROP FUNCTION ledger_holds_resolved();
 """
 
 
 class Migration(migrations.Migration):
     dependencies = [("ledger", "0013_post_with_less_work")]
 
-    operations = [migrations.RunSQL(FORWARD, BACKWARD)]
+    # Each function with its settings in one operation, so that the way back sets them again
+    # after the old body is back.
+    operations = [
+        migrations.RunSQL([RESOLVED, _as_owner("ledger_holds_resolved")],
+                          ["DROP FUNCTION ledger_holds_resolved();"]),
+        migrations.RunSQL([HOLD_HELD, _as_owner("ledger_hold_held")],
+                          [HOLD_HELD_0002, _as_owner("ledger_hold_held")]),
+        migrations.RunSQL(TRIGGERS, TRIGGERS_0002),
+    ]
