@@ -111,7 +111,7 @@ TEMPLATES = [
 ]
 
 # --- Database: PostgreSQL everywhere ------------------------------------------------------
-def _database_url(name: str, url: str) -> dict:
+def database_from_url(name: str, url: str) -> dict:
     config = env.db_url_config(url)
     # libpq's convention for a Unix socket: the directory percent-encoded as the host
     # (postgres://user@%2Fvar%2Frun%2Fpostgresql/casino), which django-environ leaves encoded.
@@ -123,7 +123,7 @@ def _database_url(name: str, url: str) -> dict:
 
 DATABASE_URL = env.str("DATABASE_URL", default="")
 if DATABASE_URL:
-    _db = _database_url("DATABASE_URL", DATABASE_URL)
+    _db = database_from_url("DATABASE_URL", DATABASE_URL)
 else:
     from casino.embedded_db import database_settings
 
@@ -154,7 +154,7 @@ DATABASES = {"default": _db}
 # database like everything else. Tests use the default database.
 DATABASE_REPORTS_URL = env.str("DATABASE_REPORTS_URL", default="")
 if DATABASE_REPORTS_URL:
-    _reports = _database_url("DATABASE_REPORTS_URL", DATABASE_REPORTS_URL)
+    _reports = database_from_url("DATABASE_REPORTS_URL", DATABASE_REPORTS_URL)
     _reports["OPTIONS"] = dict(_db["OPTIONS"])
     _reports["ENGINE"], _reports["CONN_MAX_AGE"] = _db["ENGINE"], 0
     # A replica is read-only: its tables are never created or migrated through it.
@@ -168,7 +168,7 @@ DATABASE_ROUTERS = ["casino.shared.db_router.ReportsRouter"]
 DATABASE_OWNER_URL = env.str("DATABASE_OWNER_URL", default="")
 DATABASE_OWNER: dict[str, object] | None = None
 if DATABASE_OWNER_URL:
-    _owner = _database_url("DATABASE_OWNER_URL", DATABASE_OWNER_URL)
+    _owner = database_from_url("DATABASE_OWNER_URL", DATABASE_OWNER_URL)
     if _owner["NAME"] != _db["NAME"]:
         raise ImproperlyConfigured(
             "DATABASE_OWNER_URL must name the same database as DATABASE_URL "
