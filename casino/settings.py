@@ -130,12 +130,13 @@ else:
     _db = database_settings(BASE_DIR / ".data" / "pg")
 
 _db.setdefault("OPTIONS", {})
-# Django turns psycopg's prepared statements off (None) for the sake of poolers in front of
-# the server; there is none here. Django's own cursors bind client-side and never prepare
-# whatever this says: only the ledger's calls and the compiled reads of every request ask for
-# it (casino.shared.db.prepared_cursor), each statement prepared on its first use on a
-# connection.
-_db["OPTIONS"].setdefault("prepare_threshold", 5)
+# Parameters bound by the server, and a statement run this many times on a connection
+# prepared there (psycopg's prepare_threshold, which Django turns off by default for the sake
+# of a transaction-mode pooler in front of the server; there is none here, and a
+# session-mode pooler keeps both working). PostgreSQL then neither parses nor plans the
+# statements every request runs again (docs/benchmarks.md).
+_db["OPTIONS"].setdefault("server_side_binding", True)
+_db["OPTIONS"].setdefault("prepare_threshold", env.int("DATABASE_PREPARE_THRESHOLD", default=2))
 if env.bool("DATABASE_POOL", default=True):
     # psycopg's pool through Django: one pool per process (gunicorn worker, celery worker).
     _db["OPTIONS"]["pool"] = {
@@ -144,9 +145,8 @@ if env.bool("DATABASE_POOL", default=True):
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
     }
     # Django's PostgreSQL backend whose pool tests each connection before handing it out
-    # (casino/shared/pool.py): after a restart or failover of the database every pooled connection
-    # is dead, and without the check each failed one request with a 500 (and /health said
-    # 503) before the pool learned of it.
+    # and, on a dead one, checks the whole pool at once (casino/shared/db_backend): after a
+    # restart or failover of the database every pooled connection is dead.
     _db["ENGINE"] = "casino.shared.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}

@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 
 from casino import roles
 from casino.services import player_create, staff_create
-from casino.shared.pool import CHECK_IDLE_AFTER, connection_check, connection_returned
+from casino.shared import pool as pool_check
+from casino.shared.pool import CHECK_IDLE_AFTER, connection_returned, connection_usable
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,12 +112,12 @@ def test_a_connection_back_a_moment_ago_is_handed_out_without_a_query(monkeypatc
 
     monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(check))
     try:
-        # when the pool checks it, then it asks the server nothing
-        connection_check(conn)
+        # when the backend checks it, then it asks the server nothing
+        assert connection_usable(conn)
         assert queried == []
         # and once idle past CHECK_IDLE_AFTER, it is asked a query again
-        conn._casino_returned_at = time.monotonic() - CHECK_IDLE_AFTER - 1
-        connection_check(conn)
+        pool_check._returned_at[conn] = time.monotonic() - CHECK_IDLE_AFTER - 1
+        assert connection_usable(conn)
         assert queried == [conn]
     finally:
         pool.putconn(conn)

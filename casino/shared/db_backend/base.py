@@ -1,51 +1,41 @@
-"""Django's PostgreSQL backend whose psycopg pool checks connections with casino.shared.pool.
+"""Django's PostgreSQL backend, its pool answering a dead connection with a live one at once.
 
-Django builds the pool itself and passes it psycopg's plain check (with
-CONN_HEALTH_CHECKS) or none, with no way to name another; this wrapper builds the same
-pool with ``casino.shared.pool.connection_check`` instead, and stamps each connection's
-return to the pool, which that check goes by. Everything else is Django's.
+Django's own pool (``OPTIONS["pool"]``) checks a connection with psycopg's check when
+``CONN_HEALTH_CHECKS`` is on, and psycopg then waits 1, 2, 4... seconds between one dead
+connection and the next (its backoff for a server that is down). After a restart or a
+failover of PostgreSQL every idle connection in the pool is dead, so with a handful of them
+a request waited the pool's whole timeout and failed (and /health said 503).
+
+This subclass (Django's documented way to change a backend's behaviour) overrides two public
+methods and uses the pool only through psycopg_pool's public API: a connection the pool
+hands out is checked here (``casino.shared.pool.connection_usable``); on the first dead one
+the pool checks every idle connection at once (``ConnectionPool.check``), discarding the
+dead and opening new ones, and the next connection it hands out is live. So the settings
+leave ``CONN_HEALTH_CHECKS`` off: the check is this one.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ImproperlyConfigured
-from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
-from psycopg_pool import ConnectionPool
 
-from casino.shared.pool import connection_check, connection_returned
+from casino.shared.pool import connection_returned, connection_usable
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    @property
-    def pool(self) -> Any:
-        # As Django 5.2's DatabaseWrapper.pool, but for the check.
-        options = self.settings_dict["OPTIONS"].get("pool")
-        if self.alias == NO_DB_ALIAS or not options:
-            return None
-        # Django's own attributes, which django-stubs does not declare.
-        pools: dict[str, ConnectionPool] = self._connection_pools  # type: ignore[attr-defined]
-        if self.alias not in pools:
-            if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
-                raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
-            connect_kwargs = self.get_connection_params()
-            connect_kwargs["autocommit"] = True  # Django sets its own mode later on
-            pool = ConnectionPool(
-                kwargs=connect_kwargs,
-                open=False,
-                configure=self._configure_connection,  # type: ignore[attr-defined]
-                check=connection_check,
-                **({} if options is True else options),
-            )
-            # Threads racing at startup each build one; the first one stored wins.
-            pools.setdefault(self.alias, pool)
-        return pools[self.alias]
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        connection = super().get_new_connection(conn_params)
+        pool = self.pool
+        if pool is None or connection_usable(connection):
+            return connection
+        # Broken now (its check failed): putconn discards it and opens a replacement.
+        pool.putconn(connection)
+        pool.check()
+        return super().get_new_connection(conn_params)
 
-    def _close(self) -> None:
-        # Not the pool's ``reset`` callback: with one, psycopg returns connections from a
-        # worker thread, later, rather than at once.
+    def close(self) -> None:
+        # Stamped on its way back, so that its next check may be a look at its socket alone.
         if self.connection is not None and self.pool is not None:
             connection_returned(self.connection)
-        super()._close()  # type: ignore[misc]
+        super().close()
