@@ -7,10 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from casino.shared.db import Compiled, prepared_cursor
+from casino.shared.db import SqlRead, columns
 from casino.shared.errors import NotFound
 from ledger.models import Account, Entry, Hold, Line
 
@@ -36,9 +37,11 @@ def account_get(*, account_id: int) -> Account:
                        detail={"account_id": account_id}) from None
 
 
-# Every wager and deposit finds its account by this key: compiled once per process.
-_ACCOUNT_BY_KEY = Compiled(lambda kind, currency, ref: Account.objects.filter(
-    kind=kind, currency=currency, ref=ref)[:1], params=(str, str, str))
+# Every wager and deposit finds its account by this key: written as SQL
+# (casino.shared.db.SqlRead), as the ORM compiled it at every call.
+_ACCOUNT_BY_KEY = SqlRead(
+    Account, f'SELECT {columns(Account, "a")} FROM "{Account._meta.db_table}" a '
+    "WHERE a.kind = %s AND a.currency = %s AND a.ref = %s LIMIT 1")
 
 
 def account_find(*, kind: str, currency: str, ref: str = "") -> Account | None:
@@ -54,9 +57,9 @@ def account_ids(*, currency: str, keys: Iterable[tuple[str, str]]) -> dict[tuple
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    with prepared_cursor() as cursor:
+    with connections[router.db_for_read(Account) or DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(
-            f'SELECT a.kind, a.ref, a.id FROM "{Account._meta.db_table}" a '  # noqa: S608
+            f'SELECT a.kind, a.ref, a.id FROM "{Account._meta.db_table}" a '
             "JOIN unnest(%s::text[], %s::text[]) k(kind, ref) "
             "ON a.kind = k.kind AND a.ref = k.ref WHERE a.currency = %s",
             [[k for k, _ in wanted], [r for _, r in wanted], currency])

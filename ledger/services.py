@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from casino.shared import approvals
-from casino.shared.db import prepared_cursor
 from casino.shared.errors import (
     Conflict,
     DomainError,
@@ -205,10 +204,10 @@ def _call(statement: str, params: list[int | str | None], *,
     """
     try:
         if connection.in_atomic_block or not connection.get_autocommit():
-            with transaction.atomic(savepoint=savepoint), prepared_cursor() as cursor:
+            with transaction.atomic(savepoint=savepoint), connection.cursor() as cursor:
                 cursor.execute(statement, params)
                 return cursor.fetchall()
-        with prepared_cursor() as cursor:
+        with connection.cursor() as cursor:
             cursor.execute(statement, params)
             return cursor.fetchall()
     except DatabaseError as exc:

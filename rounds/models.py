@@ -283,6 +283,12 @@ class Round(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True)
     closed_reason = models.TextField(blank=True, help_text="Why it was voided or reversed.")
 
+    # What rounds.selectors.round_detail and table_rounds read with a round (and
+    # round_settle attaches), in their models' order: not columns.
+    wager_rows: list[Wager]
+    hand_rows: list[Hand]
+    event_rows: list[RoundEvent]
+
     class Meta:
         ordering = ["-id"]
         permissions = [

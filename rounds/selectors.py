@@ -4,55 +4,60 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from casino.models import Player
 from casino.selectors import player_list
-from casino.shared.db import Compiled, prefetched
+from casino.shared.db import SqlRead, columns
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-
-
-# The four reads of round_detail, compiled once per process (casino.shared.db.Compiled):
-# every step of a round answers with the whole round.
-# Who opened the round and who took each step are shown by username only (RoundOut): the
-# name comes as a column, not as a whole user row made into a User each time.
-_ROUND = Compiled(lambda pk: Round.objects.annotate(opened_by_username=F("opened_by__username"))
-                  .filter(pk=pk))
-_WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk))
-_HANDS = Compiled(lambda pk: Hand.objects.filter(round_id=pk))
-_ACTIVE_WAGERS = Compiled(lambda pk: Wager.objects.filter(round_id=pk, state=Wager.State.ACTIVE)
-                          .order_by("seat"))
-_EVENTS = Compiled(lambda pk: RoundEvent.objects.annotate(by_username=F("by__username"))
-                   .filter(round_id=pk))
+# The reads of round_detail, written as SQL (casino.shared.db.SqlRead): every step of a
+# round answers with the whole round. Who opened the round and who took each step are shown
+# by username only (RoundOut): the name comes as a column, not as a whole user row made into
+# a User each time. Each in its model's order (Meta.ordering).
+_ROUND = SqlRead(
+    Round, f'SELECT {columns(Round, "r")}, u.username FROM "{Round._meta.db_table}" r '
+    f'LEFT JOIN "{User._meta.db_table}" u ON u.id = r.opened_by_id WHERE r.id = %s',
+    extra=["opened_by_username"])
+_WAGERS = SqlRead(
+    Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
+    "WHERE w.round_id = %s ORDER BY w.seat, w.id")
+_HANDS = SqlRead(
+    Hand, f'SELECT {columns(Hand, "h")} FROM "{Hand._meta.db_table}" h '
+    "WHERE h.round_id = %s ORDER BY h.id")
+_ACTIVE_WAGERS = SqlRead(
+    Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
+    f"WHERE w.round_id = %s AND w.state = '{Wager.State.ACTIVE.value}' ORDER BY w.seat, w.id")
+_EVENTS = SqlRead(
+    RoundEvent, f'SELECT {columns(RoundEvent, "e")}, u.username '
+    f'FROM "{RoundEvent._meta.db_table}" e LEFT JOIN "{User._meta.db_table}" u ON u.id = e.by_id '
+    "WHERE e.round_id = %s ORDER BY e.id", extra=["by_username"])
 
 
 def round_detail(*, round_id: int, held: Round | None = None) -> Round:
     """A round with what RoundOut shows loaded in four queries: the round with who opened it,
     its wagers, its hands, its events with who took each step (``opened_by_username``,
-    ``by_username``), each in its model's order.
+    ``by_username``), each in its model's order, as ``wager_rows``, ``hand_rows`` and
+    ``event_rows`` (table_rounds gives each of its rounds the same attributes).
     (RoundOut shows the table and the banker by their ids, so neither row is joined.)
 
     ``held``: the round as the step that has just written it holds it, in the same
     transaction, with ``opened_by_username`` (round_settle's): it is not read again, nor
-    its wagers or its hands when the step attached them all (``prefetched``). The events
-    are always read: a step holds none of the earlier ones."""
+    its wagers or its hands when the step attached them all. The events are always read: a
+    step holds none of the earlier ones."""
     round_ = held if held is not None and held.pk == round_id \
         and hasattr(held, "opened_by_username") else _ROUND.first(round_id)
     if round_ is None:
         raise NotFound(f"no round #{round_id}")
-    attached = getattr(round_, "_prefetched_objects_cache", {})
-    if "wagers" not in attached:
-        prefetched(round_, "wagers", round_wagers(round_id=round_id))
-    if "hands" not in attached:
-        prefetched(round_, "hands", round_hands(round_id=round_id))
-    prefetched(round_, "events", _EVENTS.all(round_id))
+    if not hasattr(round_, "wager_rows"):
+        round_.wager_rows = round_wagers(round_id=round_id)
+    if not hasattr(round_, "hand_rows"):
+        round_.hand_rows = round_hands(round_id=round_id)
+    round_.event_rows = _EVENTS.all(round_id)
     return round_
 
 
@@ -75,11 +80,13 @@ def table_rounds(*, table_id: int, state: str | None = None,
                  gaming_day: date | None = None) -> QuerySet[Round]:
     if not Table.objects.filter(pk=table_id).exists():
         raise NotFound(f"no table #{table_id}")
-    rounds = Round.objects.filter(table_id=table_id).select_related(
+    # (django-stubs takes a Prefetch's to_attr for a new attribute; Round declares them.)
+    rounds = Round.objects.filter(table_id=table_id).select_related(  # type: ignore[no-redef]
         "table", "banker_player").annotate(
         opened_by_username=F("opened_by__username")).prefetch_related(
-        "wagers", "hands",
-        Prefetch("events", queryset=RoundEvent.objects.annotate(by_username=F("by__username"))))
+        Prefetch("wagers", to_attr="wager_rows"), Prefetch("hands", to_attr="hand_rows"),
+        Prefetch("events", queryset=RoundEvent.objects.annotate(by_username=F("by__username")),
+                 to_attr="event_rows"))
     if state:
         rounds = rounds.filter(state=state)
     if gaming_day:
@@ -151,6 +158,13 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
 # once the round is over, everything does.
 
 
+def round_hand_list(round_: Round) -> list[Hand]:
+    """The round's hands: those round_detail or table_rounds read with it (``hand_rows``),
+    else its ``hands`` (prefetched by the caller, or read now)."""
+    rows = getattr(round_, "hand_rows", None)
+    return list(round_.hands.all()) if rows is None else rows
+
+
 def round_is_protected(round_: Round) -> bool:
     """Whether the deal's hidden cards (stacks, burnt, the event log's cards) stay hidden."""
     return round_.state in Round.State.OPEN
@@ -163,7 +177,7 @@ def round_hidden_positions(round_: Round) -> set[str]:
         return set()
     bank = round_.banker_position if round_.banker_is_house is not None else ""
     guarded = {bank, "dealer"} - {""}
-    players_set = all(h.set_by for h in round_.hands.all() if h.position not in guarded)
+    players_set = all(h.set_by for h in round_hand_list(round_) if h.position not in guarded)
     return set() if players_set else guarded
 
 
@@ -206,11 +220,11 @@ class SettlementSummary:
 
 def round_settlement(round_: Round) -> SettlementSummary | None:
     """The round's settlement, or None while it is not settled. Reads the round's hands
-    (prefetched by round_detail and table_rounds: no query then)."""
+    (read with it by round_detail and table_rounds: no query then)."""
     if round_.state not in Round.State.PLAYED:
         return None
     bank = round_.banker_position
-    hands = sorted((h for h in round_.hands.all() if h.outcome and h.position != bank),
+    hands = sorted((h for h in round_hand_list(round_) if h.outcome and h.position != bank),
                    key=lambda h: POSITIONS.index(h.position))
     return SettlementSummary(
         positions=tuple(PositionSettlement(

@@ -4,61 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
-import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, router, transaction
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.postgresql.psycopg_any import register_tzloader
-from django.db.backends.utils import CursorWrapper
-from django.db.models import QuerySet
-from django.db.models.query import (  # type: ignore[attr-defined]
-    ModelIterable,
-    ValuesListIterable,
-    get_related_populators,
-)
-from psycopg.pq import Format
-from psycopg.types.numeric import Int2, Int4, Int8
 
 M = TypeVar("M", bound=models.Model)
-
-
-class _PreparedCursor(psycopg.Cursor):
-    """Parameters bound by the server, and each statement prepared at its first use.
-
-    For the few statements every request or movement runs, always with the same text:
-    prepared once per connection, PostgreSQL neither parses nor plans them again (after its
-    first five runs it keeps a generic plan when that is no dearer). Django's own cursors
-    bind client-side and never prepare."""
-
-    def execute(self, query, params=None, *, prepare=None, binary=None):  # type: ignore[override]
-        return super().execute(query, params, prepare=True, binary=binary)
-
-    def _maybe_prepare_gen(self, pgq, *, prepare=None, binary=None):  # type: ignore[override]
-        # Django's query log reads the statement from _query, which psycopg sets only when
-        # it does not prepare.
-        self._query = pgq
-        return super()._maybe_prepare_gen(pgq, prepare=prepare, binary=binary)
-
-
-_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
-
-
-def prepared_cursor(conn: BaseDatabaseWrapper = connection) -> CursorWrapper:
-    """A cursor whose statements are prepared on the server, in Django's wrapper as
-    ``conn.cursor()`` gives its own: database errors wrapped, execute_wrappers and the query
-    log applied. Its parameters keep the type psycopg gives them (an int2 for a small int,
-    unknown for None): a statement is prepared once per set of types, so the SQL casts
-    where a type must not vary."""
-    conn.ensure_connection()
-    raw = _PreparedCursor(conn.connection)
-    # As Django's create_cursor: timestamps in the connection's zone.
-    tzloader = raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT)
-    if conn.timezone != getattr(tzloader, "timezone", None):
-        register_tzloader(conn.timezone, raw)
-    return conn._prepare_cursor(raw)  # type: ignore[attr-defined]
 
 
 def update_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> int:
@@ -72,7 +23,8 @@ def update_rows(objs: Sequence[models.Model], fields: Sequence[str]) -> int:
     if not objs:
         return 0
     sql, params = _update_statement(objs, fields)
-    with prepared_cursor() as cursor:
+    alias = router.db_for_write(type(objs[0])) or DEFAULT_DB_ALIAS
+    with connections[alias].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
@@ -176,7 +128,7 @@ def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]
     params += [f.get_db_prep_save(f.pre_save(insert, True), conn) for f in insert_fields]
     if parts:
         sql = f"WITH {', '.join(parts)} {sql}"
-    with prepared_cursor(conn) as cursor:
+    with conn.cursor() as cursor:
         cursor.execute(sql, params)
         insert.pk = cursor.fetchone()[0]
     insert._state.adding = False
@@ -221,225 +173,75 @@ def report_database() -> str:
     return "reports" if "reports" in connections.databases else DEFAULT_DB_ALIAS
 
 
-class Compiled(Generic[M]):
-    """A hot path's SELECT, compiled by the ORM once per process and run again with other
-    parameters, each compared with ``=``; its rows become model instances as the ORM makes
-    them (the same columns, converters, ``select_related`` rows and annotations; not the
-    parent a related manager's queryset sets on each row, nor ``first()``'s ordering by
-    key: give the queryset its order). ``CompiledRows`` does the same for a plain
-    ``values_list()`` queryset and gives its rows.
+def columns(model: type[models.Model], alias: str) -> str:
+    """The select list of ``model``'s columns, as ``SqlRead`` makes its instances of them."""
+    return ", ".join(f'{alias}."{f.column}"' for f in model._meta.concrete_fields)
+
+
+class SqlRead(Generic[M]):
+    """A hot path's SELECT written as SQL, its rows made into instances by ``Model.from_db``.
 
     Building and compiling a queryset costs Django more than PostgreSQL takes to answer it:
     about 0.4 ms of Python for a handful of rows found by a key that the server returns in
-    0.1 ms (docs/benchmarks.md). A request that reads a round in four queries paid that four
-    times, and every step of a round answers with the round. ``build`` makes the queryset
-    from its parameters; it is called at the first run, twice, with markers, and every
-    marker must come out among the compiled statement's parameters (so a parameter the ORM
-    would have folded into the SQL text, or dropped, is refused rather than ignored).
-    The statement runs prepared (``prepared_cursor``): PostgreSQL parses it once per
-    connection instead of at every request (a settle request alone went from about 21.7 to
-    18.8 ms, medians of five interleaved runs of bench/profile_settle.py).
+    0.1 ms (docs/benchmarks.md), and every step of a round answers with the whole round. So
+    the few reads every request or step makes are written out once, as SQL, and run through
+    Django's cursor (errors wrapped, the query log kept; with ``server_side_binding`` psycopg
+    prepares them on the server after their first runs on a connection).
+
+    ``sql`` selects, in this order: ``columns(model, ...)``; for each ``(name, model)`` of
+    ``related``, that model's ``columns`` (all NULL when a LEFT JOIN found no row: the
+    attribute is then None), set as ``instance.<name>`` as ``select_related`` would; then one
+    column for each name of ``extra``, set as a plain attribute. Values are made what the
+    ORM makes of them by each field's ``from_db_value``. ``locks``: the SQL locks rows
+    (``FOR UPDATE``), so it runs on the database writes go to, inside a transaction.
     """
 
-    def __init__(self, build: Callable[..., QuerySet[M, Any]], *,
-                 params: Sequence[type] = (int,)) -> None:
-        """``params``: the type of each of ``build``'s parameters (``int`` or ``str``)."""
-        if any(kind not in (int, str) for kind in params):
-            raise TypeError("a compiled query's parameters are integers or strings")
-        self._build = build
-        self._kinds = tuple(params)
-        self._plan: _Plan | None = None
+    def __init__(self, model: type[M], sql: str, *,
+                 related: Sequence[tuple[str, type[models.Model]]] = (),
+                 extra: Sequence[str] = (), locks: bool = False) -> None:
+        self.model = model
+        self.sql = sql
+        self.locks = locks
+        self.extra = tuple(extra)
+        self._parts: list[tuple[str, type[models.Model]]] = [("", model), *related]
 
-    def _markers(self, base: int) -> list[Any]:
-        # Small positive integers (the ORM refuses a value outside a column's range, even a
-        # smallint's), strings with a NUL (which PostgreSQL's text never holds).
-        return [base + i if kind is int else f"\x00compiled parameter {base + i}"
-                for i, kind in enumerate(self._kinds)]
-
-    def _compile(self) -> _Plan:
-        # Compiled twice with two sets of markers: a parameter is a position whose value is
-        # each set's marker; every other value must be the same in both (a constant of the
-        # query, even one equal to a marker), and so must the SQL.
-        first, second = self._markers(30_001), self._markers(30_101)
-        queryset = self._build(*first)
-        compiler = queryset.query.get_compiler(using=DEFAULT_DB_ALIAS)
-        sql, params = compiler.as_sql()
-        sql_again, params_again = self._build(*second).query.get_compiler(
-            using=DEFAULT_DB_ALIAS).as_sql()
-        slots: list[int | None] = []
-        for a, b in zip(params, params_again, strict=False):
-            slot = next((i for i, (m, n) in enumerate(zip(first, second, strict=True))
-                         if _same(a, m) and _same(b, n)), None)
-            if slot is None and a != b:
-                slot = -1
-            slots.append(slot)
-        if (sql != sql_again or len(params) != len(params_again) or -1 in slots
-                or {s for s in slots if s is not None} != set(range(len(first)))):
-            raise ValueError(f"{queryset.model.__name__}: every parameter must reach the SQL "
-                             "as a parameter of its own")
-        # The ORM sends a smallint's or an integer's value wrapped in psycopg's Int2/Int4, so
-        # the server compares it as that type: the wrapper is kept for the new value.
-        wrappers = [type(p) if s is not None and type(p) in _INT_RANGES else None
-                    for p, s in zip(params, slots, strict=True)]
-        self._check_shape(queryset)
-        self._check_lookups(queryset.query.where, first)
-        instances = queryset._iterable_class is ModelIterable
-        select = compiler.select
-        klass_info = compiler.klass_info if instances else None
-        fields = klass_info["select_fields"] if klass_info else [0]
-        return _Plan(
-            model=queryset.model, sql=sql, params=list(params), slots=slots, wrappers=wrappers,
-            start=fields[0], end=fields[-1] + 1,
-            init_list=[f[0].target.attname for f in select[fields[0]:fields[-1] + 1]]
-            if klass_info else [],
-            klass_info=klass_info or {}, select=select,
-            annotations=dict(compiler.annotation_col_map or {}),
-            converters=list(compiler.get_converters([s[0] for s in select]).items()),
-            for_update=queryset.query.select_for_update,
-        )
-
-    @staticmethod
-    def _check_lookups(node: Any, markers: list[Any]) -> None:
-        """Parameters are compared for equality only: for an integer out of its column's
-        range the ORM answers no row for ``=`` but every row for ``<`` or ``>``, and only
-        the first is what ``_rows`` does without asking the server."""
-        for child in getattr(node, "children", ()):
-            Compiled._check_lookups(child, markers)
-        rhs = getattr(node, "rhs", None)
-        if hasattr(node, "lookup_name") and any(_same(rhs, m) for m in markers) \
-                and node.lookup_name != "exact":
-            raise ValueError(f"a compiled query's parameters are compared with =, "
-                             f"not {node.lookup_name}")
-
-    def _check_shape(self, queryset: QuerySet[Any, Any]) -> None:
-        if queryset._iterable_class is not ModelIterable:
-            raise ValueError("Compiled reads model instances; CompiledRows reads values_list()")
-
-    def _rows(self, args: tuple[object, ...]) -> tuple[_Plan, str, list[list[Any]]]:
-        if len(args) != len(self._kinds):
-            raise TypeError(f"{len(self._kinds)} parameter(s) expected, {len(args)} given")
-        # No conversion as the ORM's get_prep_value does ("12" for 12, None for IS NULL):
-        # a value of another type is the caller's mistake, said at once. A subclass (a
-        # TextChoices member) goes as its plain value.
-        checked = []
-        for arg, kind in zip(args, self._kinds, strict=True):
-            if not isinstance(arg, kind) or isinstance(arg, bool):
-                raise TypeError(f"a compiled query's parameter is of type {kind.__name__}, "
-                                f"not {arg!r}")
-            checked.append(arg if type(arg) is kind else kind(arg))
-        args = tuple(checked)
-        plan = self._plan
-        if plan is None:
-            plan = self._plan = self._compile()
-        db = (router.db_for_write(plan.model) if plan.for_update
-              else router.db_for_read(plan.model)) or DEFAULT_DB_ALIAS
-        conn = connections[db]
-        if plan.for_update and conn.get_autocommit():
-            # What the ORM checks when it compiles a locking query: a lock outside a
-            # transaction would be released at once.
+    def all(self, *params: Any) -> list[M]:
+        alias = (router.db_for_write(self.model) if self.locks
+                 else router.db_for_read(self.model)) or DEFAULT_DB_ALIAS
+        conn = connections[alias]
+        if self.locks and conn.get_autocommit():
+            # What the ORM says of select_for_update() outside a transaction: the lock would
+            # be released at once.
             raise transaction.TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction.")
-        params: list[Any] = []
-        for p, s, wrap in zip(plan.params, plan.slots, plan.wrappers, strict=True):
-            if s is None:
-                params.append(p)
-            elif wrap is None:
-                params.append(args[s])
-            else:
-                low, high = _INT_RANGES[wrap]
-                value = args[s]
-                if not low <= value <= high:  # type: ignore[operator]
-                    # The ORM answers no row for a value out of the column's range (and
-                    # the server would refuse the value): so does this, asking nothing.
-                    return plan, db, []
-                params.append(wrap(value))
-        with prepared_cursor(conn) as cursor:
-            cursor.execute(plan.sql, params)
-            fetched = cursor.fetchall()
-        rows = []
-        for raw in fetched:
-            row = list(raw)
-            for pos, (convs, expression) in plan.converters:
-                value = row[pos]
-                for convert in convs:
-                    value = convert(value, expression, conn)
-                row[pos] = value
-            rows.append(row)
-        return plan, db, rows
+        with conn.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall()
+        return [self._instance(row, alias, conn) for row in rows]
 
-    def all(self, *args: object) -> list[M]:
-        plan, db, rows = self._rows(args)
-        populators = get_related_populators(plan.klass_info, plan.select, db)
-        found = []
-        for row in rows:
-            obj = plan.model.from_db(db, plan.init_list, row[plan.start:plan.end])
-            for populator in populators:
-                populator.populate(row, obj)
-            for name, pos in plan.annotations.items():
-                setattr(obj, name, row[pos])
-            found.append(obj)
-        return found
-
-    def first(self, *args: object) -> M | None:
-        found = self.all(*args)
+    def first(self, *params: Any) -> M | None:
+        found = self.all(*params)
         return found[0] if found else None
 
-
-class CompiledRows(Compiled[Any]):
-    """``Compiled`` for a ``values_list()`` queryset: its rows, as tuples."""
-
-    def _check_shape(self, queryset: QuerySet[Any, Any]) -> None:
-        if queryset._iterable_class is not ValuesListIterable:
-            raise ValueError("CompiledRows reads values_list() (not flat, not named); "
-                             "Compiled reads instances")
-        if queryset.query.annotation_select or queryset.query.extra_select:
-            raise ValueError("CompiledRows reads plain columns: values_list() orders "
-                             "annotations its own way")
-
-    def all(self, *args: object) -> list[tuple[Any, ...]]:  # type: ignore[override]
-        return [tuple(row) for row in self._rows(args)[2]]
-
-    def first(self, *args: object) -> tuple[Any, ...] | None:  # type: ignore[override]
-        found = self.all(*args)
-        return found[0] if found else None
-
-
-_INT_RANGES: dict[type, tuple[int, int]] = {
-    Int2: (-(2**15), 2**15 - 1), Int4: (-(2**31), 2**31 - 1), Int8: (-(2**63), 2**63 - 1)}
-
-
-def _same(value: Any, marker: Any) -> bool:
-    """Whether a compiled parameter is this marker (an integer may come wrapped: Int2...)."""
-    if isinstance(marker, int):
-        return isinstance(value, int) and not isinstance(value, bool) and int(value) == marker
-    return type(value) is str and value == marker
-
-
-@dataclass(frozen=True)
-class _Plan:
-    model: Any
-    sql: str
-    params: list[Any]
-    slots: list[int | None]
-    wrappers: list[type | None]
-    start: int
-    end: int
-    init_list: list[str]
-    klass_info: dict[str, Any]
-    select: Any
-    annotations: dict[str, int]
-    converters: list[Any]
-    for_update: bool
-
-
-def prefetched(instance: models.Model, name: str, rows: list[Any]) -> None:
-    """Give ``instance.<name>.all()`` these rows, as ``prefetch_related`` does for a reverse
-    foreign key (each row knows its parent too), for rows a ``Compiled`` query read."""
-    related = getattr(instance, name)
-    queryset = related.all()
-    queryset._result_cache = rows
-    queryset._prefetch_done = True
-    for row in rows:
-        related.field.set_cached_value(row, instance)
-    cache = instance.__dict__.setdefault("_prefetched_objects_cache", {})
-    cache[related.field.remote_field.cache_name] = queryset
+    def _instance(self, row: Sequence[Any], alias: str, conn: Any) -> M:
+        made: list[models.Model | None] = []
+        at = 0
+        for _, model in self._parts:
+            fields = model._meta.concrete_fields
+            values = list(row[at:at + len(fields)])
+            at += len(fields)
+            if values[0] is None and fields[0].primary_key:
+                made.append(None)  # a LEFT JOIN that found no row
+                continue
+            for i, field in enumerate(fields):
+                convert = getattr(field, "from_db_value", None)
+                if convert is not None:
+                    values[i] = convert(values[i], None, conn)
+            made.append(model.from_db(alias, [f.attname for f in fields], values))
+        obj = made[0]
+        assert obj is not None
+        for (name, _), related in zip(self._parts[1:], made[1:], strict=True):
+            setattr(obj, name, related)
+        for name, value in zip(self.extra, row[at:], strict=True):
+            setattr(obj, name, value)
+        return obj  # type: ignore[return-value]

@@ -29,11 +29,9 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
-
-from casino.shared.db import prepared_cursor
 
 if TYPE_CHECKING:
     from rest_framework.authentication import BaseAuthentication
@@ -105,7 +103,13 @@ def _authenticated_user_id(request: HttpRequest) -> int | None:
         user = drf_request.user
     except APIException:
         return None
-    return user.pk if user is not None and user.is_authenticated else None
+    if user is None or not user.is_authenticated:
+        return None
+    # The view's authentication finds this lookup rather than making it again.
+    from casino.shared.api.authentication import remember
+
+    remember(request, (user, drf_request.auth))
+    return user.pk
 
 
 def _replay(stored: IdempotencyKey) -> HttpResponse:
@@ -121,7 +125,7 @@ def respond_once(*, user_id: int, method: str, path: str, key: str, fingerprint:
                  run: Callable[[], HttpResponse]) -> HttpResponse:
     """Run ``run`` at most once per (user, method, path, key); replay its answer after."""
     with transaction.atomic():
-        with prepared_cursor() as cursor:
+        with connection.cursor() as cursor:
             # Waits, on the unique index, for a transaction already running this key.
             cursor.execute(
                 f"INSERT INTO {IdempotencyKey._meta.db_table}"  # noqa: S608 (our own table)
@@ -147,8 +151,8 @@ def respond_once(*, user_id: int, method: str, path: str, key: str, fingerprint:
                                 fingerprint=fingerprint, run=run)
         response = run()
         if 200 <= response.status_code < 300 and not response.streaming:
-            # As plain SQL like the INSERT, both prepared: every such request stores its answer.
-            with prepared_cursor() as cursor:
+            # As plain SQL like the INSERT: every such request stores its answer.
+            with connection.cursor() as cursor:
                 cursor.execute(
                     f"UPDATE {IdempotencyKey._meta.db_table}"  # noqa: S608 (our own table)
                     " SET status_code = %s, content_type = %s, location = %s, body = %s"

@@ -181,11 +181,12 @@ class RoundOut(FieldsOnceOut):
     banker = serializers.SerializerMethodField()
     house_stake = MoneyOut()
     solvency = serializers.SerializerMethodField()
-    wagers = WagerOut(many=True)
+    # What round_detail and table_rounds read with the round (rounds.selectors).
+    wagers = WagerOut(many=True, source="wager_rows")
     deal = serializers.SerializerMethodField()
-    hands = HandOut(many=True)
+    hands = HandOut(many=True, source="hand_rows")
     settlement = serializers.SerializerMethodField()
-    events = EventOut(many=True)
+    events = EventOut(many=True, source="event_rows")
     opened_by = serializers.CharField(source="opened_by_username")  # read with the round
     opened_at = serializers.DateTimeField()
     settled_at = serializers.DateTimeField(allow_null=True)

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.models import Player
-from casino.shared.db import Compiled, insert_row, update_rows
+from casino.shared.db import SqlRead, columns, insert_row, update_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
@@ -70,12 +70,15 @@ def round_open(*, table_id: int, by: User) -> Round:
     return round_
 
 
-# Reads and writes of the steps played most (a wager per seat, a hand per position), built
-# once per process (casino.shared.db): the ORM compiled each at every call.
-_ACTIVE_WAGER = Compiled(lambda pk, seat: Wager.objects.filter(
-    round_id=pk, seat=seat, state=Wager.State.ACTIVE)[:1], params=(int, int))
-_HAND = Compiled(lambda pk, position: Hand.objects.filter(round_id=pk, position=position)[:1],
-                 params=(int, str))
+# Reads of the steps played most (a wager per seat, a hand per position), written as SQL
+# (casino.shared.db.SqlRead): the ORM compiled each at every call.
+_ACTIVE_WAGER = SqlRead(
+    Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
+    f"WHERE w.round_id = %s AND w.seat = %s AND w.state = '{Wager.State.ACTIVE.value}' "
+    "ORDER BY w.seat, w.id LIMIT 1")
+_HAND = SqlRead(
+    Hand, f'SELECT {columns(Hand, "h")} FROM "{Hand._meta.db_table}" h '
+    "WHERE h.round_id = %s AND h.position = %s ORDER BY h.id LIMIT 1")
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import prefetched, write_rows
+from casino.shared.db import write_rows
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
@@ -60,7 +60,7 @@ def round_settle(*, round_id: int, by: User,
     # them, cleared ones too, in one read: those in play settle, and the answer shows them
     # all (selectors.round_detail's ``held``). Settling writes no wager.
     every_wager = round_wagers(round_id=round_.pk)
-    prefetched(round_, "wagers", every_wager)
+    round_.wager_rows = every_wager
     # In seat order, as round_active_wagers gives them (one active wager per seat).
     wagers = [w for w in every_wager if w.state == Wager.State.ACTIVE]
     stakes = positions_against_bank(round_, wagers)
@@ -154,8 +154,8 @@ def round_settle(*, round_id: int, by: User,
     ], insert=settled)
     # Every hand of the round, as written, for the answer (selectors.round_detail's
     # ``held``): those dealt were all read above; a results-only round has only those made.
-    prefetched(round_, "hands", sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
-                                       key=lambda h: h.pk))
+    round_.hand_rows = sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
+                              key=lambda h: h.pk)
     return round_
 
 

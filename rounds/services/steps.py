@@ -10,24 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import F
 
 from casino.models import Player
-from casino.shared.db import Compiled, insert_row
+from casino.shared.db import SqlRead, columns, insert_row
 from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
-from rounds.models import STATE_WORDS, Round, RoundEvent
-from rounds.selectors import table_seat
+from rounds.models import STATE_WORDS, Round, RoundEvent, Seat, Table
 
-# Every step of a round starts here: the locking read is compiled once per process
-# (casino.shared.db.Compiled). Only the round's row is locked (FOR UPDATE OF the round), as
+# Every step of a round starts here: the locking read is written as SQL
+# (casino.shared.db.SqlRead). Only the round's row is locked (FOR UPDATE OF the round), as
 # a step locks the table, if at all, before the round (the lock order).
-_LOCK = Compiled(lambda pk: Round.objects.select_for_update(of=("self",)).filter(pk=pk))
-# Settlement's lock also reads who opened the round, by username as round_detail does, so
-# that its answer need not read the round again (FOR UPDATE OF the round: the user is only
-# read).
-_LOCK_WITH_TABLE = Compiled(lambda pk: Round.objects.select_related("table")
-                            .annotate(opened_by_username=F("opened_by__username"))
-                            .select_for_update(of=("self",)).filter(pk=pk))
+_LOCK = SqlRead(Round, f'SELECT {columns(Round, "r")} FROM "{Round._meta.db_table}" r '
+                "WHERE r.id = %s FOR UPDATE OF r", locks=True)
+# Settlement's lock also reads the table and who opened the round, by username as
+# round_detail does, so that its answer need not read the round again (FOR UPDATE OF the
+# round: the others are only read).
+_LOCK_WITH_TABLE = SqlRead(
+    Round, f'SELECT {columns(Round, "r")}, {columns(Table, "t")}, u.username '
+    f'FROM "{Round._meta.db_table}" r JOIN "{Table._meta.db_table}" t ON t.id = r.table_id '
+    f'LEFT JOIN "{User._meta.db_table}" u ON u.id = r.opened_by_id '
+    "WHERE r.id = %s FOR UPDATE OF r",
+    related=[("table", Table)], extra=["opened_by_username"], locks=True)
 
 
 def round_lock(round_id: int, *, with_table: bool = False) -> Round:
@@ -83,8 +85,11 @@ def round_event(round_: Round, kind: str, by: User, **data: Any) -> RoundEvent:
     return RoundEvent(round=round_, kind=kind, by=by, data=data)
 
 
-_SEAT_LOCK = Compiled(lambda table_id, number: table_seat(table_id=table_id, number=number)
-                      .select_for_update(of=("self",))[:1], params=(int, int))
+_SEAT_LOCK = SqlRead(
+    Seat, f'SELECT {columns(Seat, "s")}, {columns(Player, "p")} FROM "{Seat._meta.db_table}" s '
+    f'LEFT JOIN "{Player._meta.db_table}" p ON p.id = s.player_id '
+    "WHERE s.table_id = %s AND s.number = %s FOR UPDATE OF s",
+    related=[("player", Player)], locks=True)
 
 
 def seated_player_lock(round_: Round, seat: int) -> Player:

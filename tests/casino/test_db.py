@@ -5,14 +5,13 @@ from django.db.models import F
 
 from casino.models import Player
 from casino.shared.db import (
-    Compiled,
-    CompiledRows,
+    SqlRead,
+    columns,
     insert_row,
-    prefetched,
     update_rows,
     write_rows,
 )
-from rounds.models import Seat, Table, TableSettingsChange
+from rounds.models import Table, TableSettingsChange
 
 pytestmark = pytest.mark.django_db
 
@@ -49,160 +48,95 @@ def test_update_rows_of_nothing_runs_no_query(django_assert_num_queries):
         assert update_rows([], ["name"]) == 0
 
 
-# --- Compiled: a queryset compiled once, run again with other parameters --------------------
+# --- SqlRead: a hot read written as SQL, its rows made instances by Model.from_db -----------
 
 def _fields(obj) -> dict:
     return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
 
 
-def test_a_compiled_query_gives_the_orms_instances_for_each_parameter(
-        django_assert_num_queries):
+PLAYER_WITH_CREATOR = SqlRead(
+    Player, f'SELECT {columns(Player, "p")}, {columns(User, "u")}, u.username '
+    f'FROM "{Player._meta.db_table}" p LEFT JOIN "{User._meta.db_table}" u '
+    "ON u.id = p.created_by_id WHERE p.id = %s",
+    related=[("created_by", User)], extra=["by_name"])
+
+
+def test_a_sql_read_gives_the_orms_instances_for_each_parameter(django_assert_num_queries):
     anna = User.objects.create(username="anna")
     players = [Player.objects.create(name=f"P{n}", created_by=anna if n else None)
                for n in range(3)]
-    by_id = Compiled(lambda pk: Player.objects.select_related("created_by")
-                     .annotate(by_name=F("created_by__username")).filter(pk=pk))
 
     for player in players:
         with django_assert_num_queries(1):
-            [found] = by_id.all(player.pk)
+            [found] = PLAYER_WITH_CREATOR.all(player.pk)
         orm = (Player.objects.select_related("created_by")
                .annotate(by_name=F("created_by__username")).get(pk=player.pk))
         assert _fields(found) == _fields(orm)
-        assert found.by_name == orm.by_name
-        # The joined row came with it: reading it asks nothing more.
+        assert found.by_name == orm.by_name  # type: ignore[attr-defined]
+        # The joined row came with it (None where the LEFT JOIN found none): no query more.
         with django_assert_num_queries(0):
             assert (found.created_by and found.created_by.username) == \
                 (orm.created_by and orm.created_by.username)
         assert found._state.db == "default" and not found._state.adding
-    assert by_id.first(-1) is None
-    # No row has a key beyond the column's range; the ORM answers nothing for it too.
-    assert by_id.all(2**70) == [] and by_id.all(-(2**70)) == []
+    assert PLAYER_WITH_CREATOR.first(-1) is None
+    # No row has a key beyond the column's range, and the server is not troubled by one.
+    assert PLAYER_WITH_CREATOR.all(2**70) == [] and PLAYER_WITH_CREATOR.all(-(2**70)) == []
 
 
-def test_a_compiled_query_is_prepared_once_on_its_connection_and_run_again_from_there():
+def test_django_prepares_a_statement_run_again_on_its_connection():
+    # given the settings' server-side binding and prepare threshold (casino.settings)
     from django.db import connection
 
-    players = [Player.objects.create(name=f"P{n}") for n in range(3)]
-    by_id = Compiled(lambda pk: Player.objects.filter(pk=pk))
+    options = connection.settings_dict["OPTIONS"]
+    assert options["server_side_binding"] is True
+    players = [Player.objects.create(name=f"P{n}") for n in range(6)]
+    by_id = SqlRead(Player, f'SELECT {columns(Player, "p")} FROM "{Player._meta.db_table}" p '
+                    "WHERE p.id = %s")
 
-    def runs_of_the_prepared_statement() -> list[int]:
-        assert by_id._plan is not None
+    def runs_of_the_prepared_statement() -> int:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT generic_plans + custom_plans FROM pg_prepared_statements"
-                           " WHERE statement = %s", [by_id._plan.sql.replace("%s", "$1")])
-            return [row[0] for row in cursor.fetchall()]
+            cursor.execute("SELECT coalesce(sum(generic_plans + custom_plans), 0)"
+                           " FROM pg_prepared_statements WHERE statement = %s",
+                           [by_id.sql.replace("%s", "$1")])
+            return cursor.fetchone()[0]
 
-    assert [p.name for p in by_id.all(players[0].pk)] == ["P0"]
-    assert runs_of_the_prepared_statement() == [1]
-    assert [p.name for p in by_id.all(players[1].pk)] == ["P1"]
-    assert [p.name for p in by_id.all(players[2].pk)] == ["P2"]
-    # The same one statement, planned by the server for each run, never parsed again.
-    assert runs_of_the_prepared_statement() == [3]
+    # when the read runs once per player
+    found = [by_id.first(p.pk) for p in players]
+    assert [p and p.name for p in found] == [f"P{n}" for n in range(6)]
 
-
-def test_a_smallint_parameter_keeps_its_type_and_its_range():
-    table = Table.objects.create(name="T")
-    Seat.objects.get_or_create(table=table, number=3)
-    seat = Compiled(lambda table_id, number: Seat.objects.filter(table_id=table_id,
-                                                                 number=number),
-                    params=(int, int))
-
-    assert [s.number for s in seat.all(table.pk, 3)] == [3]
-    # Beyond a smallint: no row, as the ORM answers, and nothing sent to the server.
-    assert seat.all(table.pk, 99_999) == []
+    # then from the threshold on, the server ran the one prepared statement
+    # (psycopg: run that many times unprepared, prepared at the next run)
+    assert runs_of_the_prepared_statement() == len(players) - options["prepare_threshold"]
 
 
-def test_a_constant_equal_to_a_marker_stays_a_constant():
-    Table.objects.create(name="T", min_bet=30_001, max_bet=40_000)
-    Table.objects.create(name="U", min_bet=30_001, max_bet=40_000)
-    by_bet = Compiled(lambda name: Table.objects.filter(min_bet=30_001, name=name),
-                      params=(str,))
-
-    assert [t.name for t in by_bet.all("U")] == ["U"]
-    assert by_bet.all("V") == []
-
-
-def test_a_compiled_query_converts_columns_as_the_orm_does():
+def test_a_sql_read_converts_columns_as_the_orm_does():
     user = User.objects.create(username="pit")
     table = Table.objects.create(name="T")
     TableSettingsChange.objects.create(table=table, changed_by=user,
                                        changes={"min_bet": [100, 500], "note": "x"})
-    compiled = Compiled(lambda pk: TableSettingsChange.objects.filter(table_id=pk))
+    changes = SqlRead(TableSettingsChange,
+                      f'SELECT {columns(TableSettingsChange, "c")} '
+                      f'FROM "{TableSettingsChange._meta.db_table}" c WHERE c.table_id = %s')
 
-    [change] = compiled.all(table.pk)
+    [change] = changes.all(table.pk)
 
     assert change.changes == {"min_bet": [100, 500], "note": "x"}  # JSON decoded
     assert change.changed_at == TableSettingsChange.objects.get().changed_at
-    [found] = Compiled(lambda pk: Table.objects.filter(pk=pk)).all(table.pk)
-    assert found.deal_modes == Table.objects.get(pk=table.pk).deal_modes  # an array
-
-
-def test_a_compiled_query_compares_its_parameters_for_equality_with_their_own_type():
-    Player.objects.create(name="A")
-    # Out of range, "<" would match every row where "=" matches none: refused at once.
-    with pytest.raises(ValueError, match="compared with ="):
-        Compiled(lambda pk: Player.objects.filter(pk__lt=pk)).all(1)
-    by_id = Compiled(lambda pk: Player.objects.filter(pk=pk))
-    for wrong in ("1", 1.0, None, True):
-        with pytest.raises(TypeError, match="of type int"):
-            by_id.all(wrong)
-    with pytest.raises(ValueError, match="plain columns"):
-        CompiledRows(lambda pk: Player.objects.filter(pk=pk).annotate(
-            by=F("created_by__username")).values_list("name", "by")).all(1)
-
-
-def test_a_parameter_the_sql_does_not_carry_is_refused():
-    # The marker never reaches the statement: running it would ignore the argument.
-    ignored = Compiled(lambda pk: Player.objects.all())
-    with pytest.raises(ValueError, match="every parameter"):
-        ignored.all(1)
-    with pytest.raises(TypeError):
-        Compiled(lambda pk: Player.objects.filter(pk=pk)).all()
-
-
-def test_compiled_rows_give_a_values_lists_rows_and_refuse_other_shapes():
-    anna = User.objects.create(username="anna")
-    Player.objects.create(name="A", created_by=anna)
-    Player.objects.create(name="B")
-    names = CompiledRows(lambda pk: Player.objects.filter(created_by=pk)
-                         .values_list("name", "created_by__username"))
-
-    assert names.all(anna.pk) == [("A", "anna")]
-    assert names.all(anna.pk + 1) == []
-    with pytest.raises(ValueError, match="values_list"):
-        CompiledRows(lambda pk: Player.objects.filter(pk=pk)).all(1)
-    with pytest.raises(ValueError, match="values_list"):
-        CompiledRows(lambda pk: Player.objects.filter(pk=pk).values("name")).all(1)
-    with pytest.raises(ValueError, match="instances"):
-        Compiled(lambda pk: Player.objects.filter(pk=pk).values_list("name")).all(1)
+    tables = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '
+                     "WHERE t.id = %s")
+    [found] = tables.all(table.pk)
+    assert _fields(found) == _fields(Table.objects.get(pk=table.pk))  # an array too
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_compiled_lock_needs_a_transaction_as_the_orms_does():
+def test_a_sql_read_that_locks_needs_a_transaction_as_the_orms_does():
     table = Table.objects.create(name="T")
-    locked = Compiled(lambda pk: Table.objects.select_for_update().filter(pk=pk))
+    locked = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '
+                     "WHERE t.id = %s FOR UPDATE", locks=True)
     with transaction.atomic():
         assert locked.first(table.pk) == table
     with pytest.raises(transaction.TransactionManagementError):
         locked.all(table.pk)
-
-
-def test_prefetched_rows_answer_the_related_manager_without_a_query(
-        django_assert_num_queries):
-    user = User.objects.create(username="pit")
-    table = Table.objects.create(name="T")
-    changes = [TableSettingsChange.objects.create(table=table, changed_by=user,
-                                                  changes={"n": n}) for n in range(2)]
-    fresh = Table.objects.get(pk=table.pk)
-
-    prefetched(fresh, "settings_changes",
-               list(TableSettingsChange.objects.filter(table_id=table.pk)))
-
-    with django_assert_num_queries(0):
-        assert [c.changes for c in fresh.settings_changes.all()] == [{"n": 0}, {"n": 1}]
-        assert all(c.table is fresh for c in fresh.settings_changes.all())
-    assert [c.pk for c in fresh.settings_changes.all()] == [c.pk for c in changes]
 
 
 def test_insert_row_writes_what_save_writes_and_gives_the_id(django_assert_num_queries):
@@ -283,10 +217,12 @@ def test_the_hot_paths_writes_are_prepared_statements_too():
 
     anna = User.objects.create(username="anna")
     tables = [Table.objects.create(name=f"T{n}") for n in range(2)]
-    insert_row(TableSettingsChange(table=tables[0], changed_by=anna, changes={}))
-    tables[0].min_bet = tables[1].min_bet = 700
-    update_rows(tables[:1], ["min_bet"])
-    update_rows(tables, ["min_bet"])
+    threshold = connection.settings_dict["OPTIONS"]["prepare_threshold"]
+    for _ in range(threshold + 1):  # psycopg prepares a statement at its run past the threshold
+        insert_row(TableSettingsChange(table=tables[0], changed_by=anna, changes={}))
+        tables[0].min_bet = tables[1].min_bet = 700
+        update_rows(tables[:1], ["min_bet"])
+        update_rows(tables, ["min_bet"])
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")

@@ -26,7 +26,7 @@ from casino.shared.pool import connection_returned, connection_usable
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         connection = super().get_new_connection(conn_params)
-        pool = self.pool
+        pool = self.pool  # type: ignore[attr-defined]  # Django's; django-stubs lacks it
         if pool is None or connection_usable(connection):
             return connection
         # Broken now (its check failed): putconn discards it and opens a replacement.
@@ -36,6 +36,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def close(self) -> None:
         # Stamped on its way back, so that its next check may be a look at its socket alone.
-        if self.connection is not None and self.pool is not None:
+        if self.connection is not None and self.pool is not None:  # type: ignore[attr-defined]
             connection_returned(self.connection)
         super().close()
