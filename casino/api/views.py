@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db import DatabaseError, connections
+from django.http import HttpRequest
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -84,15 +85,21 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = parse(LoginInput, request.data)
-        user = authenticate(request._request, username=data["username"],
+        user = authenticate(self.http_request, username=data["username"],
                             password=data["password"])
         if user is None or not user.is_active:
             raise InvalidCredentials("Wrong username or password.")
         instance, token = token_create(user=user)
         return Response(TokenOutput({"token": token, "expiry": instance.expiry}).data)
 
+    def initialize_request(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Request:
+        # authenticate() gets the Django request: axes' middleware reads what axes notes on
+        # it (a lockout), and DRF's Request would keep those notes to itself.
+        self.http_request = request
+        return super().initialize_request(request, *args, **kwargs)
+
     def throttled(self, request: Request, wait: float) -> NoReturn:
-        log_login_throttled(request._request)
+        log_login_throttled(request)
         super().throttled(request, wait)
 
     def get_authenticate_header(self, request: Request) -> str:

@@ -2,10 +2,11 @@
 
 Every API request asks whether its user holds the permission its view names
 (casino.shared.api.permissions). Django's ModelBackend reads the user's own permissions and
-their groups' in two queries; the union is one. What it answers is Django's: the same set,
-kept on the user object for the rest of the request, empty for an inactive user. Both
-queries are compiled once per process (casino.shared.db.CompiledRows): every API request
-asks, and building the query cost more than running it.
+their groups' in two queries; here one statement reads both, written as SQL: building the
+ORM's query cost more than running it, on every request. What it answers is Django's: the
+same set, kept on the user object for the rest of the request (``casino_permissions``),
+empty for an inactive user. Only public methods are overridden; the backend's other
+answers (``get_user_permissions``, ``get_group_permissions``) stay Django's.
 """
 
 from __future__ import annotations
@@ -14,38 +15,40 @@ from typing import Any
 
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.contrib.auth.models import Group, Permission, User
-from django.db.models import Q, QuerySet
+from django.contrib.contenttypes.models import ContentType
+from django.db import DEFAULT_DB_ALIAS, connections, router
 
-from casino.shared.db import CompiledRows
+_PERMISSION = Permission._meta.db_table
+_CONTENT_TYPE = ContentType._meta.db_table
+_NAMES = (f'SELECT ct.app_label, p.codename FROM "{_PERMISSION}" p '
+          f'JOIN "{_CONTENT_TYPE}" ct ON ct.id = p.content_type_id')
+_ALL = _NAMES
+# Each half is a subquery on its own link table, found by the user's key: the plain
+# Q(user=pk) | Q(group__user=pk) joins every permission to both link tables and filters
+# after, which took about 1.7 times as long to plan and run (1.07-1.19 against 0.65-0.70 ms
+# a round trip, interleaved), on every request (docs/benchmarks.md).
+_OF_USER = (
+    f"{_NAMES} WHERE p.id IN (SELECT permission_id FROM "
+    f'"{User.user_permissions.through._meta.db_table}" WHERE user_id = %s) '
+    f"OR p.id IN (SELECT gp.permission_id FROM "
+    f'"{Group.permissions.through._meta.db_table}" gp '
+    f'WHERE gp.group_id IN (SELECT group_id FROM "{User.groups.through._meta.db_table}" '
+    "WHERE user_id = %s))")
 
 
 class ModelBackend(DjangoModelBackend):
     def get_all_permissions(self, user_obj: Any, obj: Any = None) -> set[str]:
         if not user_obj.is_active or user_obj.is_anonymous or obj is not None:
             return set()
-        if not hasattr(user_obj, "_perm_cache"):
-            rows = _ALL.all() if user_obj.is_superuser else _OF_USER.all(user_obj.pk)
-            user_obj._perm_cache = {f"{app_label}.{codename}" for app_label, codename in rows}
-        return user_obj._perm_cache
-
-
-def _names(perms: QuerySet[Permission]) -> QuerySet[Any]:
-    return perms.values_list("content_type__app_label", "codename").order_by()
-
-
-def _of_user(pk: int) -> QuerySet[Any]:
-    # Each half is a subquery on its own link table, found by the user's key: the plain
-    # Q(user=pk) | Q(group__user=pk) joins every permission to both link tables and filters
-    # after, which took about 1.7 times as long to plan and run (1.07-1.19 against
-    # 0.65-0.70 ms a round trip, interleaved), on every request (docs/benchmarks.md).
-    user_permissions = User.user_permissions.through.objects.filter(user=pk)
-    user_groups = User.groups.through.objects.filter(user=pk)
-    group_permissions = Group.permissions.through.objects.filter(
-        group_id__in=user_groups.values("group_id"))
-    return _names(Permission.objects.filter(
-        Q(pk__in=user_permissions.values("permission_id"))
-        | Q(pk__in=group_permissions.values("permission_id"))))
-
-
-_ALL = CompiledRows(lambda: _names(Permission.objects.all()), params=())
-_OF_USER = CompiledRows(_of_user)
+        cached = getattr(user_obj, "casino_permissions", None)
+        if cached is None:
+            alias = router.db_for_read(Permission) or DEFAULT_DB_ALIAS
+            with connections[alias].cursor() as cursor:
+                if user_obj.is_superuser:
+                    cursor.execute(_ALL)
+                else:
+                    cursor.execute(_OF_USER, [user_obj.pk, user_obj.pk])
+                rows = cursor.fetchall()
+            cached = user_obj.casino_permissions = {
+                f"{app_label}.{codename}" for app_label, codename in rows}
+        return cached

@@ -70,7 +70,7 @@ def _note_refusal(exc: Exception, context: dict[str, Any]) -> None:
 
     user = request.user if request.user.is_authenticated else None
     ref = getattr(view, "refusal_ref", "").format(**context.get("kwargs", {}))
-    refusal_note(request._request, action=action, code=code, message=message, by=user,
+    refusal_note(request, action=action, code=code, message=message, by=user,
                  detail=detail, ref=ref, path=request.path)
 
 
