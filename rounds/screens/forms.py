@@ -61,33 +61,39 @@ class SeatForm(forms.Form):
     player = forms.IntegerField(min_value=1, label="Player")
 
 
-class TableSettingsForm(forms.ModelForm):
-    """Every setting a pit boss may change between rounds; limits in the currency's unit."""
+class TableSettingsForm(forms.Form):
+    """Every setting a pit boss may change between rounds; limits in the currency's unit.
 
-    min_bet = forms.DecimalField(min_value=0, decimal_places=2, label="Minimum wager")
-    max_bet = forms.DecimalField(min_value=0, decimal_places=2, label="Maximum wager")
-    house_way = forms.ChoiceField(choices=[(w, w.replace("_", " ").title())
-                                           for w in sorted(paigow.HOUSE_WAYS)])
+    A plain form with the model's own form fields (``fields_for_model``): it only parses;
+    the service validates and saves (rounds.services.table_settings_change)."""
 
-    class Meta:
-        model = Table
-        fields = ["name", "is_open", *RULE_FIELDS]
-        labels = {
-            "is_open": "Open for play", "commission_rate": "Commission rate (0.05 = 5%)",
-            "commission_rounding": "Commission rounding", "wheel": "A-2-3-4-5 (the wheel)",
-            "bank_rotation": "Bank rotation",
-            "banker_must_have_played": "A banker must have played against the house",
-            "house_stake_cap": "House stake cap", "foul_policy": "A fouled hand",
-            "co_banking": "Co-banking (the house covers half the bank)",
-            "first_stack": "First stack",
+    FIELDS = ["name", "is_open", *RULE_FIELDS]
+    LABELS = {
+        "is_open": "Open for play", "commission_rate": "Commission rate (0.05 = 5%)",
+        "commission_rounding": "Commission rounding", "wheel": "A-2-3-4-5 (the wheel)",
+        "bank_rotation": "Bank rotation",
+        "banker_must_have_played": "A banker must have played against the house",
+        "house_stake_cap": "House stake cap", "foul_policy": "A fouled hand",
+        "co_banking": "Co-banking (the house covers half the bank)",
+        "first_stack": "First stack",
+    }
+
+    def __init__(self, data: Any = None, *, instance: Table) -> None:
+        self.instance = instance
+        super().__init__(data, initial=forms.model_to_dict(instance, fields=self.FIELDS))
+        model_fields = forms.fields_for_model(Table, fields=self.FIELDS, labels=self.LABELS)
+        own = {
+            "min_bet": forms.DecimalField(min_value=0, decimal_places=2,
+                                          label=f"Minimum wager ({instance.currency})"),
+            "max_bet": forms.DecimalField(min_value=0, decimal_places=2,
+                                          label=f"Maximum wager ({instance.currency})"),
+            "house_way": forms.ChoiceField(
+                choices=[(w, w.replace("_", " ").title()) for w in sorted(paigow.HOUSE_WAYS)],
+                label="House way"),
         }
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        table = self.instance
+        self.fields = {name: own.get(name) or model_fields[name] for name in self.FIELDS}
         for name in ("min_bet", "max_bet"):
-            self.fields[name].label = f"{self.fields[name].label} ({table.currency})"
-            self.initial[name] = format_minor(getattr(table, name), table.currency)
+            self.initial[name] = format_minor(getattr(instance, name), instance.currency)
         self.fields["commission_rate"].help_text = ""
 
     def clean(self) -> dict[str, Any]:
@@ -98,14 +104,10 @@ class TableSettingsForm(forms.ModelForm):
                 "The minimum wager must be above zero and not above the maximum.")
         return data
 
-    def _post_clean(self) -> None:
-        # The service validates and saves; the form only parses (no model validation here).
-        pass
-
     def changes(self) -> dict[str, Any]:
         """The settings as the service takes them (limits in minor units)."""
         currency = self.instance.currency
-        changes = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        changes = {name: self.cleaned_data[name] for name in self.FIELDS}
         for name in ("min_bet", "max_bet"):
             changes[name] = to_minor(changes[name], currency)
         return changes
