@@ -16,6 +16,7 @@ import django.contrib.postgres.fields
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.utils import names_digest, split_identifier
 
 import rounds.models
 
@@ -26,11 +27,31 @@ REFERRING = ("rounds_round", "rounds_seat", "rounds_tablesettingschange",
 FK_SUFFIX = "_fk_%(to_table)s_%(to_column)s"  # Django's, BaseDatabaseSchemaEditor
 
 
+def index_name(table: str, columns: list[str], suffix: str, max_length: int) -> str:
+    """The name Django 5.2's schema editor gives an index or constraint of ``columns``
+    (written out here, from its public digest: a migration must keep giving the names the
+    database got then, whatever a later Django's private naming does)."""
+    _, table = split_identifier(table)
+    hashed = f"{names_digest(table, *columns, length=8)}{suffix}"
+    name = f"{table}_{'_'.join(columns)}_{hashed}"
+    if len(name) <= max_length:
+        return name
+    if len(hashed) > max_length / 3:
+        hashed = hashed[:max_length // 3]
+    other = (max_length - len(hashed)) // 2 - 1
+    name = f"{table[:other]}_{'_'.join(columns)[:other]}_{hashed}"
+    return f"D{name[:-1]}" if name[0] == "_" or name[0].isdigit() else name
+
+
 def _renames(apps: Any, schema_editor: Any, frm: str, to: str) -> list[str]:
     """The statements renaming the table ``frm`` and what Django named after it to ``to``.
     The hashed names are computed as the schema editor computes them, so they are the ones
     in the database (and the ones a fresh create under the new name would give)."""
-    name = schema_editor._create_index_name
+    max_length = schema_editor.connection.ops.max_name_length() or 200
+
+    def name(table: str, columns: list[str], suffix: str = "") -> str:
+        return index_name(table, columns, suffix, max_length)
+
     quote = schema_editor.quote_name
     user = apps.get_model(settings.AUTH_USER_MODEL)._meta
     to_user = FK_SUFFIX % {"to_table": user.db_table, "to_column": user.pk.column}
