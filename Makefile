@@ -10,15 +10,26 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Parallel test processes (pytest-xdist); one per core by default.
 TEST_WORKERS ?= auto
-# The database role the service connects as (casino/shared/db_roles.py): migrations and the role
-# itself are made as DATABASE_URL's role (the owner); the server, worker and beat connect
-# with the DATABASE_URL that create_runtime_role prints. Give it a password when the
-# server's pg_hba.conf wants one.
+# The database role the service connects as (casino/shared/db_roles.py): migrations are made
+# as DATABASE_URL's role (the owner); `make runtime-role` creates the runtime role, a step of
+# its own (the role is the server's, not only this database's); run, serve, worker and beat
+# then connect with its DATABASE_URL (manage.py runtime_role_url) and say so. Give it a
+# password when the server's pg_hba.conf wants one.
 RUNTIME_ROLE ?= casino_app
 RUNTIME_PASSWORD ?=
-AS_RUNTIME = url="$$($(BIN)/python manage.py create_runtime_role $(RUNTIME_ROLE) \
-	$(if $(RUNTIME_PASSWORD),--password '$(RUNTIME_PASSWORD)'))" && \
+RUNTIME_ARGS = $(RUNTIME_ROLE) $(if $(RUNTIME_PASSWORD),--password '$(RUNTIME_PASSWORD)')
+AS_RUNTIME = url="$$($(BIN)/python manage.py runtime_role_url $(RUNTIME_ARGS))" && \
+	echo "==> connecting to the database as the role $(RUNTIME_ROLE) (made by make runtime-role)" && \
 	DATABASE_OWNER_URL="$${DATABASE_OWNER_URL:-$${DATABASE_URL:-}}" DATABASE_URL="$$url"
+# make serve: gunicorn with DEBUG off. Plain HTTP on HOST:PORT unless SERVE_TLS=true (behind a
+# proxy that terminates TLS: then HTTPS redirects, secure cookies and HSTS, as in production).
+SERVE_WORKERS ?= 2
+SERVE_TLS ?= false
+SERVE_ENV = DJANGO_DEBUG=false \
+	DJANGO_ALLOWED_HOSTS="$${DJANGO_ALLOWED_HOSTS:-$(HOST),localhost}" \
+	DJANGO_SECURE_SSL_REDIRECT=$(SERVE_TLS) DJANGO_SESSION_COOKIE_SECURE=$(SERVE_TLS) \
+	DJANGO_CSRF_COOKIE_SECURE=$(SERVE_TLS) DJANGO_SECURE_HSTS_PRELOAD=$(SERVE_TLS) \
+	$(if $(filter true,$(SERVE_TLS)),,DJANGO_SECURE_HSTS_SECONDS=0)
 
 # uv installs exactly what uv.lock pins, into .venv, with the machine's own Python.
 export UV_PROJECT_ENVIRONMENT := $(VENV)
@@ -26,15 +37,18 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
 .DEFAULT_GOAL := help
-.PHONY: help install env db migrate demo run worker beat test test-fast test-slow roles-check lint typecheck bench clean
+.PHONY: help install env db migrate runtime-role static demo run serve worker beat test test-fast test-slow roles-check lint typecheck bench clean
 
 help:
-	@echo "make run        install, migrate, load the demo floor, serve on http://$(HOST):$(PORT)"
+	@echo "make run        install, migrate, make the runtime role, load the demo floor, serve on http://$(HOST):$(PORT)"
+	@echo "make serve      production-like: DEBUG off, static files collected, gunicorn, the runtime role"
+	@echo "make runtime-role  create or update the database role the service connects as"
 	@echo "make test       install, then run every test (slow ones included)"
 	@echo "make test-fast  every test but the slow exhaustive/load ones"
 	@echo "make test-slow  only the slow tests"
 	@echo "make roles-check  migrate as the owner, then verify the ledger as the runtime role"
-	@echo "make worker     a Celery worker (needs CELERY_BROKER_URL)"
+	@echo "make worker     a Celery worker (needs CELERY_BROKER_URL), as the runtime role"
+	@echo "make beat       the Celery beat scheduler, as the runtime role"
 	@echo "make lint       ruff and mypy"
 	@echo "make bench      the benchmarks under bench/"
 
@@ -63,10 +77,20 @@ db: install
 migrate: db
 	$(BIN)/python manage.py migrate --noinput
 
+# The role the service, the worker and beat connect as: owns nothing, holds only what the
+# service uses. A server-wide role, so a step of its own; safe to run again.
+runtime-role: migrate
+	@echo "==> creating or updating the database role $(RUNTIME_ROLE) the service connects as"
+	@$(BIN)/python manage.py create_runtime_role $(RUNTIME_ARGS) >/dev/null
+
+# With DEBUG off static files are served from here by their hashed names (whitenoise).
+static: install
+	DJANGO_DEBUG=false $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+
 demo: migrate
 	$(BIN)/python manage.py seed_demo
 
-run: demo
+run: demo runtime-role
 	@echo ""
 	@echo "  Console:   http://$(HOST):$(PORT)/        (the floor; sign in as dealer / dealer-demo-2026)"
 	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
@@ -78,6 +102,14 @@ run: demo
 	@echo "    curl -s -X POST http://$(HOST):$(PORT)/api/v1/auth/token -H 'Content-Type: application/json' -d '{\"username\": \"dealer\", \"password\": \"dealer-demo-2026\"}'"
 	@echo ""
 	@$(AS_RUNTIME) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# A production-like start without Docker (docker/ has the same with containers).
+serve: runtime-role static
+	@echo ""
+	@echo "  Console:   http://$(HOST):$(PORT)/   (DEBUG off, gunicorn, $(SERVE_WORKERS) workers)"
+	@echo ""
+	@$(AS_RUNTIME) $(SERVE_ENV) $(BIN)/gunicorn casino.wsgi:application \
+		--bind $(HOST):$(PORT) --workers $(SERVE_WORKERS) --access-logfile -
 
 worker: migrate
 	@$(AS_RUNTIME) $(BIN)/celery -A casino worker --loglevel=INFO
@@ -95,7 +127,7 @@ test-slow: db
 	$(BIN)/python -m pytest -m slow -s
 
 # The service's role can log in and read the whole ledger, and owns nothing (CI runs it).
-roles-check: migrate
+roles-check: runtime-role
 	@$(AS_RUNTIME) $(BIN)/python manage.py ledger_verify
 	@$(AS_RUNTIME) $(BIN)/python manage.py check --deploy --tag database_role --fail-level WARNING
 

@@ -1,4 +1,4 @@
-"""Deployment checks (`manage.py check --deploy`) that need to ask the database."""
+"""Deployment checks (`manage.py check --deploy`): the database role, the static files."""
 
 from __future__ import annotations
 
@@ -6,11 +6,33 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.core.checks import CheckMessage, Warning, register
+from django.contrib.staticfiles.storage import ManifestStaticFilesStorage
+from django.core.checks import CheckMessage, Error, Warning, register
+from django.core.files.storage import storages
 
 RUNTIME_ROLE_HINT = ("Connect the service as a role that owns nothing: `manage.py "
                      "create_runtime_role NAME` prints its DATABASE_URL; keep the owner's in "
                      "DATABASE_OWNER_URL for migrations.")
+
+
+def static_manifest_problem() -> str | None:
+    """Why the service cannot serve its pages' static files, in words; None when it can.
+
+    With DEBUG off, static files are served from what ``collectstatic`` wrote, by their
+    hashed names (whitenoise's manifest storage): without its manifest every page that
+    names a stylesheet, the login page included, fails with a server error."""
+    storage = storages["staticfiles"]
+    if not isinstance(storage, ManifestStaticFilesStorage) or storage.read_manifest():
+        return None
+    return (f"The static files have not been collected into {settings.STATIC_ROOT}: with "
+            "DJANGO_DEBUG off every page would answer 500. Run `manage.py collectstatic "
+            "--noinput` first (`make serve` and the Docker image do).")
+
+
+@register("casino_static", deploy=True)
+def check_static_manifest(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    problem = static_manifest_problem()
+    return [Error(problem, id="casino.E001")] if problem else []
 
 
 @register("security", "database_role", deploy=True)

@@ -153,3 +153,16 @@ def test_create_runtime_role_without_the_right_to_create_roles_says_so(runtime_r
 
     with pytest.raises(CommandError, match=r"(?s)permission denied.*CREATEROLE, or as a superuser"):
         call_command("create_runtime_role", "casino_never_made")
+
+
+def test_runtime_role_url_prints_an_existing_roles_url_and_creates_none(role_name, capsys):
+    # given no such role: it is refused in words that name the step that makes it
+    with pytest.raises(CommandError, match=r"no runtime role .*make runtime-role"):
+        call_command("runtime_role_url", role_name)
+    assert sql("SELECT count(*) FROM pg_roles WHERE rolname = %s", [role_name]) == [(0,)]
+
+    # when the role is made, then its URL is the one create_runtime_role printed
+    call_command("create_runtime_role", role_name)
+    made = capsys.readouterr().out.strip()
+    call_command("runtime_role_url", role_name)
+    assert capsys.readouterr().out.strip() == made

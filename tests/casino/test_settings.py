@@ -23,15 +23,41 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_production_settings_pass_the_deployment_checks_without_warnings():
-    done = run_manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
-        DJANGO_ALLOWED_HOSTS="pit.example",
-    )
+def test_production_settings_pass_the_deployment_checks_without_warnings(tmp_path):
+    production = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+                  "DJANGO_ALLOWED_HOSTS": "pit.example", "DJANGO_STATIC_ROOT": str(tmp_path)}
+    collected = run_manage("collectstatic", "--noinput", "--verbosity", "0", **production)
+    assert collected.returncode == 0, collected.stderr
+
+    done = run_manage("check", "--deploy", "--fail-level", "WARNING", **production)
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_without_debug_missing_static_files_are_named_by_the_checks_and_at_startup(tmp_path):
+    # given production settings whose static files were never collected
+    production = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+                  "DJANGO_ALLOWED_HOSTS": "pit.example", "DJANGO_STATIC_ROOT": str(tmp_path)}
+
+    # then the deployment checks say so in words
+    done = run_manage("check", "--deploy", **production)
+    assert done.returncode != 0
+    assert "casino.E001" in done.stderr
+    assert "static files have not been collected" in done.stderr
+    assert "collectstatic" in done.stderr
+    # and the server refuses to start rather than answer every page with a 500
+    started = run_python("import casino.wsgi", **production)
+    assert started.returncode != 0
+    assert "static files have not been collected" in started.stderr
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    base.update(DJANGO_SETTINGS_MODULE="casino.settings", DJANGO_DEBUG="false",
+                DATABASE_URL="postgres://casino@127.0.0.1:9/casino", **env)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=base,
+                          capture_output=True, text=True, timeout=120)
 
 
 def test_without_debug_a_missing_secret_key_stops_the_service():
