@@ -22,78 +22,14 @@ trigger calls it for any more: were it ever attached to UPDATE again, it would t
 resolved holds off a second time.
 """
 
-from importlib import import_module
-
 from django.db import migrations
 
-
-def _as_owner(function: str) -> str:
-    """The settings 0007 gives a cache trigger: it runs as the owner, by a fixed search_path
-    (CREATE OR REPLACE resets both)."""
-    return f"""
-DO $$
-BEGIN
-    EXECUTE format('ALTER FUNCTION {function}() SECURITY DEFINER'
-                   ' SET search_path = %I, pg_temp', current_schema());
-END $$;
-"""
-
-
-# ledger_hold_held as 0002 made it, for the way back: its CREATE statement in 0002's text.
-_0002 = import_module("ledger.migrations.0002_database_guards").FORWARD
-_START = _0002.index("CREATE FUNCTION ledger_hold_held()")
-HOLD_HELD_0002 = ("CREATE OR REPLACE FUNCTION"
-                  + _0002[_START + len("CREATE FUNCTION"):_0002.index("CREATE TRIGGER", _START)])
-
-RESOLVED = r"""
-CREATE FUNCTION ledger_holds_resolved() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    UPDATE ledger_account a SET held = a.held - n.freed
-      FROM (SELECT account_id, sum(amount) AS freed
-              FROM (SELECT account_id, amount FROM old_holds WHERE status = 'open'
-                    UNION ALL
-                    SELECT account_id, -amount FROM new_holds WHERE status = 'open') h
-             GROUP BY account_id HAVING sum(amount) <> 0) n
-     WHERE a.id = n.account_id;
-    RETURN NULL;
-END $$;
-REVOKE ALL ON FUNCTION ledger_holds_resolved() FROM PUBLIC;
-"""
-
-HOLD_HELD = r"""
-CREATE OR REPLACE FUNCTION ledger_hold_held() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    UPDATE ledger_account SET held = held + NEW.amount WHERE id = NEW.account_id;
-    RETURN NULL;
-END $$;
-"""
-
-TRIGGERS = r"""
-DROP TRIGGER ledger_hold_held ON ledger_hold;
-CREATE TRIGGER ledger_hold_held AFTER INSERT ON ledger_hold
-    FOR EACH ROW EXECUTE FUNCTION ledger_hold_held();
-CREATE TRIGGER ledger_holds_resolved AFTER UPDATE ON ledger_hold
-    REFERENCING OLD TABLE AS old_holds NEW TABLE AS new_holds
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger_holds_resolved();
-"""
-
-TRIGGERS_0002 = r"""
-DROP TRIGGER ledger_holds_resolved ON ledger_hold;
-DROP TRIGGER ledger_hold_held ON ledger_hold;
-CREATE TRIGGER ledger_hold_held AFTER INSERT OR UPDATE ON ledger_hold
-    FOR EACH ROW EXECUTE FUNCTION ledger_hold_held();
-"""
+from ledger.sqlfiles import migration_operations
 
 
 class Migration(migrations.Migration):
     dependencies = [("ledger", "0013_post_with_less_work")]
 
-    # Each function with its settings in one operation, so that the way back sets them again
-    # after the old body is back.
-    operations = [
-        migrations.RunSQL([RESOLVED, _as_owner("ledger_holds_resolved")],
-                          ["DROP FUNCTION ledger_holds_resolved();"]),
-        migrations.RunSQL([HOLD_HELD, _as_owner("ledger_hold_held")],
-                          [HOLD_HELD_0002, _as_owner("ledger_hold_held")]),
-        migrations.RunSQL(TRIGGERS, TRIGGERS_0002),
-    ]
+    # ledger/migrations/sql/0014_held_moved_once_per_statement.pg.sql: each function with its settings in one
+    # operation, its way back written out in the file.
+    operations = migration_operations("0014_held_moved_once_per_statement")
