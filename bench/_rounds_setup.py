@@ -71,7 +71,9 @@ def deal_round(table_id: int, number: int, by: Any, rng: random.Random) -> int:
     else:
         services.banker_set(round_id=round_.pk, seat=banker, house_stake=HOUSE_STAKE, by=by)
     services.round_deal(round_id=round_.pk, by=by)
-    for position in (Hand.objects.filter(round_id=round_.pk).exclude(position="dealer")
-                     .values_list("position", flat=True)):
+    positions = (Hand.objects.filter(round_id=round_.pk).exclude(position="dealer")
+                 .values_list("position", flat=True))
+    # The players' hands first, a player-banker's last (rules §9).
+    for position in sorted(positions, key=lambda p: p == str(banker)):
         services.hand_set(round_id=round_.pk, position=position, house_way=True, by=by)
     return round_.pk

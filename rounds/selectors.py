@@ -170,15 +170,27 @@ def round_is_protected(round_: Round) -> bool:
     return round_.state in Round.State.OPEN
 
 
+def round_bank_positions(round_: Round) -> set[str]:
+    """The positions whose hands are the bank's side: the dealer's (the house way, or the
+    house stake against a player-bank) and a player-banker's seat."""
+    bank = round_.banker_position if round_.banker_is_house is not None else ""
+    return {bank, "dealer"} - {""}
+
+
+def round_players_set(round_: Round, hands: list[Hand] | None = None) -> bool:
+    """Whether every player's hand is set (rules §9): from then on the bank's hand shows and
+    no player's hand changes; before, the bank's is neither shown nor set."""
+    guarded = round_bank_positions(round_)
+    return all(h.set_by for h in (round_hand_list(round_) if hands is None else hands)
+               if h.position not in guarded)
+
+
 def round_hidden_positions(round_: Round) -> set[str]:
     """The positions whose cards may not be shown yet: the banker's and the dealer's while
     any player's hand is still to be set in a round in play."""
     if not round_is_protected(round_):
         return set()
-    bank = round_.banker_position if round_.banker_is_house is not None else ""
-    guarded = {bank, "dealer"} - {""}
-    players_set = all(h.set_by for h in round_hand_list(round_) if h.position not in guarded)
-    return set() if players_set else guarded
+    return set() if round_players_set(round_) else round_bank_positions(round_)
 
 
 # --- a round's settlement, as every screen shows it ------------------------------------------

@@ -207,7 +207,8 @@ def play(client: Client, table_id: int, seed: int, played: Played) -> None:
                 client.call("POST", f"{base}/banker",
                             {"seat": banker, "house_stake": HOUSE_STAKE})
             dealt = client.call("POST", f"{base}/deal", {})
-            for hand in dealt["hands"]:
+            bank = dealt["banker"]["position"]  # its hand is set last (rules §9)
+            for hand in sorted(dealt["hands"], key=lambda h: h["position"] == bank):
                 if hand["position"] != "dealer":
                     client.call("POST", f"{base}/hands",
                                 {"position": hand["position"], "house_way": True})

@@ -31,6 +31,9 @@ from rounds.models import Hand, Round, Seat, Table, Wager
 from rounds.rules import TableRules
 from rounds.selectors import (
     round_active_wagers,
+    round_bank_positions,
+    round_hands,
+    round_players_set,
     round_previous,
     round_previous_house_bank,
 )
@@ -70,15 +73,12 @@ def round_open(*, table_id: int, by: User) -> Round:
     return round_
 
 
-# Reads of the steps played most (a wager per seat, a hand per position), written as SQL
-# (casino.shared.db.SqlRead): the ORM compiled each at every call.
+# The read of the step played most (a wager per seat), written as SQL
+# (casino.shared.db.SqlRead): the ORM compiled it at every call.
 _ACTIVE_WAGER = SqlRead(
     Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
     f"WHERE w.round_id = %s AND w.seat = %s AND w.state = '{Wager.State.ACTIVE.value}' "
     "ORDER BY w.seat, w.id LIMIT 1")
-_HAND = SqlRead(
-    Hand, f'SELECT {columns(Hand, "h")} FROM "{Hand._meta.db_table}" h '
-    "WHERE h.round_id = %s AND h.position = %s ORDER BY h.id LIMIT 1")
 
 
 @transaction.atomic
@@ -395,9 +395,21 @@ def hand_set(*, round_id: int, position: str, by: User,
         raise WrongState("this round records results only; it has no cards to set")
     if position == "dealer":
         raise Conflict("the dealer's hand is always set by the house way", code="dealer_hand")
-    hand = _HAND.first(round_.pk, position)
+    hands = round_hands(round_id=round_.pk)
+    hand = next((h for h in hands if h.position == position), None)
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
+    # Rules §9, for every door: players set first; once the last player's hand is set the
+    # bank's hand shows, so no player's hand changes any more; the bank's is set last.
+    players_set = round_players_set(round_, hands)
+    if position in round_bank_positions(round_):
+        if not players_set:
+            raise Conflict("the bank's hand is set last: set every player's hand first",
+                           code="bank_sets_last", detail={"position": position})
+    elif players_set:
+        raise Conflict(
+            f"every player's hand is set and the bank's hand is shown: seat {position}'s hand "
+            "can no longer change", code="hands_revealed", detail={"position": position})
     rules = round_.table_rules
     seven = paigow.parse_cards(hand.cards)
     if house_way:
