@@ -12,11 +12,11 @@ from casino import roles
 
 # (label, url name, permission needed; "" = any signed-in staff member). A screen adds its line.
 NAV: list[tuple[str, str, str]] = [
-    ("Floor", "floor", "rounds.view_round"),
-    ("Cage", "cage:find", "casino.view_player"),
+    ("Floor", "console:floor", "rounds.view_round"),
+    ("Cage", "console:cage:find", "casino.view_player"),
     # Every staff member sees the requests they asked for; pit bosses decide them.
-    ("Approvals", "approvals-screen", ""),
-    ("Reports", "reports", "rounds.run_reports"),
+    ("Approvals", "console:approvals", ""),
+    ("Reports", "console:reports", "rounds.run_reports"),
     ("Admin", "admin:index", ""),
 ]
 

@@ -195,9 +195,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # The console signs staff in with the same accounts and roles as the admin.
-LOGIN_URL = "login"
+LOGIN_URL = "console:login"
 LOGIN_REDIRECT_URL = "/"
-LOGOUT_REDIRECT_URL = "login"
+LOGOUT_REDIRECT_URL = "console:login"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")

@@ -1,6 +1,16 @@
+"""The project's URLs. Every route's name is namespaced, so none resolves by include order:
+
+- ``api:``: the REST API under /api/v1/ (casino/api/urls.py and the apps' routes it
+  includes), its OpenAPI schema and the docs pages drawn from it;
+- ``console:``: the pit console's pages: login and logout, the floor, tables and reports
+  (rounds/screens/urls.py), approvals, and the cage (``console:cage:``,
+  casino/screens/urls.py);
+- ``admin:``: Django's admin.
+"""
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -9,22 +19,30 @@ from drf_spectacular.views import (
 
 from casino.screens import approvals as approval_screens
 
-urlpatterns = [
+api: list[URLPattern | URLResolver] = [
+    path("v1/", include("casino.api.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The split view serves Swagger UI's start script from its own URL (?script), not inline,
+    # so the Content-Security-Policy needs no 'unsafe-inline' for scripts.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+]
+
+console: list[URLPattern | URLResolver] = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("admin/", admin.site.urls),
     path("cage/", include("casino.screens.urls")),
-    path("approvals/", approval_screens.approval_list, name="approvals-screen"),
+    path("approvals/", approval_screens.approval_list, name="approvals"),
     path("approvals/<int:approval_id>/decide/", approval_screens.approval_decide,
-         name="approvals-screen-decide"),
-    path("api/v1/", include("casino.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    # The split view serves Swagger UI's start script from its own URL (?script), not inline,
-    # so the Content-Security-Policy needs no 'unsafe-inline' for scripts.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+         name="approval-decide"),
     path("", include("rounds.screens.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include((api, "api"))),
+    path("", include((console, "console"))),
 ]
 
 handler400 = "casino.shared.api.errors.bad_request"

@@ -1,4 +1,5 @@
-"""Every route of version 1 of the API, under /api/v1/."""
+"""Every route of version 1 of the API, under /api/v1/, in the namespace ``api`` (casino/urls.py
+includes this URLconf there; the apps' routes it includes share it: ``api:table``)."""
 
 from django.urls import include, path
 

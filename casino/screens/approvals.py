@@ -49,4 +49,4 @@ def approval_decide(request: HttpRequest, approval_id: int) -> HttpResponse:
         messages.success(request, f"Request #{decided.pk} is {verb}: {decided.summary}.")
     except DomainError as error:
         messages.error(request, error.message[:1].upper() + error.message[1:])
-    return redirect("approvals-screen")
+    return redirect("console:approvals")

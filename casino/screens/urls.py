@@ -1,3 +1,6 @@
+"""The cage's screens, in the namespace ``cage`` within the console's (casino/urls.py):
+``console:cage:find``."""
+
 from django.urls import path
 
 from casino.screens import views

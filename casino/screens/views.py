@@ -103,7 +103,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             messages.success(request, f"{player.name} is registered as player #{player.pk}.")
-            return redirect("cage:player", player_id=player.pk)
+            return redirect("console:cage:player", player_id=player.pk)
     return render(request, TEMPLATES + "player_new.html", {"form": form},
                   status=400 if form.errors else 200)
 
@@ -155,7 +155,7 @@ def _once(request: HttpRequest, params: dict[str, Any]) -> str | None:
         # The same form sent again with other figures: not a double click but a mistake.
         raise Conflict("This form was already sent with other figures; open the player's "
                        "page again for a new form.", code="form_reused")
-    return stored.location or reverse("cage:find")
+    return stored.location or reverse("console:cage:find")
 
 
 def _once_done(request: HttpRequest, target: str) -> None:
@@ -186,8 +186,9 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
                 return redirect(first)
             done = approvals.action_submit(action=action, params=params,
                                            by=request.user)  # type: ignore[arg-type]
-            target = (reverse("cage:player", args=[player.pk]) if done.approval is not None
-                      else reverse("cage:receipt", args=[done.result.pk]))
+            target = (reverse("console:cage:player", args=[player.pk])
+                      if done.approval is not None
+                      else reverse("console:cage:receipt", args=[done.result.pk]))
             _once_done(request, target)
     except DomainError as exc:
         form.add_error(None, refusal_text(exc, player))
@@ -197,8 +198,8 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
         messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap} "
                                   f"{player.currency}, it waits for a pit boss's approval "
                                   f"(request #{done.approval.pk}). No money has moved yet.")
-        return redirect("cage:player", player_id=player.pk)
-    return redirect("cage:receipt", entry_id=done.result.pk)
+        return redirect("console:cage:player", player_id=player.pk)
+    return redirect("console:cage:receipt", entry_id=done.result.pk)
 
 
 @require_POST

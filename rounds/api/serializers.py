@@ -394,7 +394,7 @@ class ReportOut(serializers.Serializer):
     def get_file(self, report: Report) -> str | None:
         if report.status != Report.Status.DONE:
             return None
-        return reverse("report-file", args=[report.pk], request=self.context.get("request"))
+        return reverse("api:report-file", args=[report.pk], request=self.context.get("request"))
 
     @extend_schema_field(ChainHeadOut(allow_null=True))
     def get_chain_head(self, report: Report) -> dict[str, Any] | None:

@@ -90,7 +90,7 @@ def report_ask(request: HttpRequest) -> HttpResponse:
     form = ReportForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose a kind of report and a format.")
-        return redirect("reports")
+        return redirect("console:reports")
     fields = {k: v for k, v in form.cleaned_data.items() if v}
     kind, fmt = fields.pop("kind"), fields.pop("format")
     try:
@@ -101,10 +101,10 @@ def report_ask(request: HttpRequest) -> HttpResponse:
         said = "; ".join(f"{name.replace('_', ' ')}: {', '.join(why)}"
                          for name, why in problems.items())
         messages.error(request, f"{refused.message} {said}".strip())
-        return redirect("reports")
+        return redirect("console:reports")
     messages.success(request, f"{KIND_LABELS[kind]} asked for (report #{report.pk}); it "
                               "is being made.")
-    return redirect("reports")
+    return redirect("console:reports")
 
 
 @login_required

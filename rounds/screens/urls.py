@@ -1,4 +1,6 @@
-"""The console's play screens; each step is a POST of its own (one view per action)."""
+"""The console's play screens; each step is a POST of its own (one view per action).
+
+casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 

@@ -128,7 +128,7 @@ def _screen(request: HttpRequest, table_id: int) -> HttpResponse:
     """After a step: the screen partial for htmx, else back to the screen (PRG)."""
     if _htmx(request):
         return render(request, f"{TEMPLATE}#screen", _context(request, table_id))
-    return redirect("table", table_id=table_id)
+    return redirect("console:table", table_id=table_id)
 
 
 def _refused(request: HttpRequest, error: DomainError, *, currency: str = "",
@@ -474,7 +474,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
             services.table_update(table_id=table_id, by=_user(request),
                                   changes=form.changes())
             messages.success(request, "The table's settings are saved.")
-            return redirect("table", table_id=table_id)
+            return redirect("console:table", table_id=table_id)
         except DomainError as error:
             _refused(request, error, currency=table.currency)
     busy = Round.objects.filter(table=table, state__in=Round.State.OPEN).first()
@@ -494,7 +494,7 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
                                 by=_user(request))
             messages.success(request, f"Round {round_.number} is voided; every hold is "
                                       "released.")
-            return redirect("table", table_id=round_.table_id)
+            return redirect("console:table", table_id=round_.table_id)
         except DomainError as error:
             _refused(request, error, currency=round_.currency)
     return render(request, "rounds/screens/correction.html", {
@@ -523,7 +523,7 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
             else:
                 messages.success(request, f"Round {round_.number} is reversed; every amount "
                                           "of its settlement has moved back.")
-            return redirect("table", table_id=round_.table_id)
+            return redirect("console:table", table_id=round_.table_id)
         except DomainError as error:
             _refused(request, error, currency=round_.currency)
     return render(request, "rounds/screens/correction.html", {
