@@ -170,6 +170,20 @@ def round_is_protected(round_: Round) -> bool:
     return round_.state in Round.State.OPEN
 
 
+# Keys of the deal's event that hold cards no player's own hand shows: the stacks (every
+# position's seven, the dealer's and the unused ones), the burnt cards, and a physical
+# deal's recorded hands (the dealer's and a player-banker's among them).
+_DEALT_CARDS = ("stacks", "burnt", "hands")
+
+
+def round_event_data(round_: Round, event: RoundEvent) -> dict:
+    """What anyone may see of an event's data now (game protection): while the round is in
+    play, none of the deal's cards beyond each hand's own, which the hands show."""
+    if not round_is_protected(round_) or event.kind != "dealt":
+        return event.data
+    return {key: value for key, value in event.data.items() if key not in _DEALT_CARDS}
+
+
 def round_bank_positions(round_: Round) -> set[str]:
     """The positions whose hands are the bank's side: the dealer's (the house way, or the
     house stake against a player-bank) and a player-banker's seat."""

@@ -25,7 +25,13 @@ from rounds import paigow
 from rounds.models import POSITIONS, ClosedDay, Report, Round, Table
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS
-from rounds.selectors import PositionSettlement, round_settlement
+from rounds.selectors import (
+    PositionSettlement,
+    round_event_data,
+    round_hidden_positions,
+    round_is_protected,
+    round_settlement,
+)
 from rounds.settlement import Outcome
 
 
@@ -181,12 +187,13 @@ class RoundOut(FieldsOnceOut):
     banker = serializers.SerializerMethodField()
     house_stake = MoneyOut()
     solvency = serializers.SerializerMethodField()
-    # What round_detail and table_rounds read with the round (rounds.selectors).
+    # What round_detail and table_rounds read with the round (rounds.selectors), shown as
+    # game protection lets anyone see it while the round is in play (rules §9).
     wagers = WagerOut(many=True, source="wager_rows")
     deal = serializers.SerializerMethodField()
-    hands = HandOut(many=True, source="hand_rows")
+    hands = serializers.SerializerMethodField()
     settlement = serializers.SerializerMethodField()
-    events = EventOut(many=True, source="event_rows")
+    events = serializers.SerializerMethodField()
     opened_by = serializers.CharField(source="opened_by_username")  # read with the round
     opened_at = serializers.DateTimeField()
     settled_at = serializers.DateTimeField(allow_null=True)
@@ -226,10 +233,26 @@ class RoundOut(FieldsOnceOut):
     def get_deal(self, round_: Round) -> dict[str, Any] | None:
         if not round_.deal_kind:
             return None
+        burnt = None if round_is_protected(round_) else round_.burnt.split() or None
         return {"kind": round_.deal_kind, "dice": round_.dice,
                 "dice_total": sum(round_.dice) if round_.dice else None,
                 "counted_position": round_.counted_position or None,
-                "order": round_.deal_order, "burnt": round_.burnt.split() or None}
+                "order": round_.deal_order, "burnt": burnt}
+
+    @extend_schema_field(HandOut(many=True))
+    def get_hands(self, round_: Round) -> list[dict[str, Any]]:
+        # The bank's and the dealer's cards: null until every player's hand is set.
+        hidden = round_hidden_positions(round_)
+        shown = HandOut(round_.hand_rows, many=True).data
+        return [{**hand, "cards": None, "high": None, "low": None}
+                if hand["position"] in hidden else hand for hand in shown]
+
+    @extend_schema_field(EventOut(many=True))
+    def get_events(self, round_: Round) -> list[dict[str, Any]]:
+        return [{**shown, "data": round_event_data(round_, event)}
+                for event, shown in zip(round_.event_rows,
+                                        EventOut(round_.event_rows, many=True).data,
+                                        strict=True)]
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:

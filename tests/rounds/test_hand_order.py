@@ -96,3 +96,39 @@ def test_a_player_bankers_hand_is_set_last(dealer, table, seat_player):
     dealer.hand(round_id, position="3", house_way=True)
     assert dealer.hand(round_id, position="1", house_way=True)["state"] == "dealt"
     assert dealer.settle(round_id)["state"] == "settled"
+
+
+def test_the_api_shows_no_card_of_the_bank_nor_of_the_shoe_while_players_set(
+        dealer, pit_boss_client, auditor_client, table, seat_player):
+    # given an electronic deal at a house-banked table, seat 2 still to set its hand
+    for seat in (1, 2):
+        seat_player(table, seat)
+    round_id = dealer.open_round(table)["id"]
+    for seat in (1, 2):
+        dealer.wager(round_id, seat, "10.00")
+    dealer.banker(round_id, house=True)
+    dealer.deal(round_id)
+    dealer.hand(round_id, position="1", house_way=True)
+
+    # then no role's answer holds the dealer's cards, the burnt cards or the stacks
+    for client in (dealer.client, pit_boss_client, auditor_client):
+        answer = client.get(f"/api/v1/rounds/{round_id}")
+        assert answer.status_code == 200
+        body = answer.json()
+        dealer_hand = next(h for h in body["hands"] if h["position"] == "dealer")
+        assert (dealer_hand["cards"], dealer_hand["high"], dealer_hand["low"]) == (None,) * 3
+        assert body["deal"]["burnt"] is None
+        dealt = next(e for e in body["events"] if e["kind"] == "dealt")
+        assert not {"stacks", "burnt", "hands"} & set(dealt["data"])
+        # a player's own hand shows
+        assert next(h for h in body["hands"] if h["position"] == "1")["cards"]
+
+    # when the last player sets, the dealer's hand shows; after settlement, everything
+    dealer.hand(round_id, position="2", house_way=True)
+    shown = dealer.get(round_id)
+    dealer_cards = Hand.objects.get(round_id=round_id, position="dealer").cards.split()
+    assert next(h for h in shown["hands"] if h["position"] == "dealer")["cards"] == dealer_cards
+    assert shown["deal"]["burnt"] is None
+    settled = dealer.settle(round_id)
+    assert settled["deal"]["burnt"] and len(settled["deal"]["burnt"]) == 4
+    assert "stacks" in next(e for e in settled["events"] if e["kind"] == "dealt")["data"]

@@ -116,14 +116,17 @@ def test_an_electronic_house_banked_round_runs_from_deal_to_settlement(
     assert body["state"] == "dealt"
     assert len(body["deal"]["dice"]) == 3 and 3 <= body["deal"]["dice_total"] <= 18
     assert body["deal"]["counted_position"] in ("dealer", "1", "2", "3", "4", "5", "6")
-    assert len(body["deal"]["burnt"]) == 4
+    # game protection: the burnt cards and the dealer's stay hidden while players set
+    assert body["deal"]["burnt"] is None
     assert {h["position"] for h in body["hands"]} == {"dealer", "2", "5"}
-    cards = [c for h in body["hands"] for c in h["cards"]] + body["deal"]["burnt"]
-    assert len(set(cards)) == len(cards)
+    assert [h["cards"] for h in body["hands"] if h["position"] == "dealer"] == [None]
     dealer.hand(round_id, position="2", house_way=True)
     dealer.hand(round_id, position="5", house_way=True)
     settled = dealer.settle(round_id)
     assert settled["state"] == "settled"
+    assert len(settled["deal"]["burnt"]) == 4
+    cards = [c for h in settled["hands"] for c in h["cards"]] + settled["deal"]["burnt"]
+    assert len(cards) == 3 * 7 + 4 and len(set(cards)) == len(cards)
     assert [e["kind"] for e in settled["events"]] == [
         "opened", "wager_placed", "wager_placed", "banker_set", "dealt",
         "hand_set", "hand_set", "settled"]
