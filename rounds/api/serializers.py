@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -249,10 +249,10 @@ class RoundOut(FieldsOnceOut):
 
     @extend_schema_field(EventOut(many=True))
     def get_events(self, round_: Round) -> list[dict[str, Any]]:
-        return [{**shown, "data": round_event_data(round_, event)}
-                for event, shown in zip(round_.event_rows,
-                                        EventOut(round_.event_rows, many=True).data,
-                                        strict=True)]
+        # (EventOut's field named data hides Serializer.data from the type checker)
+        shown = cast("list[dict[str, Any]]", EventOut(round_.event_rows, many=True).data)
+        return [{**row, "data": round_event_data(round_, event)}
+                for event, row in zip(round_.event_rows, shown, strict=True)]
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:
