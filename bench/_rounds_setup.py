@@ -73,7 +73,7 @@ def deal_round(table_id: int, number: int, by: Any, rng: random.Random) -> int:
     services.round_deal(round_id=round_.pk, by=by)
     positions = (Hand.objects.filter(round_id=round_.pk).exclude(position="dealer")
                  .values_list("position", flat=True))
-    # The players' hands first, a player-banker's last (rules §9).
+    # The players' hands first, a player-banker's last (rules §4.1).
     for position in sorted(positions, key=lambda p: p == str(banker)):
         services.hand_set(round_id=round_.pk, position=position, house_way=True, by=by)
     return round_.pk

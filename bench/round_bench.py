@@ -195,7 +195,7 @@ def play_round_http(api: Api, table_id: int, number: int, rng: random.Random) ->
         api.call("POST", f"{base}/banker",
                  {"seat": banker, "house_stake": amount_text(HOUSE_STAKE)})
     dealt = api.call("POST", f"{base}/deal", {})
-    bank = dealt["banker"]["position"]  # its hand is set last (rules §9)
+    bank = dealt["banker"]["position"]  # its hand is set last (rules §4.1)
     for hand in sorted(dealt["hands"], key=lambda h: h["position"] == bank):
         if hand["position"] != "dealer":
             api.call("POST", f"{base}/hands", {"position": hand["position"], "house_way": True})

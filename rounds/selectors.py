@@ -152,7 +152,7 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
     return sorted(((seats[p.pk], p) for p in players), key=lambda pair: pair[0])
 
 
-# Game protection (rules §9): while a round is in play and a player's hand is still to be set,
+# Game protection (rules §4.1): while a round is in play and a player's hand is still to be set,
 # nobody watching the round may learn the banker's or the dealer's cards, nor the stacks and
 # burnt cards not dealt to a player. Once every player's hand is set, the banker's may show;
 # once the round is over, everything does.
@@ -192,7 +192,7 @@ def round_bank_positions(round_: Round) -> set[str]:
 
 
 def round_players_set(round_: Round, hands: list[Hand] | None = None) -> bool:
-    """Whether every player's hand is set (rules §9): from then on the bank's hand shows and
+    """Whether every player's hand is set (rules §4.1): from then on the bank's hand shows and
     no player's hand changes; before, the bank's is neither shown nor set."""
     guarded = round_bank_positions(round_)
     return all(h.set_by for h in (round_hand_list(round_) if hands is None else hands)

@@ -207,7 +207,7 @@ def play(client: Client, table_id: int, seed: int, played: Played) -> None:
                 client.call("POST", f"{base}/banker",
                             {"seat": banker, "house_stake": HOUSE_STAKE})
             dealt = client.call("POST", f"{base}/deal", {})
-            bank = dealt["banker"]["position"]  # its hand is set last (rules §9)
+            bank = dealt["banker"]["position"]  # its hand is set last (rules §4.1)
             for hand in sorted(dealt["hands"], key=lambda h: h["position"] == bank):
                 if hand["position"] != "dealer":
                     client.call("POST", f"{base}/hands",

@@ -42,19 +42,19 @@ def private(name: str) -> bool:
 
 
 def our_names(trees: list[ast.Module]) -> set[str]:
-    """Every underscored name our code defines: modules' and classes' names, functions,
-    arguments, and attributes set on ``self`` or ``cls``."""
+    """The underscored attributes our code defines: its functions and classes, the names a
+    module or a class body assigns, and attributes set on ``self`` or ``cls``. (Not local
+    variables or arguments: a local ``_db`` must not excuse a library's ``qs._db``.)"""
     names: set[str] = set()
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 names.add(node.name)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            elif isinstance(node, ast.arg):
-                names.add(node.arg)
-            elif isinstance(node, ast.alias):
-                names.add((node.asname or node.name).split(".")[0])
+            if isinstance(node, ast.Module | ast.ClassDef):
+                for item in node.body:
+                    targets = (item.targets if isinstance(item, ast.Assign)
+                               else [item.target] if isinstance(item, ast.AnnAssign) else [])
+                    names |= {t.id for t in targets if isinstance(t, ast.Name)}
             elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
                   and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                 names.add(node.attr)
@@ -110,7 +110,8 @@ def overridden_private_methods() -> list[str]:
     override of a library's internals."""
     found = []
     for path in app_files():
-        if "migrations" in path.parts:
+        # (casino/wsgi.py starts a server: it refuses without collected static files)
+        if "migrations" in path.parts or path.name in ("wsgi.py", "asgi.py"):
             continue
         defined = {node.name: body_names(node)
                    for node in ast.walk(ast.parse(path.read_text()))
@@ -142,6 +143,8 @@ def test_no_class_of_ours_overrides_a_library_classs_private_method():
     ("user._perm_cache = {'a'}", ".{}"),
     ("from django.db.models.query import _x", "import _x"),
     ("getattr(conn, '_pool', None)", "getattr(..., '_pool')"),
+    # a local variable of ours by the same name does not excuse a library's attribute
+    ("def f(qs):\n    _db = 1\n    return qs._db", ".{}"),
 ])
 def test_the_scanner_finds_each_kind_of_private_use(tmp_path, monkeypatch, code, expected):
     # given an app file with one private use of a library

@@ -204,6 +204,8 @@ class SqlRead(Generic[M]):
         self.locks = locks
         self.extra = tuple(extra)
         self._parts: list[tuple[str, type[models.Model]]] = [("", model), *related]
+        # Where each part's key is among its columns: None there means no row was joined.
+        self._pk_at = {m: list(m._meta.concrete_fields).index(m._meta.pk) for _, m in self._parts}
 
     def all(self, *params: Any) -> list[M]:
         alias = (router.db_for_write(self.model) if self.locks
@@ -230,7 +232,7 @@ class SqlRead(Generic[M]):
             fields = model._meta.concrete_fields
             values = list(row[at:at + len(fields)])
             at += len(fields)
-            if values[0] is None and fields[0].primary_key:
+            if values[self._pk_at[model]] is None:
                 made.append(None)  # a LEFT JOIN that found no row
                 continue
             for i, field in enumerate(fields):

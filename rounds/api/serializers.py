@@ -188,7 +188,7 @@ class RoundOut(FieldsOnceOut):
     house_stake = MoneyOut()
     solvency = serializers.SerializerMethodField()
     # What round_detail and table_rounds read with the round (rounds.selectors), shown as
-    # game protection lets anyone see it while the round is in play (rules §9).
+    # game protection lets anyone see it while the round is in play (rules §4.1).
     wagers = WagerOut(many=True, source="wager_rows")
     deal = serializers.SerializerMethodField()
     hands = serializers.SerializerMethodField()

@@ -65,7 +65,7 @@ class TableSettingsForm(forms.Form):
     """Every setting a pit boss may change between rounds; limits in the currency's unit.
 
     A plain form with the model's own form fields (``fields_for_model``): it only parses;
-    the service validates and saves (rounds.services.table_settings_change)."""
+    the service validates and saves (rounds.services.table_update)."""
 
     FIELDS = ["name", "is_open", *RULE_FIELDS]
     LABELS = {

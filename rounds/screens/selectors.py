@@ -20,7 +20,9 @@ from ledger.selectors import entry_get
 from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
 from rounds.selectors import (
+    round_bank_positions,
     round_hidden_positions,
+    round_players_set,
     round_previous,
     round_previous_house_bank,
     round_settlement,
@@ -268,7 +270,7 @@ def position_label(position: str, names: dict[str, str]) -> str:
 
 
 def table_screen(*, table_id: int) -> TableScreen:
-    """The dealer's screen of one table. Game protection (rules §9): until every player's
+    """The dealer's screen of one table. Game protection (rules §4.1): until every player's
     hand is set, the banker's and the dealer's cards are hidden, and the unused stacks and
     burnt cards are shown only once the round is over."""
     table = _tables().get(pk=table_id)
@@ -290,19 +292,22 @@ def table_screen(*, table_id: int) -> TableScreen:
     over = round_.state in Round.State.FINISHED
     hands = sorted(round_.hands.all(), key=lambda h: POSITIONS.index(h.position))
     bank = round_.banker_position if round_.banker_is_house is not None else ""
-    screen.players_set = all(h.set_by for h in hands if h.position not in (bank, "dealer"))
+    guarded = round_bank_positions(round_)
+    screen.players_set = round_players_set(round_, hands)
     screen.step = _step(round_, screen.players_set and bool(hands))
     hidden = round_hidden_positions(round_)  # the one rule, shared with the admin
     for hand in hands:
         if not hand.cards:  # a results-only round: an outcome, no cards to show
             continue
-        protected = hand.position in (bank, "dealer")
+        protected = hand.position in guarded
         screen.hands.append(HandRow(
             position=hand.position, label=position_label(hand.position, names), hand=hand,
             hidden=hand.position in hidden,
             is_banker=hand.position == bank,
             can_set=(round_.state == Round.State.DEALT and hand.position != "dealer"
-                     and (not protected or screen.players_set)),
+                     # the service's order (rules §4): players until all are set, then
+                     # the bank's hand only
+                     and (screen.players_set if protected else not screen.players_set)),
         ))
     settlement = round_settlement(round_)
     if settlement is not None:

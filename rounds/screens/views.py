@@ -35,7 +35,7 @@ from rounds.screens.forms import (
     WagerForm,
 )
 from rounds.screens.refusals import refusal_text
-from rounds.selectors import round_hidden_positions, table_run_by
+from rounds.selectors import table_run_by
 
 VIEW = "rounds.view_round"
 RUN = "rounds.run_rounds"
@@ -373,12 +373,8 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     hand = round_.hands.filter(position=position).first()
-    if position in round_hidden_positions(round_):
-        # Game protection: the banker's and the dealer's hands are set after every player's,
-        # and a refusal must not name cards the screen does not show yet.
-        messages.error(request, "Set every player's hand first; the banker's and the "
-                                "dealer's cards stay hidden until then.")
-        return _screen(request, round_.table_id)
+    # (The order of the hands is the service's to refuse, bank_sets_last: its words name
+    # no card. The check below only reads the two picked cards against the dealt seven.)
     if hand is not None and not form.cleaned_data["house_way"]:
         dealt = hand.cards.split()
         low = form.cleaned_data["low"]

@@ -399,7 +399,7 @@ def hand_set(*, round_id: int, position: str, by: User,
     hand = next((h for h in hands if h.position == position), None)
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
-    # Rules §9, for every door: players set first; once the last player's hand is set the
+    # Rules §4.1, for every door: players set first; once the last player's hand is set the
     # bank's hand shows, so no player's hand changes any more; the bank's is set last.
     players_set = round_players_set(round_, hands)
     if position in round_bank_positions(round_):

@@ -1,4 +1,4 @@
-"""Rules §9 at every door: players set their hands first; once every player's hand is set
+"""Rules §4.1 at every door: players set their hands first; once every player's hand is set
 the bank's hand shows and no player's hand changes; the bank's hand is set last."""
 
 from __future__ import annotations

@@ -406,7 +406,7 @@ def test_the_settle_answer_is_the_round_as_read_afterwards(dealer, table, seat_p
         dealer.banker(round_id, house=True)
     dealt = dealer.deal(round_id)
     bank = dealt["banker"]["position"]
-    # (the players' hands first, the bank's last: rules §9)
+    # (the players' hands first, the bank's last: rules §4.1)
     for hand in sorted(dealt["hands"], key=lambda h: h["position"] == bank):
         if hand["position"] != "dealer":
             dealer.hand(round_id, position=hand["position"], house_way=True)

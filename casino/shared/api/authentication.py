@@ -25,7 +25,8 @@ KEPT = "casino_token_authentication"
 class TokenAuthentication(auth.TokenAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         kept = getattr(request, KEPT, None)
-        if kept is not None and kept[0] == get_authorization_header(request):
+        header = get_authorization_header(request)
+        if kept is not None and header and kept[0] == header:
             return kept[1]
         return super().authenticate(request)
 

@@ -22,16 +22,21 @@ from django.db.backends.postgresql import base
 
 from casino.shared.pool import connection_returned, connection_usable
 
+# Connections tried before the last one is handed out as it is: after a failover the first is
+# dead, the pool's check() then clears the rest, and another thread may still return one.
+TRIES = 3
+
 
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
-        connection = super().get_new_connection(conn_params)
         pool = self.pool  # type: ignore[attr-defined]  # Django's; django-stubs lacks it
-        if pool is None or connection_usable(connection):
-            return connection
-        # Broken now (its check failed): putconn discards it and opens a replacement.
-        pool.putconn(connection)
-        pool.check()
+        for _ in range(TRIES):
+            connection = super().get_new_connection(conn_params)
+            if pool is None or connection_usable(connection):
+                return connection
+            # Broken now (its check failed): putconn discards it and opens a replacement.
+            pool.putconn(connection)
+            pool.check()
         return super().get_new_connection(conn_params)
 
     def close(self) -> None:
