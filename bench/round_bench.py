@@ -23,12 +23,15 @@ server the project uses (DATABASE_URL, or the embedded one). Traffic goes to 127
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import http.client
 import json
 import math
 import os
 import random
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -255,6 +258,18 @@ def wait_until_up(server: subprocess.Popen, port: int, log: Path, timeout: float
     raise RuntimeError(f"gunicorn did not answer within {timeout:.0f} s:\n{log.read_text()}")
 
 
+@functools.cache
+def collected_static() -> str:
+    """A STATIC_ROOT collectstatic has filled: gunicorn with DEBUG off refuses to start
+    without one (casino/wsgi.py). Removed when the bench ends."""
+    root = tempfile.mkdtemp(prefix="round_bench_static_")
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_STATIC_ROOT": root}
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity",
+                    "0"], cwd=ROOT, env=env, check=True)
+    return root
+
+
 def bench_http(clients: int, seconds: float, workers: int, by: Any) -> tuple[float, float]:
     """Prints the figures at `clients` concurrent clients; returns the settle request's p50
     and p99 in seconds."""
@@ -267,6 +282,7 @@ def bench_http(clients: int, seconds: float, workers: int, by: Any) -> tuple[flo
         "DATABASE_URL": floor.database_url(),
         "DATABASE_POOL": "true",  # as in production: one pool per worker
         "DJANGO_DEBUG": "false",
+        "DJANGO_STATIC_ROOT": collected_static(),  # as a production start needs
         "DJANGO_SECRET_KEY": os.environ["DJANGO_SECRET_KEY"],
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback

@@ -143,3 +143,21 @@ def as_runtime_role(db: None, runtime_role: str) -> Iterator[str]:
     with connection.cursor() as cursor:
         cursor.execute(f"SET LOCAL ROLE {runtime_role}")
     yield runtime_role
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A STATIC_ROOT with collectstatic run into it, for a server started with DEBUG off
+    (casino/wsgi.py refuses to start without it, as production must)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = tmp_path_factory.mktemp("static")
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_STATIC_ROOT": str(root)}
+    env.setdefault("DJANGO_SECRET_KEY", "collectstatic-only")
+    done = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput",
+                           "--verbosity", "0"], cwd=Path(__file__).resolve().parents[1],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return str(root)

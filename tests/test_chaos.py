@@ -91,13 +91,14 @@ class Server:
 
 
 @pytest.fixture
-def server() -> Iterator[Server]:
+def server(collected_static: str) -> Iterator[Server]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
     env.update({
         "DATABASE_URL": database_url(),
         "DATABASE_POOL": "true",  # as in production: a pool per worker
         "DJANGO_DEBUG": "false",
+        "DJANGO_STATIC_ROOT": collected_static,  # collected, as a production start needs
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback
