@@ -203,9 +203,8 @@ class SqlRead(Generic[M]):
         self.sql = sql
         self.locks = locks
         self.extra = tuple(extra)
-        self._parts: list[tuple[str, type[models.Model]]] = [("", model), *related]
-        # Where each part's key is among its columns: None there means no row was joined.
-        self._pk_at = {m: list(m._meta.concrete_fields).index(m._meta.pk) for _, m in self._parts}
+        parts: list[tuple[str, type[models.Model]]] = [("", model), *related]
+        self._parts = [_Part(name, part) for name, part in parts]
 
     def all(self, *params: Any) -> list[M]:
         alias = (router.db_for_write(self.model) if self.locks
@@ -228,22 +227,34 @@ class SqlRead(Generic[M]):
     def _instance(self, row: Sequence[Any], alias: str, conn: Any) -> M:
         made: list[models.Model | None] = []
         at = 0
-        for _, model in self._parts:
-            fields = model._meta.concrete_fields
-            values = list(row[at:at + len(fields)])
-            at += len(fields)
-            if values[self._pk_at[model]] is None:
+        for part in self._parts:
+            values = list(row[at:at + part.width])
+            at += part.width
+            if values[part.pk_at] is None:
                 made.append(None)  # a LEFT JOIN that found no row
                 continue
-            for i, field in enumerate(fields):
-                convert = getattr(field, "from_db_value", None)
-                if convert is not None:
-                    values[i] = convert(values[i], None, conn)
-            made.append(model.from_db(alias, [f.attname for f in fields], values))
+            for i, convert in part.converters:
+                values[i] = convert(values[i], None, conn)
+            made.append(part.model.from_db(alias, part.attnames, values))
         obj = made[0]
         assert obj is not None
-        for (name, _), related in zip(self._parts[1:], made[1:], strict=True):
-            setattr(obj, name, related)
+        for part, related in zip(self._parts[1:], made[1:], strict=True):
+            setattr(obj, part.name, related)
         for name, value in zip(self.extra, row[at:], strict=True):
             setattr(obj, name, value)
         return obj  # type: ignore[return-value]
+
+
+class _Part:
+    """One model's columns in a SqlRead's rows, worked out once: every row needs the same."""
+
+    def __init__(self, name: str, model: type[models.Model]) -> None:
+        fields = list(model._meta.concrete_fields)
+        self.name = name
+        self.model = model
+        self.width = len(fields)
+        self.attnames = [f.attname for f in fields]
+        # Where the key is: None there means a LEFT JOIN found no row.
+        self.pk_at = fields.index(model._meta.pk)
+        self.converters = [(i, f.from_db_value) for i, f in enumerate(fields)
+                           if hasattr(f, "from_db_value")]
