@@ -286,6 +286,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "COERCE_DECIMAL_TO_STRING": True,
+    # The throttles' client address (settings.TRUSTED_PROXY_COUNT, below): with NUM_PROXIES
+    # unset DRF would count by whatever X-Forwarded-For a client sends.
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
 }
 
 # Tokens expire after API_TOKEN_TTL_HOURS (0 = never); knox stores only their hash.
@@ -311,9 +314,16 @@ AXES_COOLOFF_TIME = timedelta(minutes=_lockout_minutes) if _lockout_minutes > 0 
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_CALLABLE = "casino.shared.auth.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
-# The address is REMOTE_ADDR: behind a proxy that is the proxy's, which makes the lockout
-# per username alone (stricter), never an address a client can choose with a header.
-AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# The client's address, one rule for the lockout (axes) and the login throttle (DRF):
+# REMOTE_ADDR, never an address a client can choose with a header, unless
+# TRUSTED_PROXY_COUNT proxies of the casino's own stand in front and each appends to
+# X-Forwarded-For (then the address that many hops from its end).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT
+AXES_IPWARE_META_PRECEDENCE_ORDER = (("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+                                     if TRUSTED_PROXY_COUNT else ("REMOTE_ADDR",))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pai Gow Poker accounting API",

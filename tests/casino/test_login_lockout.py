@@ -117,6 +117,19 @@ def test_the_token_endpoint_is_throttled_per_address(api_client, boss, caplog):
     assert any(r.getMessage().startswith("login throttled") for r in caplog.records)
 
 
+def test_a_forwarded_for_header_does_not_move_the_throttles_address(api_client, boss):
+    # given a client that names a new address in X-Forwarded-For at each attempt, from one
+    # connection (REMOTE_ADDR), with no trusted proxy configured (the default)
+    statuses = [api_client.post("/api/v1/auth/token",
+                                {"username": f"nobody{n}", "password": "x"}, format="json",
+                                HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code
+                for n in range(25)]
+
+    # then the throttle counts them all as one address: 20 a minute, then 429
+    assert statuses[:20] == [401] * 20
+    assert set(statuses[20:]) == {429}
+
+
 def test_live_tokens_per_user_are_capped(api_client, boss):
     # staff_create issued one; the cap is 5
     statuses = [token_login(api_client, PASSWORD).status_code for _ in range(5)]
