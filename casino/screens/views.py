@@ -31,6 +31,7 @@ from casino.shared.errors import Conflict, DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
 from casino.shared.idempotency import IdempotencyKey
 from casino.shared.money import format_minor
+from casino.shared.spreadsheet import safe_cell
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.selectors import Statement, account_find, account_statement
 
@@ -272,6 +273,6 @@ def statement_csv(request: HttpRequest, player_id: int) -> HttpResponse:
     cur = shown.currency
     for line in shown.lines:
         writer.writerow([casino_time_text(line.posted_at, "%Y-%m-%dT%H:%M:%S%z"), line.entry_id,
-                         line.kind, line.reference, format_minor(line.amount, cur),
-                         format_minor(line.balance, cur)])
+                         safe_cell(line.kind), safe_cell(line.reference),
+                         format_minor(line.amount, cur), format_minor(line.balance, cur)])
     return response

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from casino.shared.spreadsheet import safe_cell
 from rounds.report_files.document import Cell, Document
 
 
@@ -23,7 +24,7 @@ def cell_text(value: Cell) -> str:
         return timezone.localtime(value).isoformat(timespec="seconds")
     if isinstance(value, date | Decimal | int):
         return str(value)
-    return value
+    return safe_cell(value)
 
 
 def render_csv(document: Document) -> bytes:

@@ -79,6 +79,33 @@ def test_an_auditor_reads_a_statement_and_its_csv(anna):
     assert [r[2:] for r in rows[1:]] == [["deposit", "Deposit at the cage", "120.00", "120.00"]]
 
 
+def test_a_statement_csv_cell_never_starts_a_spreadsheet_formula(anna):
+    # given movements whose references a spreadsheet would run as formulas
+    for n, reference in enumerate(['=HYPERLINK("http://x.example","pay")', "+1+1", "@SUM(A1)",
+                                   "\tcmd", "-2+3"]):
+        player_deposit(player_id=anna.pk, amount=100 + n, reference=reference, by=None)
+
+    # when the auditor downloads the statement
+    download = signed_in(roles.AUDITOR).get(f"/cage/players/{anna.pk}/statement.csv")
+
+    # then each such cell is text (a leading '), and the amounts stay numbers
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
+    references = [r[3] for r in rows[2:]]
+    assert references == ['\'=HYPERLINK("http://x.example","pay")', "'+1+1", "'@SUM(A1)",
+                          "'\tcmd", "'-2+3"]
+    assert [r[4] for r in rows[2:]] == ["1.00", "1.01", "1.02", "1.03", "1.04"]
+
+
+@pytest.mark.parametrize("text, safe", [
+    ("-120.00", "-120.00"), ("120.00", "120.00"), ("=1+1", "'=1+1"), ("\r=1", "'\r=1"),
+    ("Anna", "Anna"), ("-", "'-"), ("", ""),
+])
+def test_safe_cell_marks_a_formula_and_leaves_numbers(text, safe):
+    from casino.shared.spreadsheet import safe_cell
+
+    assert safe_cell(text) == safe
+
+
 def test_a_period_that_ends_before_it_starts_is_refused_in_words(anna):
     client = signed_in(roles.CAGE)
 

@@ -224,3 +224,11 @@ def test_a_pdf_table_too_wide_for_the_page_keeps_its_figures_whole_and_shares_ou
                      for w in titles[col].split()))
         assert widths[col] == pytest.approx(need + 12)
     assert widths[2] == pytest.approx(width - widths[0] - widths[1] - widths[3])
+
+
+def test_a_report_csv_text_cell_never_starts_a_formula():
+    from rounds.report_files.to_csv import cell_text
+
+    # a player's name as a formula is text in the file; an amount stays a number
+    assert cell_text('=HYPERLINK("http://x.example")') == '\'=HYPERLINK("http://x.example")'
+    assert cell_text(Decimal("-120.00")) == "-120.00"
