@@ -1,4 +1,5 @@
-"""Security headers: a Content-Security-Policy on the pages, no-store on the API's answers."""
+"""Security headers: a Content-Security-Policy on the pages, no-store on the API's answers
+and the console's pages."""
 
 import re
 
@@ -63,6 +64,26 @@ def test_answers_that_carry_balances_are_never_stored(pit_boss_client):
 
     refused = Client().post("/api/v1/auth/token", {}, content_type="application/json")
     assert "no-store" in refused["Cache-Control"]
+
+
+def test_console_pages_with_balances_are_never_stored():
+    # given a player with a movement, and a cage clerk signed in to the console
+    from casino import roles
+    from casino.services import player_create, player_deposit, staff_create
+
+    anna = player_create(name="Anna", currency="EUR", by=None)
+    entry = player_deposit(player_id=anna.pk, amount=12_000, by=None)
+    user, _ = staff_create(username="cage-headers", role=roles.CAGE)
+    client = Client()
+    client.force_login(user)
+
+    # then the cage, the player's page, the statement and its CSV and the receipt are
+    # never stored
+    for url in ("/cage/", f"/cage/players/{anna.pk}/", f"/cage/players/{anna.pk}/statement/",
+                f"/cage/players/{anna.pk}/statement.csv", f"/cage/receipts/{entry.pk}/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "no-store" in response["Cache-Control"], url
 
 
 def test_the_health_check_may_be_cached():

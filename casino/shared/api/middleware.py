@@ -1,4 +1,4 @@
-"""Response headers of the API."""
+"""Response headers of the API and the console."""
 
 from __future__ import annotations
 
@@ -12,12 +12,14 @@ CACHEABLE = ("/api/v1/health",)
 
 
 class NoStoreMiddleware:
-    """``Cache-Control: no-store`` on every answer of the API but the health check.
+    """``Cache-Control: no-store`` on every answer but the health check's (and the static
+    files', which whitenoise answers before this middleware).
 
-    The API's answers carry balances, holds, entries, reports and tokens: no browser, proxy
-    or shared cache may keep a copy for the next person at the terminal. Simpler and safer
-    to mark them all than to remember it on each view. Outside the idempotency middleware,
-    so a replayed answer is marked too.
+    The API's answers and the console's pages carry balances, holds, entries, receipts,
+    statements, reports and tokens: no browser, proxy or shared cache may keep a copy for
+    the next person at the cage's or the pit's terminal. Simpler and safer to mark them all
+    than to remember it on each view. Outside the idempotency middleware, so a replayed
+    answer is marked too.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -25,6 +27,6 @@ class NoStoreMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if request.path.startswith("/api/v1/") and request.path not in CACHEABLE:
+        if request.path not in CACHEABLE:
             add_never_cache_headers(response)
         return response
