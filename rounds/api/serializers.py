@@ -17,7 +17,7 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from casino.models import Currency
-from casino.shared.api.fields import AmountField, CardsField
+from casino.shared.api.fields import AmountField, CardsField, GamingDayField
 from casino.shared.api.serializers import FieldsOnceOut
 from casino.shared.money import format_minor
 from ledger.api.serializers import BalanceOutput
@@ -279,7 +279,7 @@ class RoundOut(FieldsOnceOut):
 
 class RoundFilterIn(serializers.Serializer):
     state = serializers.ChoiceField(choices=Round.State.choices, required=False)
-    gaming_day = serializers.DateField(required=False)
+    gaming_day = GamingDayField(required=False)
 
 
 # --- round steps (input) ----------------------------------------------------------------------
@@ -348,7 +348,7 @@ class ReasonIn(serializers.Serializer):
 # --- reports --------------------------------------------------------------------------------
 
 class ReportQueryIn(serializers.Serializer):
-    gaming_day = serializers.DateField()
+    gaming_day = GamingDayField()
 
 
 class TableDayReportOut(serializers.Serializer):
@@ -475,4 +475,4 @@ class ClosedDayOut(serializers.Serializer):
 
 
 class GamingDayCloseIn(serializers.Serializer):
-    gaming_day = serializers.DateField(help_text="YYYY-MM-DD")
+    gaming_day = GamingDayField(help_text="YYYY-MM-DD")

@@ -17,6 +17,7 @@ from django.conf import settings
 
 from casino.models import Player
 from casino.selectors import player_statement
+from casino.shared.api.fields import GamingDayField
 from casino.shared.db import read_snapshot
 from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor
@@ -212,9 +213,13 @@ def _parse_one(name: str, raw: Any) -> Any:
         try:
             if len(text) != 10:
                 raise ValueError(text)
-            return date.fromisoformat(text)
+            day = date.fromisoformat(text)
         except ValueError:
             raise ValueError("a date, YYYY-MM-DD") from None
+        # The API's bounds of a gaming day (the day after it must exist too).
+        if not GamingDayField.FIRST <= day <= GamingDayField.LAST:
+            raise ValueError(f"a date from {GamingDayField.FIRST} to {GamingDayField.LAST}")
+        return day
     # as_of: an ISO time with its offset (a bare time would be read in an unknown zone)
     try:
         moment = datetime.fromisoformat(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
@@ -82,3 +83,19 @@ class CardsField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+class GamingDayField(serializers.DateField):
+    """A gaming day (``YYYY-MM-DD``) that the service can work with: its start and the day
+    after it are moments Python and PostgreSQL both hold (9999-12-31's next day is not).
+    Outside that, a 400 in the one error shape instead of an overflow deep in a report."""
+
+    FIRST = date(1, 1, 2)
+    LAST = date(9999, 12, 30)
+
+    def to_internal_value(self, value: Any) -> date:
+        day = super().to_internal_value(value)
+        if not self.FIRST <= day <= self.LAST:
+            raise serializers.ValidationError(
+                f"a gaming day from {self.FIRST.isoformat()} to {self.LAST.isoformat()}")
+        return day
