@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, cast
 from django.conf import settings
 from django.db import connection, models, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 
 if TYPE_CHECKING:
@@ -187,9 +188,22 @@ class IdempotencyMiddleware:
         user_id = _authenticated_user_id(request)
         if user_id is None:
             return self.get_response(request)
-        return respond_once(user_id=user_id, method=request.method, path=request.path,
+        return respond_once(user_id=user_id, method=request.method,
+                            path=operation_path(request.path_info),
                             key=key, fingerprint=_fingerprint(request),
                             run=lambda: self.get_response(request))
+
+
+def operation_path(path: str) -> str:
+    """The path as the operation it resolves to names it: each argument as its converter
+    reads it, so /players/16, /players/016 and /players/0016 are one operation, one key's
+    scope (a key scoped by the raw path moved money once per spelling). A path that
+    resolves to no route keeps its text: the view answers 404 anyway."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return path
+    return reverse(match.view_name, args=match.args, kwargs=match.kwargs)
 
 
 def idempotency_keys_purge(*, older_than: timedelta = KEEP_FOR) -> int:

@@ -42,6 +42,21 @@ def test_a_retry_with_the_same_key_and_body_replays_the_first_answer(cage_client
     assert Entry.objects.filter(kind="deposit").count() == 1
 
 
+def test_one_key_moves_money_once_however_the_path_spells_the_players_id(cage_client,
+                                                                         player):
+    # given one key and one body, sent to the same operation spelt three ways
+    answers = [cage_client.post(f"/api/v1/players/{spelling}/deposits", {"amount": "10.00"},
+                                format="json", HTTP_IDEMPOTENCY_KEY="spelt")
+               for spelling in (str(player.pk), f"0{player.pk}", f"00{player.pk}")]
+
+    # then the deposit is made once and the other two are its replays
+    assert [a.status_code for a in answers] == [201] * 3
+    assert [a.get("Idempotent-Replayed") for a in answers] == [None, "true", "true"]
+    assert Entry.objects.filter(kind="deposit").count() == 1
+    assert list(IdempotencyKey.objects.values_list("path", flat=True)) == [
+        f"/api/v1/players/{player.pk}/deposits"]
+
+
 def test_the_same_body_with_keys_in_another_order_is_the_same_request(cage_client, player):
     url = f"/api/v1/players/{player.pk}/deposits"
     cage_client.post(url, '{"amount": "5.00", "reference": "r"}',
