@@ -152,6 +152,7 @@ def _check_lines(lines: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 # Its refusals come back as SQLSTATEs of the ledger's own, with their figures as JSON.
 _TOO_FEW_LINES, _UNBALANCED, _INSUFFICIENT = "23L00", "23L01", "23L02"
 _HOLD_RESOLVED, _NO_ACCOUNT, _NO_HOLD, _ALREADY_REVERSED = "23L03", "23L04", "23L05", "23L06"
+_NO_ENTRY, _REVERSAL_OF_REVERSAL, _NOT_NEGATION, _NO_USER = "23L07", "23L08", "23L09", "23L10"
 
 
 def _refusal(exc: DatabaseError) -> DomainError | None:
@@ -188,6 +189,21 @@ def _refusal(exc: DatabaseError) -> DomainError | None:
     if sqlstate == _ALREADY_REVERSED:
         return Conflict(f"Entry #{detail['entry_id']} was already reversed by entry "
                         f"#{detail['reversed_by']}.", code="already_reversed", detail=detail)
+    if sqlstate == _NO_ENTRY:
+        return NotFound(f"There is no ledger entry #{detail['entry_id']}.", detail=detail)
+    if sqlstate == _REVERSAL_OF_REVERSAL:
+        return Conflict(f"Entry #{detail['entry_id']} is itself the reversal of entry "
+                        f"#{detail['reverses']}; a reversal is never reversed: post a new "
+                        "movement instead.", code="reversal_not_reversible", detail=detail)
+    if sqlstate == _NOT_NEGATION:
+        return ValidationFailed(f"A reversal of entry #{detail['entry_id']} has exactly its "
+                                "lines, each amount negated.", code="invalid_reversal",
+                                detail=detail)
+    if sqlstate == _NO_USER:
+        if detail["user_id"] is None:
+            return ValidationFailed("A reversal names the user who asked for it.",
+                                    code="user_required", detail=detail)
+        return NotFound(f"There is no user #{detail['user_id']}.", detail=detail)
     return None
 
 

@@ -18,10 +18,17 @@ DECLARE
     sums jsonb;
     short jsonb;
     body text;
+    original_reverses bigint;
 BEGIN
     IF n_lines < 2 OR cardinality(p_amounts) IS DISTINCT FROM n_lines THEN
         RAISE EXCEPTION 'an entry needs at least two lines, each an account and an amount'
             USING ERRCODE = '23L00', DETAIL = json_build_object('lines', n_lines)::text;
+    END IF;
+    -- The user an entry names exists (its foreign key would say so only at COMMIT). That
+    -- is all the database can vouch for: whoever may call this function may name any user.
+    IF p_by IS NOT NULL AND NOT EXISTS (SELECT 1 FROM auth_user u WHERE u.id = p_by) THEN
+        RAISE EXCEPTION 'no such user: %', p_by
+            USING ERRCODE = '23L10', DETAIL = json_build_object('user_id', p_by)::text;
     END IF;
     IF p_reverses IS NOT NULL THEN
         -- Not FOR UPDATE on the entry: entries never change, so no role may UPDATE them.
@@ -32,6 +39,36 @@ BEGIN
                 USING ERRCODE = '23L06',
                       DETAIL = json_build_object('entry_id', p_reverses,
                                                  'reversed_by', found_id)::text;
+        END IF;
+        -- A reversal undoes its original and nothing else: the original exists and is no
+        -- reversal itself (reversing one would replay the original), a user is named as
+        -- having asked for it, and its lines are the original's negated, no more, no less
+        -- (compared as sorted (account, amount) pairs, so two lines on one account count
+        -- twice). The original's lines never change, so reading them needs no lock.
+        SELECT e.reverses_id INTO original_reverses FROM ledger_entry e WHERE e.id = p_reverses;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'no such entry to reverse: %', p_reverses
+                USING ERRCODE = '23L07', DETAIL = json_build_object('entry_id', p_reverses)::text;
+        END IF;
+        IF original_reverses IS NOT NULL THEN
+            RAISE EXCEPTION 'entry % is itself the reversal of entry %; a reversal is never '
+                'reversed', p_reverses, original_reverses
+                USING ERRCODE = '23L08',
+                      DETAIL = json_build_object('entry_id', p_reverses,
+                                                 'reverses', original_reverses)::text;
+        END IF;
+        IF p_by IS NULL THEN
+            RAISE EXCEPTION 'a reversal names the user who asked for it'
+                USING ERRCODE = '23L10', DETAIL = json_build_object('user_id', p_by)::text;
+        END IF;
+        IF (SELECT array_agg(ARRAY[l.account_id, l.amount] ORDER BY l.account_id, l.amount)
+              FROM unnest(p_accounts, p_amounts) l(account_id, amount))
+           IS DISTINCT FROM
+           (SELECT array_agg(ARRAY[l.account_id, -l.amount] ORDER BY l.account_id, -l.amount)
+              FROM ledger_line l WHERE l.entry_id = p_reverses) THEN
+            RAISE EXCEPTION 'the lines of a reversal of entry % must be exactly its lines '
+                'negated', p_reverses
+                USING ERRCODE = '23L09', DETAIL = json_build_object('entry_id', p_reverses)::text;
         END IF;
     END IF;
     IF cardinality(p_holds) > 0 THEN

@@ -11,10 +11,11 @@ from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.db.models.functions import Now
 
 from casino.shared.db_roles import RUNTIME_FUNCTIONS
-from ledger.models import Account, ChainHead, Hold, Line
-from ledger.services import entry_post, hold_place
+from casino.shared.errors import ValidationFailed
+from ledger.models import Account, ChainHead, Entry, Hold, Line
+from ledger.services import entry_post, entry_reverse, hold_place
 from ledger.verify import ledger_verify
-from tests.ledger.conftest import make_book
+from tests.ledger.conftest import fresh, make_book
 
 
 def sql(statement: str, params: list | None = None) -> list[tuple]:
@@ -359,3 +360,106 @@ def test_only_the_runtime_role_is_granted_the_posting_functions(runtime_role, db
     assert sql("SELECT count(*) FROM pg_proc, aclexplode(proacl) acl"
                " WHERE oid = %s AND acl.grantee = 0", [oid]) == [(0,)]
     assert sql("SELECT prosecdef FROM pg_proc WHERE oid = %s", [oid]) == [(False,)]
+
+
+# --- a reversal is its original negated, checked by the function itself (0015) -------------
+
+REVERSE = ("SELECT o_id FROM ledger_entry_post('reversal', '', '', %s, %s, 'wrong seat',"
+           " %s::bigint[], %s::bigint[], '{}')")
+
+
+def reversal_call(by: int | None, original: int, lines: list[tuple[int, int]]) -> list[tuple]:
+    return sql(REVERSE, [by, original, [a for a, _ in lines], [m for _, m in lines]])
+
+
+@pytest.fixture
+def win(db):
+    """A table paid two players: the original a reversal must negate."""
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    book.fund(book.bram, 1_000)
+    entry = entry_post(kind="win", memo="", by=None,
+                       lines=[(book.table.pk, -300), (book.anna.pk, 200), (book.bram.pk, 100)])
+    return book, entry
+
+
+@pytest.mark.parametrize("lines", [
+    pytest.param(lambda b: [(b.table, 250), (b.anna, -150), (b.bram, -100)], id="other amounts"),
+    pytest.param(lambda b: [(b.table, 300), (b.anna, -100), (b.bram, -200)], id="swapped"),
+    pytest.param(lambda b: [(b.table, 200), (b.anna, -200)], id="a line left out"),
+    pytest.param(lambda b: [(b.table, 300), (b.anna, -200), (b.bram, -100), (b.cage, -5),
+                            (b.table, 5)], id="a line more"),
+    pytest.param(lambda b: [(b.table, 300), (b.anna, -200), (b.cage, -100)], id="other account"),
+    pytest.param(lambda b: [(b.table, 300), (b.anna, -200), (b.bram, -50), (b.bram, -50)],
+                 id="same sums other lines"),
+    pytest.param(lambda b: [(b.table, -300), (b.anna, 200), (b.bram, 100)], id="not negated"),
+])
+def test_a_reversal_that_does_not_negate_its_original_is_refused_by_the_database(
+        win, pit_boss, as_runtime_role, lines):
+    book, original = win
+    forged = [(account.pk, amount) for account, amount in lines(book)]
+
+    with refused(IntegrityError, f"reversal of entry {original.pk} must be exactly its lines "
+                                 "negated"):
+        reversal_call(pit_boss.pk, original.pk, forged)
+
+    # then nothing moved, and the real correction is still to be made, and made
+    assert not Entry.objects.filter(reverses=original).exists()
+    reversal = entry_reverse(entry_id=original.pk, reason="wrong seat", by=pit_boss)
+    assert sorted(reversal.lines.values_list("account_id", "amount")) == sorted(
+        [(book.table.pk, 300), (book.anna.pk, -200), (book.bram.pk, -100)])
+    assert (fresh(book.anna).posted, fresh(book.bram).posted) == (1_000, 1_000)
+    assert ledger_verify().ok
+
+
+def test_the_exact_negation_called_directly_is_the_correction(win, pit_boss, as_runtime_role):
+    book, original = win
+
+    ((reversal_id,),) = reversal_call(pit_boss.pk, original.pk, [
+        (book.bram.pk, -100), (book.table.pk, 300), (book.anna.pk, -200)])  # any order
+
+    assert Entry.objects.get(reverses=original).pk == reversal_id
+    assert ledger_verify().ok
+
+
+def test_a_reversal_of_a_reversal_is_refused_by_the_database(win, pit_boss, as_runtime_role):
+    book, original = win
+    reversal = entry_reverse(entry_id=original.pk, reason="wrong seat", by=pit_boss)
+
+    # Its exact negation would pay the win again behind the round's back.
+    with refused(IntegrityError, f"entry {reversal.pk} is itself the reversal of entry "
+                                 f"{original.pk}; a reversal is never reversed"):
+        reversal_call(pit_boss.pk, reversal.pk, [
+            (book.table.pk, -300), (book.anna.pk, 200), (book.bram.pk, 100)])
+
+    assert fresh(book.anna).posted == 1_000
+
+
+def test_a_reversal_names_a_user_that_exists(win, as_runtime_role):
+    book, original = win
+    negation = [(book.table.pk, 300), (book.anna.pk, -200), (book.bram.pk, -100)]
+
+    with refused(IntegrityError, "a reversal names the user who asked for it"):
+        reversal_call(None, original.pk, negation)
+    with refused(IntegrityError, "no such user: 999999999"):
+        reversal_call(999_999_999, original.pk, negation)
+    # any entry's p_by, at the call rather than at COMMIT
+    with refused(IntegrityError, "no such user: 999999999"):
+        sql("SELECT o_id FROM ledger_entry_post('raw', '', '', 999999999, NULL, '',"
+            " %s::bigint[], '{-5,5}'::bigint[], '{}')", [[book.table.pk, book.anna.pk]])
+    with refused(IntegrityError, "no such entry to reverse: 999999999"):
+        reversal_call(None, 999_999_999, negation)
+
+    assert not Entry.objects.filter(reverses=original).exists()
+
+
+def test_the_services_answer_the_functions_reversal_refusals_in_their_own_words(win, pit_boss):
+    book, original = win
+    with pytest.raises(ValidationFailed, match="exactly its lines") as refusal:
+        entry_post(kind="reversal", memo="", by=pit_boss, reverses=original, reason="x",
+                   lines=[(book.table.pk, 300), (book.anna.pk, -300)])
+    assert refusal.value.code == "invalid_reversal"
+    with pytest.raises(ValidationFailed, match="names the user") as refusal:
+        entry_post(kind="reversal", memo="", by=None, reverses=original, reason="x",
+                   lines=[(book.table.pk, 300), (book.anna.pk, -200), (book.bram.pk, -100)])
+    assert refusal.value.code == "user_required"
