@@ -196,16 +196,19 @@ def test_the_anchor_still_holds_after_honest_postings(busy_book):
 def test_a_tail_rewritten_and_rehashed_by_the_owner_fails_the_anchor(busy_book):
     # given an anchor taken at the head
     anchor = anchor_now()
-    (first_seq,) = rows("SELECT seq FROM ledger_entry WHERE kind = 'win'")[0]
+    # (A deposit, which nothing reverses: a rewritten entry that was reversed would leave
+    # its reversal no longer its negation, which ledger_verify names by itself.)
+    deposit = busy_book.bram.lines.order_by("pk").first().entry_id
+    (first_seq,) = rows("SELECT seq FROM ledger_entry WHERE id = %s", [deposit])[0]
 
-    # when the owner, triggers off, pays the winner more and rehashes from there on
-    win = rows("SELECT l.id, l.account_id FROM ledger_line l JOIN ledger_entry e"
-               " ON e.id = l.entry_id WHERE e.kind = 'win' ORDER BY l.id")
+    # when the owner, triggers off, credits the deposit with more and rehashes from there on
+    lines = rows("SELECT id, account_id FROM ledger_line WHERE entry_id = %s ORDER BY amount",
+                 [deposit])
     as_the_owner_triggers_off(
-        ("UPDATE ledger_line SET amount = amount - 5000 WHERE id = %s", [win[0][0]]),
-        ("UPDATE ledger_line SET amount = amount + 5000 WHERE id = %s", [win[1][0]]),
-        ("UPDATE ledger_account SET posted = posted - 5000 WHERE id = %s", [win[0][1]]),
-        ("UPDATE ledger_account SET posted = posted + 5000 WHERE id = %s", [win[1][1]]))
+        ("UPDATE ledger_line SET amount = amount - 5000 WHERE id = %s", [lines[0][0]]),
+        ("UPDATE ledger_line SET amount = amount + 5000 WHERE id = %s", [lines[1][0]]),
+        ("UPDATE ledger_account SET posted = posted - 5000 WHERE id = %s", [lines[0][1]]),
+        ("UPDATE ledger_account SET posted = posted + 5000 WHERE id = %s", [lines[1][1]]))
     rechain_from(first_seq)
 
     # then the chain agrees with itself, but not with the anchor
@@ -246,3 +249,129 @@ def test_entries_removed_with_the_head_moved_back_fail_the_anchor(busy_book):
 def test_a_malformed_anchor_is_refused_plainly(db, anchor):
     with pytest.raises(CommandError, match="--expect takes SEQ:HASH"):
         verify_output("--expect", anchor)
+
+
+# --- entries written around ledger_entry_post, as the runtime role can ------------------------
+
+def chain_beside_the_function(*, lines: list[tuple[int, int]], kind: str = "raw",
+                              by: int | None = None, reverses: int | None = None,
+                              reason: str = "", rehash: bool = True,
+                              move_head: bool = True) -> int:
+    """An entry inserted by hand with the next seq, linked to the head's hash, with its own
+    hash right (``rehash``) or not, and the head moved onto it (``move_head``) or not: what
+    the runtime role may write without the posting function and its checks. The database's
+    guards accept it (they run here at once, as at COMMIT)."""
+    ((head_seq, head_hash),) = rows("SELECT seq, last_hash FROM ledger_chainhead")
+    ((entry_id, at),) = rows("SELECT nextval('ledger_entry_id_seq'), now()")
+    content = chain.canonical(entry_id=entry_id, seq=head_seq + 1, created_at=at, kind=kind,
+                              memo="", ref="", created_by_id=by, reverses_id=reverses,
+                              reason=reason, lines=lines)
+    entry_hash = chain.entry_hash(head_hash, content) if rehash else "f" * 64
+    sql("INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, created_by_id,"
+        " reverses_id, reason, prev_hash, hash) VALUES (%s, %s, %s, '', '', %s, %s, %s, %s,"
+        " %s, %s)", [entry_id, head_seq + 1, kind, at, by, reverses, reason, head_hash,
+                     entry_hash])
+    for account_id, amount in lines:
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, %s)",
+            [entry_id, account_id, amount])
+    if move_head:
+        sql("UPDATE ledger_chainhead SET seq = seq + 1, prev_hash = last_hash,"
+            " last_hash = %s, last_entry_id = %s", [entry_hash, entry_id])
+    sql("SET CONSTRAINTS ALL IMMEDIATE")
+    sql("SET CONSTRAINTS ALL DEFERRED")
+    return entry_id
+
+
+def verify_failing(*args: str) -> str:
+    """ledger_verify's output when it finds discrepancies; it exits with status 1."""
+    out = StringIO()
+    with pytest.raises(CommandError, match="discrepancies") as failed:
+        call_command("ledger_verify", *args, stdout=out)
+    assert failed.value.returncode == 1
+    return out.getvalue()
+
+
+def last_link() -> tuple[int, int, str]:
+    return rows("SELECT id, seq, hash FROM ledger_entry ORDER BY seq DESC LIMIT 1")[0]
+
+
+def test_a_reversal_that_does_not_negate_its_original_is_named_however_it_was_chained(
+        busy_book, pit_boss, as_runtime_role):
+    # given Bram's deposit of 50.00, and a "reversal" of it the runtime role chained by hand
+    # (the posting function refuses it) that takes back 1.00 only
+    deposit = busy_book.bram.lines.order_by("pk").first().entry_id
+    before_id, before_seq, before_hash = last_link()
+    forged = chain_beside_the_function(
+        kind="reversal", by=pit_boss.pk, reverses=deposit, reason="typo",
+        lines=[(busy_book.cage.pk, 100), (busy_book.bram.pk, -100)])
+
+    out = verify_failing()
+
+    # then it is named, and no head is offered to anchor
+    problem = (f"entry #{forged}: reverses entry #{deposit} but its lines are not exactly "
+               f"#{deposit}'s negated (not a correction of it)")
+    assert problem in out.splitlines()
+    assert not [line for line in out.splitlines() if line.startswith("head:")]
+    assert (f"last good link: entry #{before_id} at seq {before_seq}, hash {before_hash}"
+            in out.splitlines())
+    assert f"first bad link: seq {before_seq + 1}, {problem}" in out.splitlines()
+    assert ledger_verify().problems == [problem]
+
+
+def test_a_reversal_of_a_reversal_chained_by_hand_is_named(busy_book, pit_boss,
+                                                           as_runtime_role):
+    reversal, original = rows("SELECT id, reverses_id FROM ledger_entry"
+                              " WHERE reverses_id IS NOT NULL")[0]
+    negation = [(account, -amount) for account, amount in rows(
+        "SELECT account_id, amount FROM ledger_line WHERE entry_id = %s", [reversal])]
+    forged = chain_beside_the_function(kind="reversal", by=pit_boss.pk, reverses=reversal,
+                                       reason="again", lines=negation)
+
+    assert ledger_verify().problems == [
+        f"entry #{forged}: reverses entry #{reversal}, itself the reversal of entry "
+        f"#{original} (a reversal is never reversed)"]
+
+
+@pytest.mark.parametrize(("rehash", "move_head", "why"), [
+    (False, False, "hash does not match its content (altered after posting)"),
+    (True, False, "comes after the entry the chain head names, #{last}"
+                  " (written beside the chain)"),
+])
+def test_an_entry_beside_the_chain_is_never_printed_as_its_head(
+        busy_book, as_runtime_role, rehash, move_head, why):
+    # given the chain's honest end, then a balanced entry linked to it by hand
+    last_id, last_seq, last_hash = last_link()
+    forged = chain_beside_the_function(lines=[(busy_book.table.pk, -100),
+                                              (busy_book.anna.pk, 100)],
+                                       rehash=rehash, move_head=move_head)
+
+    out = verify_failing().splitlines()
+
+    assert not [line for line in out if line.startswith("head:")]
+    assert f"last good link: entry #{last_id} at seq {last_seq}, hash {last_hash}" in out
+    assert (f"first bad link: seq {last_seq + 1}, entry #{forged}: "
+            + why.format(last=last_id)) in out
+
+
+def test_a_head_row_off_the_chain_leaves_the_chains_end_as_its_last_good_link(busy_book):
+    last_id, last_seq, last_hash = last_link()
+    behind_the_triggers_back("ledger_chainhead", "USER",
+                             "UPDATE ledger_chainhead SET last_entry_id = last_entry_id - 1", [])
+
+    out = verify_failing().splitlines()
+
+    assert not [line for line in out if line.startswith("head:")]
+    assert f"last good link: entry #{last_id} at seq {last_seq}, hash {last_hash}" in out
+    assert (f"first bad link: chain head names entry #{last_id - 1} but the chain ends at "
+            f"entry #{last_id}") in out
+
+
+def test_a_broken_anchor_vouches_for_no_link_but_the_genesis(busy_book):
+    anchor = anchor_now()
+    as_the_owner_triggers_off(("UPDATE ledger_entry SET memo = 'x' WHERE seq = 1", []))
+    rechain_from(1)
+
+    out = verify_failing("--expect", anchor).splitlines()
+
+    assert not [line for line in out if line.startswith("head:")]
+    assert f"last good link: the genesis (seq 0, hash {chain.GENESIS})" in out

@@ -3,10 +3,12 @@
 Checks the hash chain, that every entry has two or more lines summing to zero per currency,
 that every account's cached posted and held equal the sum of its lines and of its open holds
 (and that no non-negative account is below zero), and that captured holds match their entry.
-Prints OK, or each discrepancy naming the entry, account or hold; then the chain's head as
-``head: SEQ:HASH``. Keep that line somewhere the database's owner cannot reach (the gaming
-day's close prints it too): ``ledger_verify --expect SEQ:HASH`` later proves the chain still
-runs from the genesis through that head, so a chain rewritten together with its head row,
+Prints OK, or each discrepancy naming the entry, account or hold. When every link of the
+chain checks out it then prints the chain's head as ``head: SEQ:HASH``; otherwise no head
+(an entry written beside the chain would pose as one) but the last good link and the first
+bad one. Keep the head line somewhere the database's owner cannot reach (the gaming day's
+close prints it too): ``ledger_verify --expect SEQ:HASH`` later proves the chain still runs
+from the genesis through that head, so a chain rewritten together with its head row,
 triggers off, is caught.
 """
 
@@ -46,9 +48,16 @@ class Command(BaseCommand):
                    f"{report.holds} holds checked")
         if anchor is not None and report.ok:
             summary += f"; the chain passes through the anchored head at seq {anchor.seq}"
-        head = f"head: {report.head_seq}:{report.head_hash}"
+        if report.chain_ok:
+            chain_lines = [f"head: {report.head_seq}:{report.head_hash}"]
+        else:
+            chain_lines = [f"last good link: {report.last_good}",
+                           f"first bad link: {report.first_bad}",
+                           "no head printed: the chain does not check out"]
         if not report.ok:
-            self.stdout.write(head)
+            for line in chain_lines:
+                self.stdout.write(line)
             raise CommandError(f"{len(report.problems)} discrepancies ({summary}).")
         self.stdout.write(self.style.SUCCESS(f"OK: {summary}."))
-        self.stdout.write(head)
+        for line in chain_lines:
+            self.stdout.write(line)
