@@ -105,8 +105,15 @@ def entry_list(*, account_id: int | None = None, ref: str | None = None,
                created_before: datetime | None = None,
                players_only: bool = False) -> QuerySet[Entry]:
     """Entries, newest first, with their lines and those lines' accounts fetched alongside;
-    ``players_only``: the entries that move a player's account."""
+    ``players_only``: the entries that move a player's account, and an ``account_id`` only
+    of a player's account: a house account (the cage's cash, a bankroll) is not found, as
+    one that does not exist, so such a reader neither lists its entries nor learns it
+    exists."""
     entries = _players_only(Entry.objects.all()) if players_only else Entry.objects.all()
+    if players_only and account_id is not None and not Account.objects.filter(
+            pk=account_id, kind=Account.Kind.PLAYER).exists():
+        raise NotFound(f"There is no ledger account #{account_id}.",
+                       detail={"account_id": account_id})
     if account_id is not None:
         entries = entries.filter(
             Exists(Line.objects.filter(entry_id=OuterRef("pk"), account_id=account_id)))

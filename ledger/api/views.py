@@ -52,7 +52,8 @@ class AccountListView(generics.ListAPIView):
 
 @extend_schema(summary="List ledger entries, newest first",
                description="Without ledger.view_house_accounts (the cage): only the entries "
-                           "that move a player's account.", parameters=[EntryFilters],
+                           "that move a player's account, and `account` only a player's: a "
+                           "house account's is 404 `not_found`.", parameters=[EntryFilters],
                responses={200: EntryOutput(many=True)})
 class EntryListView(generics.ListAPIView):
     permission_classes = [requires("ledger.view_entry")]

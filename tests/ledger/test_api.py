@@ -53,6 +53,35 @@ def test_entries_are_filtered_by_account_ref_round_kind_and_time(posted, auditor
     assert ids(auditor_client.get(url, {"created_after": later})) == []
 
 
+def test_the_cage_reads_a_players_entries_but_not_a_house_accounts(posted, cage_client,
+                                                                    auditor_client,
+                                                                    pit_boss_client):
+    book, wager, other = posted
+    deposit = Entry.objects.get(kind="deposit", lines__account=book.anna)
+    url = "/api/v1/ledger/entries"
+    # given a movement between house accounts only, which the cage never sees
+    entry_post(kind="fill", memo="", by=None, lines=[(book.cage.pk, -300),
+                                                     (book.table.pk, 300)])
+
+    # a house account's entries (each of these also moves a player) are refused, as an
+    # account that does not exist is
+    for house in (book.cage, book.table):
+        response = cage_client.get(f"{url}?account={house.pk}")
+        assert response.status_code == 404
+        assert response.json() == {"error": {
+            "code": "not_found", "message": f"There is no ledger account #{house.pk}.",
+            "detail": {"account_id": house.pk}}}
+    assert cage_client.get(f"{url}?account=999999999").status_code == 404
+    # a player's are read
+    assert ids(cage_client.get(f"{url}?account={book.anna.pk}")) == [wager.pk, deposit.pk]
+    # auditors and pit bosses keep the house's
+    fill = Entry.objects.get(kind="fill")
+    for client in (auditor_client, pit_boss_client):
+        assert ids(client.get(f"{url}?account={book.table.pk}")) == [fill.pk, other.pk,
+                                                                     wager.pk]
+        assert ids(client.get(f"{url}?account={book.cage.pk}")) == [fill.pk, deposit.pk]
+
+
 def test_a_bad_filter_is_a_400_in_the_error_shape(posted, auditor_client):
     response = auditor_client.get("/api/v1/ledger/entries?account=abc")
     assert response.status_code == 400
