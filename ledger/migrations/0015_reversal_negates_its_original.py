@@ -2,7 +2,7 @@
 
 The services build a reversal from the original's lines (ledger.services.entry_reverse), but
 the function took whatever lines it was given with ``p_reverses``: the runtime role could
-post an "reversal" that moved other money, or none of the original's, and the unique index
+post a "reversal" that moved other money, or none of the original's, and the unique index
 on ``reverses_id`` then refused the real correction as already made. The database is the
 last guard, so the function now checks, under the original's lock, what the services check:
 
