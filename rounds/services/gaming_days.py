@@ -24,7 +24,7 @@ from rounds.reports import STORED, floor_day_report
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-def first_gaming_day() -> date | None:
+def _first_gaming_day() -> date | None:
     """The gaming day of the casino's first round; None before any round."""
     first: date | None = Round.objects.aggregate(first=Min("gaming_day"))["first"]
     return first
@@ -40,7 +40,7 @@ def gaming_day_close_check(*, gaming_day: date) -> None:
         raise Conflict(f"Gaming day {gaming_day} is not over yet (today is {today}).",
                        code="gaming_day_not_over",
                        detail={"gaming_day": str(gaming_day), "today": str(today)})
-    first = first_gaming_day()
+    first = _first_gaming_day()
     if first is None or gaming_day < first:
         since = f"the first round was played on gaming day {first}" if first is not None \
             else "no round has been played yet"
@@ -97,7 +97,7 @@ def gaming_day_close_due(*, by: User | None = None) -> ClosedDay | None:
     yesterday = gaming_day_of() - timedelta(days=1)
     if ClosedDay.objects.filter(gaming_day=yesterday).exists():
         return None
-    first = first_gaming_day()
+    first = _first_gaming_day()
     if first is None or yesterday < first:
         return None
     return gaming_day_close(gaming_day=yesterday, by=by)
