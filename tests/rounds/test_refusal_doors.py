@@ -223,3 +223,37 @@ def test_the_schema_and_its_docs_answer_every_caller_alike(url, pit_boss_client)
                  ("session", session))}
 
     assert statuses == dict.fromkeys(statuses, 200)
+
+
+def test_the_console_closes_a_day_and_refuses_one_before_the_first_round_in_words(
+        table, seat_player, pit_boss):
+    seat_player(table, 1)
+    played = services.round_open(table_id=table.pk, by=pit_boss)
+    yesterday = gaming_day_of() - timedelta(days=1)
+    Round.objects.filter(pk=played.pk).update(gaming_day=yesterday)
+    services.round_void(round_id=played.pk, reason="a quiet day", by=pit_boss)
+    petra = signed_in(roles.PIT_BOSS, "petra")
+
+    before = yesterday - timedelta(days=1)
+    refused = petra.post("/reports/days/close/", {"gaming_day": before.isoformat()},
+                         follow=True)
+    not_over = petra.post("/reports/days/close/", {"gaming_day": gaming_day_of().isoformat()},
+                          follow=True)
+
+    assert f"Not closed: Gaming day {before} came before the casino&#x27;s first round" in \
+        refused.content.decode()
+    assert "is not over yet" in not_over.content.decode()
+    assert not ClosedDay.objects.exists()
+    assert list(Refusal.objects.order_by("pk").values_list("action", "code", "ref", "by")) == [
+        ("gaming_day_close", "gaming_day_before_play", f"gaming_day:{before}", petra.user.pk),
+        ("gaming_day_close", "gaming_day_not_over", f"gaming_day:{gaming_day_of()}",
+         petra.user.pk)]
+
+    closed = petra.post("/reports/days/close/", {"gaming_day": yesterday.isoformat()},
+                        follow=True)
+
+    assert f"Gaming day {yesterday} is closed" in closed.content.decode()
+    assert ClosedDay.objects.get().closed_by == petra.user
+    dana = signed_in(roles.DEALER, "dana")
+    assert dana.post("/reports/days/close/", {"gaming_day": yesterday.isoformat()}
+                     ).status_code == 403
