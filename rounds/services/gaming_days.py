@@ -45,7 +45,7 @@ def gaming_day_close_check(*, gaming_day: date) -> None:
         since = f"the first round was played on gaming day {first}" if first is not None \
             else "no round has been played yet"
         raise Conflict(f"Gaming day {gaming_day} came before the casino's first round: "
-                       f"{since}.", code="gaming_day_before_play",
+                       f"{since}.", code="gaming_day_before_first_round",
                        detail={"gaming_day": str(gaming_day),
                                "first_gaming_day": str(first) if first is not None else None})
     if ClosedDay.objects.filter(gaming_day=gaming_day).exists():

@@ -163,7 +163,7 @@ def test_the_command_and_the_scheduled_task_close_the_previous_day(yesterday_see
     # a day before the casino's first round is refused, and the refusal traced
     with pytest.raises(CommandError, match="before the casino's first round"):
         call_command("gaming_day_close", "--day", earlier.isoformat())
-    refusal = Refusal.objects.get(code="gaming_day_before_play")
+    refusal = Refusal.objects.get(code="gaming_day_before_first_round")
     assert (refusal.action, refusal.ref, refusal.by, refusal.path) == (
         "gaming_day_close", f"gaming_day:{earlier}", None, "manage.py gaming_day_close")
     assert refusal.username.startswith("os:")

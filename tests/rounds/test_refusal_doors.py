@@ -185,11 +185,11 @@ def test_a_gaming_day_before_the_first_round_is_refused_and_traced(
                                         format="json")
         assert response.status_code == 409, day
         error = response.json()["error"]
-        assert error["code"] == "gaming_day_before_play"
+        assert error["code"] == "gaming_day_before_first_round"
         assert error["detail"] == {"gaming_day": day, "first_gaming_day": first.isoformat()}
     assert not ClosedDay.objects.exists()
     assert list(Refusal.objects.order_by("pk").values_list("action", "code", "by")) == [
-        ("gaming_day_close", "gaming_day_before_play", pit_boss_client.user.pk)] * 2
+        ("gaming_day_close", "gaming_day_before_first_round", pit_boss_client.user.pk)] * 2
 
 
 def test_no_gaming_day_closes_before_any_round_and_the_schedule_waits(pit_boss_client):
@@ -245,7 +245,8 @@ def test_the_console_closes_a_day_and_refuses_one_before_the_first_round_in_word
     assert "is not over yet" in not_over.content.decode()
     assert not ClosedDay.objects.exists()
     assert list(Refusal.objects.order_by("pk").values_list("action", "code", "ref", "by")) == [
-        ("gaming_day_close", "gaming_day_before_play", f"gaming_day:{before}", petra.user.pk),
+        ("gaming_day_close", "gaming_day_before_first_round", f"gaming_day:{before}",
+         petra.user.pk),
         ("gaming_day_close", "gaming_day_not_over", f"gaming_day:{gaming_day_of()}",
          petra.user.pk)]
 
