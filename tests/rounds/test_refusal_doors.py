@@ -258,3 +258,40 @@ def test_the_console_closes_a_day_and_refuses_one_before_the_first_round_in_word
     dana = signed_in(roles.DEALER, "dana")
     assert dana.post("/reports/days/close/", {"gaming_day": yesterday.isoformat()}
                      ).status_code == 403
+
+
+def test_a_settings_change_the_admin_form_refuses_leaves_a_trace(table, seat_player, pit_boss):
+    from tests.rounds.test_admin import TABLES, change_form_data, login, open_round_with_wagers
+
+    for seat in (1, 2, 3):
+        seat_player(table, seat, funds=10_000)
+    open_round_with_wagers(table, pit_boss)
+    boss = login(roles.PIT_BOSS)
+    page = boss.get(f"{TABLES}{table.pk}/change/")
+
+    response = boss.post(f"{TABLES}{table.pk}/change/", change_form_data(page, max_bet="250.00"))
+
+    assert response.status_code == 200 and "Not saved" in response.content.decode()
+    (refusal,) = Refusal.objects.all()
+    assert (refusal.action, refusal.code, refusal.ref, refusal.by) == (
+        "table_update", "round_in_progress", f"table:{table.pk}", boss.user)
+    table.refresh_from_db()
+    assert table.max_bet == 10_000
+
+
+def test_deciding_ones_own_request_on_the_console_leaves_a_trace():
+    anna = player_create(name="Anna", currency="EUR", by=None)
+    cora = signed_in(roles.CAGE, "cora")
+    cora.post(f"/cage/players/{anna.pk}/deposit/", {"deposit-amount": "20000.00"})
+    from casino.shared.approvals import Approval
+
+    approval = Approval.objects.get()
+
+    response = cora.post(f"/approvals/{approval.pk}/decide/", {"decision": "approve"},
+                         follow=True)
+
+    assert response.status_code == 200
+    (refusal,) = Refusal.objects.all()
+    assert (refusal.action, refusal.ref, refusal.by) == (
+        "approval.approve", f"approval:{approval.pk}", cora.user)
+    assert Approval.objects.get().status == "pending"
