@@ -334,6 +334,13 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": None,  # filled from pyproject below
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and its docs pages are public, the same for every caller: no
+    # authentication is tried on them, so a stale or wrong token is not a 401 where no
+    # token is a 200. They describe the API's shape, no data; every operation still
+    # needs its token.
+    "SERVE_PUBLIC": True,
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -386,7 +393,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    # A 403 is logged in one line (who, what, where), without a traceback.
+    "filters": {"forbidden": {"()": "casino.shared.log.ForbiddenInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"pgserver": {"level": "WARNING"}},
+    "loggers": {"pgserver": {"level": "WARNING"},
+                "django.request": {"filters": ["forbidden"]}},
 }

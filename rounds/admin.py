@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString
 from casino.shared import approvals
 from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
 from casino.shared.errors import DomainError
-from casino.shared.refusals import refusal_note
+from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
@@ -322,7 +322,8 @@ class RoundAdmin(StyledAdmin):
     def void_selected(self, request: HttpRequest,
                       queryset: QuerySet[Round]) -> HttpResponse | None:
         return self._with_reason(request, queryset, action="void_selected", verb="void",
-                                 done="voided", service=services.round_void)
+                                 done="voided", service=services.round_void,
+                                 trace="round_void")
 
     @admin.action(description="Reverse selected rounds", permissions=["reverse"])
     def reverse_selected(self, request: HttpRequest,
@@ -333,11 +334,12 @@ class RoundAdmin(StyledAdmin):
 
     def _with_reason(self, request: HttpRequest, queryset: QuerySet[Round], *, action: str,
                      verb: str, done: str, service: Callable[..., Any],
-                     trace: str = "") -> HttpResponse | None:
+                     trace: str) -> HttpResponse | None:
         """Ask for a reason on a confirmation page, then call the service for each round;
         a refusal (a round in the wrong state) is reported for that round and the others
-        go on; with ``trace``, each refusal is also recorded (casino.shared.refusals). A request
-        filed for a second person's approval is reported as waiting."""
+        go on; each refusal is also recorded as a refusal of ``trace``
+        (casino.shared.refusals). A request filed for a second person's approval is
+        reported as waiting."""
         rounds = list(queryset.select_related("table").order_by("pk"))
         form = ReasonForm(request.POST if request.POST.get("post") == "yes" else None)
         if form.is_valid():
@@ -348,11 +350,8 @@ class RoundAdmin(StyledAdmin):
                 except DomainError as exc:
                     self.message_user(request, f"{round_} was not {done}: {exc.message}",
                                       messages.ERROR)
-                    if trace:
-                        refusal_note(request, action=trace, code=exc.code,
-                                     message=exc.message, by=staff_user(request),
-                                     detail=exc.detail, ref=f"round:{round_.pk}",
-                                     path=request.path)
+                    refusal_trace_request(request, exc, action=trace,
+                                          ref=f"round:{round_.pk}")
                 else:
                     approval = getattr(result, "approval", None)
                     if approval is not None:

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
 from casino.shared.errors import DomainError
 from casino.shared.money import format_minor, to_minor
+from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.models import Seat, SeatChange, Table, TableSettingsChange
@@ -227,8 +228,11 @@ class TableAdmin(StyledAdmin):
             return super().changeform_view(request, object_id, form_url, extra_context)
         except _Refused as refused:
             # The service refused (say, a round is in play) and its transaction rolled
-            # back; show the same form again, with the refusal as its error.
+            # back; show the same form again, with the refusal as its error, and trace it.
             request.table_refusal = refused.args[0]  # type: ignore[attr-defined]
+            refusal_trace_request(request, refused.args[0],
+                                  action="table_update" if object_id else "table_create",
+                                  ref=f"table:{object_id}" if object_id else "")
             return super().changeform_view(request, object_id, form_url, extra_context)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False,

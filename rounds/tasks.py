@@ -50,10 +50,12 @@ def gaming_day_close_task() -> str | None:
     day unless it is closed; a day that cannot close yet (a round still in play) is
     logged and left for the pit boss."""
     from casino.shared.errors import DomainError
+    from casino.shared.refusals import refusals_traced
     from rounds.services.gaming_days import gaming_day_close_due
 
     try:
-        closed = gaming_day_close_due()
+        with refusals_traced(action="gaming_day_close", path="task rounds.gaming_day_close"):
+            closed = gaming_day_close_due()
     except DomainError as refused:
         log.warning("gaming day close refused: %s", refused.message)
         return None

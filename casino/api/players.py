@@ -88,6 +88,8 @@ ABOVE_CAP = ("Above CASINO_CAGE_APPROVAL_ABOVE (10,000.00 by default) nothing mo
 
 class PlayerDepositView(APIView):
     permission_classes = [requires("casino.deposit_funds")]
+    # Named as the console's cage names it (casino.shared.refusals).
+    refusal_action = "cage.deposit"
 
     @extend_schema(summary="Take a deposit at the cage", description=ABOVE_CAP,
                    request=CashInput, responses={201: EntryOutput, 202: ApprovalOutput})
@@ -97,6 +99,7 @@ class PlayerDepositView(APIView):
 
 class PlayerWithdrawalView(APIView):
     permission_classes = [requires("casino.withdraw_funds")]
+    refusal_action = "cage.withdrawal"
 
     @extend_schema(summary="Pay out a withdrawal at the cage",
                    description="Never more than the available balance (posted less held): "

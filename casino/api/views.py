@@ -67,6 +67,8 @@ class TokenView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [LoginThrottle]
     throttle_scope = "login"
+    # A failed login is traced once, by the login signal (casino.shared.refusals).
+    refusal_action = None
 
     @extend_schema(
         summary="Obtain an API token", request=LoginInput,

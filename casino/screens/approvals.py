@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.shared import approvals
 from casino.shared.errors import DomainError
+from casino.shared.refusals import refusal_trace_request
 
 TEMPLATE = "casino/screens/approvals/list.html"
 SHOWN = 100  # the newest decided requests shown below the pending ones
@@ -49,4 +50,6 @@ def approval_decide(request: HttpRequest, approval_id: int) -> HttpResponse:
         messages.success(request, f"Request #{decided.pk} is {verb}: {decided.summary}.")
     except DomainError as error:
         messages.error(request, error.message[:1].upper() + error.message[1:])
+        refusal_trace_request(request, error,
+                              action="approval.approve" if approve else "approval.reject")
     return redirect("console:approvals")

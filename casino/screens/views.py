@@ -31,6 +31,7 @@ from casino.shared.errors import Conflict, DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
 from casino.shared.idempotency import IdempotencyKey
 from casino.shared.money import format_minor
+from casino.shared.refusals import refusal_trace_request
 from casino.shared.spreadsheet import safe_cell
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.selectors import Statement, account_find, account_statement
@@ -102,6 +103,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
                                             by=request.user)  # type: ignore[arg-type]
         except DomainError as exc:
             form.add_error(None, exc.message)
+            refusal_trace_request(request, exc, action="player_create")
         else:
             messages.success(request, f"{player.name} is registered as player #{player.pk}.")
             return redirect("console:cage:player", player_id=player.pk)
@@ -193,6 +195,8 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
             _once_done(request, target)
     except DomainError as exc:
         form.add_error(None, refusal_text(exc, player))
+        # Noted for after the request: the movement's transaction has rolled back.
+        refusal_trace_request(request, exc, action=action)
         return _player_page(request, player, **forms, status=exc.status)
     if done.approval is not None:
         cap = format_minor(services.cage_cap(player.currency), player.currency)

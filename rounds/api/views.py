@@ -222,9 +222,8 @@ class BankerView(APIView):
 
 class DealView(APIView):
     permission_classes = [requires(RUN)]
-    # An insolvent banker's refused deal leaves a trace (casino.shared.refusals).
+    # A refused deal (an insolvent banker, ...) leaves a trace (casino.shared.refusals).
     refusal_action = "round_deal"
-    refusal_codes = frozenset({"banker_insolvent"})
     refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Solvency check, then deal (electronic, physical, results only)",
@@ -253,7 +252,6 @@ class SettleView(APIView):
     permission_classes = [requires(RUN)]
     # A results-only round checks the banker's cover here instead of at the deal.
     refusal_action = "round_settle"
-    refusal_codes = frozenset({"banker_insolvent"})
     refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Settle the round: one ledger entry", request=SettleIn,

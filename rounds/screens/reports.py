@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.shared.errors import DomainError
+from casino.shared.refusals import refusal_trace_request
 from rounds.models import ClosedDay, Report
 from rounds.report_files.charts import chart_png
 from rounds.report_files.document import Chart
@@ -23,8 +24,10 @@ from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS
 from rounds.reports import hold_percent
 from rounds.services import reporting
+from rounds.services.gaming_days import gaming_day_close as close_day
 
 RUN = "rounds.run_reports"
+CLOSE = "rounds.close_gaming_day"
 TEMPLATE = "rounds/screens/reports.html"
 KIND_LABELS = {"table_day": "A table's day", "floor_day": "The floor's day",
                "banker": "Player-banked rounds", "player_statement": "A player's statement",
@@ -44,6 +47,11 @@ class ReportForm(forms.Form):
                               widget=forms.DateInput(attrs={"type": "date"}))
     player = forms.CharField(required=False, max_length=20, label="Player id")
     as_of = forms.CharField(required=False, max_length=40, label="As of (ISO time with offset)")
+
+
+class CloseDayForm(forms.Form):
+    gaming_day = forms.DateField(label="Gaming day",
+                                 widget=forms.DateInput(attrs={"type": "date"}))
 
 
 def _user(request: HttpRequest) -> User:
@@ -73,7 +81,30 @@ def _list_context(request: HttpRequest) -> dict:
 def reports(request: HttpRequest) -> HttpResponse:
     days = list(ClosedDay.objects.prefetch_related("tables__table").order_by("-gaming_day")[:7])
     return render(request, TEMPLATE, {**_list_context(request), "form": ReportForm(),
-                                      "closed_days": days})
+                                      "closed_days": days, "close_form": CloseDayForm()})
+
+
+@login_required
+@permission_required(CLOSE, raise_exception=True)
+@require_POST
+def gaming_day_close(request: HttpRequest) -> HttpResponse:
+    """Close a gaming day (a pit boss), as the API and the command do: the service refuses
+    a day not over yet, one before the casino's first round, one closed already or with a
+    round still in play; the refusal is shown in words and traced."""
+    form = CloseDayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the gaming day to close as a date.")
+        return redirect("console:reports")
+    try:
+        closed = close_day(gaming_day=form.cleaned_data["gaming_day"], by=_user(request))
+    except DomainError as refused:
+        messages.error(request, f"Not closed: {refused.message}")
+        refusal_trace_request(request, refused,
+                              ref=f"gaming_day:{form.cleaned_data['gaming_day']}")
+        return redirect("console:reports")
+    messages.success(request, f"Gaming day {closed.gaming_day} is closed; its figures are "
+                              "stored for good.")
+    return redirect("console:reports")
 
 
 @login_required

@@ -12,6 +12,7 @@ urlpatterns = [
     path("reports/live/", reports.reports_live, name="reports-live"),
     path("reports/ask/", reports.report_ask, name="report-ask"),
     path("reports/<int:report_id>/download/", reports.report_download, name="report-download"),
+    path("reports/days/close/", reports.gaming_day_close, name="gaming-day-close"),
     path("reports/days/<str:gaming_day>/chart.png", reports.closed_day_chart,
          name="closed-day-chart"),
     path("floor/live/", views.floor_live, name="floor-live"),

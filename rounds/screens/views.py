@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.money import to_minor
+from casino.shared.refusals import refusal_trace_request
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
@@ -132,8 +133,10 @@ def _screen(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, error: DomainError, *, currency: str = "",
-             who: str = "") -> None:
+             who: str = "", action: str = "") -> None:
     messages.error(request, refusal_text(error, currency=currency, who=who))
+    # The same trace as the API's (casino.shared.refusals): the step named by its route.
+    refusal_trace_request(request, error, action=action)
 
 
 def _form_refused(request: HttpRequest, form: Any) -> None:
@@ -521,7 +524,7 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
                                           "of its settlement has moved back.")
             return redirect("console:table", table_id=round_.table_id)
         except DomainError as error:
-            _refused(request, error, currency=round_.currency)
+            _refused(request, error, currency=round_.currency, action=REVERSE_ACTION)
     return render(request, "rounds/screens/correction.html", {
         "round": round_, "form": form, "verb": "Reverse",
         "lines": selectors.reverse_preview(round_=round_), "currency": round_.currency,

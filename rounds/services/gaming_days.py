@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from casino.shared.errors import Conflict
@@ -23,13 +24,30 @@ from rounds.reports import STORED, floor_day_report
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+def _first_gaming_day() -> date | None:
+    """The gaming day of the casino's first round; None before any round."""
+    first: date | None = Round.objects.aggregate(first=Min("gaming_day"))["first"]
+    return first
+
+
 def gaming_day_close_check(*, gaming_day: date) -> None:
-    """Refuse a day that is not over, already closed, or has a round still in play."""
+    """Refuse a day that is not over (by the casino's gaming-day clock), that came before
+    the casino's first round (a closed day is kept for good: a day from before the casino
+    played, say 0001-01-01 mistyped, would be an empty report no one can remove), that is
+    already closed, or that has a round still in play."""
     today = gaming_day_of()
     if gaming_day >= today:
         raise Conflict(f"Gaming day {gaming_day} is not over yet (today is {today}).",
                        code="gaming_day_not_over",
                        detail={"gaming_day": str(gaming_day), "today": str(today)})
+    first = _first_gaming_day()
+    if first is None or gaming_day < first:
+        since = f"the first round was played on gaming day {first}" if first is not None \
+            else "no round has been played yet"
+        raise Conflict(f"Gaming day {gaming_day} came before the casino's first round: "
+                       f"{since}.", code="gaming_day_before_first_round",
+                       detail={"gaming_day": str(gaming_day),
+                               "first_gaming_day": str(first) if first is not None else None})
     if ClosedDay.objects.filter(gaming_day=gaming_day).exists():
         raise Conflict(f"Gaming day {gaming_day} is already closed.",
                        code="gaming_day_closed", detail={"gaming_day": str(gaming_day)})
@@ -74,8 +92,12 @@ def gaming_day_close(*, gaming_day: date, by: User | None) -> ClosedDay:
 
 
 def gaming_day_close_due(*, by: User | None = None) -> ClosedDay | None:
-    """The scheduled close: yesterday's gaming day, unless it is closed already."""
+    """The scheduled close: yesterday's gaming day, unless it is closed already or came
+    before the casino's first round (nothing to close yet)."""
     yesterday = gaming_day_of() - timedelta(days=1)
     if ClosedDay.objects.filter(gaming_day=yesterday).exists():
+        return None
+    first = _first_gaming_day()
+    if first is None or yesterday < first:
         return None
     return gaming_day_close(gaming_day=yesterday, by=by)

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
 
+from casino.models import Refusal
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import ChainHead, Entry, Line
 from ledger.verify import Anchor, ledger_verify
@@ -159,6 +160,17 @@ def test_the_command_and_the_scheduled_task_close_the_previous_day(yesterday_see
     with pytest.raises(CommandError, match="already closed"):
         call_command("gaming_day_close", "--day", yesterday_seed.gaming_day)
     earlier = date.fromisoformat(yesterday_seed.gaming_day) - timedelta(days=1)
+    # a day before the casino's first round is refused, and the refusal traced
+    with pytest.raises(CommandError, match="before the casino's first round"):
+        call_command("gaming_day_close", "--day", earlier.isoformat())
+    refusal = Refusal.objects.get(code="gaming_day_before_first_round")
+    assert (refusal.action, refusal.ref, refusal.by, refusal.path) == (
+        "gaming_day_close", f"gaming_day:{earlier}", None, "manage.py gaming_day_close")
+    assert refusal.username.startswith("os:")
+    assert refusal.detail == {"gaming_day": earlier.isoformat(),
+                              "first_gaming_day": yesterday_seed.gaming_day}
+    # one of the seed's rounds played the day before: that day closes
+    Round.objects.filter(pk=yesterday_seed.round_id).update(gaming_day=earlier)
 
     call_command("gaming_day_close", "--day", earlier.isoformat())
 

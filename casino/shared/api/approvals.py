@@ -76,6 +76,8 @@ class ApprovalApproveView(APIView):
 
 class ApprovalRejectView(APIView):
     permission_classes = [requires(VIEW)]
+    refusal_action = "approval.reject"  # as the console's approvals screen names it
+    refusal_ref = "approval:{approval_id}"
 
     @extend_schema(summary="Reject a request: nothing happens",
                    request=DecisionInput, responses={200: ApprovalOutput})

@@ -49,29 +49,22 @@ def _plain(detail: Any) -> Any:
 
 
 def _note_refusal(exc: Exception, context: dict[str, Any]) -> None:
-    """Keep a trace of a refusal the view asked to record (casino.shared.refusals): its
-    ``refusal_action``, the codes in ``refusal_codes`` (every 403 and 409 when None), and
-    ``refusal_ref`` formatted with the route's arguments."""
+    """Keep a trace of a refused step (casino.shared.refusals), as every door does: named by
+    the view's ``refusal_action``, else by its route (``api:round-deal``: ``round_deal``;
+    ``refusal_action = None`` opts out, as the token view does, whose failed logins are
+    traced by the login signal), about ``refusal_ref`` formatted with the route's
+    arguments, else the reference they name."""
     view = context.get("view")
-    action = getattr(view, "refusal_action", "")
     request = context.get("request")
-    if not action or request is None:
+    action = getattr(view, "refusal_action", "")
+    if request is None or action is None:
         return
-    if isinstance(exc, DomainError):
-        code, message, detail, status_code = exc.code, exc.message, exc.detail, exc.status
-    elif isinstance(exc, exceptions.PermissionDenied | PermissionDenied):
-        code, message, detail, status_code = "permission_denied", str(exc), {}, 403
-    else:
-        return
-    codes = getattr(view, "refusal_codes", None)
-    if status_code not in (403, 409) or (codes is not None and code not in codes):
-        return
-    from casino.shared.refusals import refusal_note
+    from casino.shared.refusals import refusal_ref, refusal_trace_request
 
-    user = request.user if request.user.is_authenticated else None
-    ref = getattr(view, "refusal_ref", "").format(**context.get("kwargs", {}))
-    refusal_note(request, action=action, code=code, message=message, by=user,
-                 detail=detail, ref=ref, path=request.path)
+    kwargs = context.get("kwargs", {})
+    ref = getattr(view, "refusal_ref", "").format(**kwargs) or refusal_ref(kwargs)
+    # DRF's request: its user is the one its authentication found (a token's).
+    refusal_trace_request(request, exc, action=action, ref=ref)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

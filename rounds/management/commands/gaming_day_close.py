@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
+from casino.shared.refusals import refusals_traced
 from rounds.services.gaming_days import gaming_day_close
 
 
@@ -23,7 +24,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, day: date | None, **options: Any) -> None:
         day = day or gaming_day_of() - timedelta(days=1)
         try:
-            closed = gaming_day_close(gaming_day=day, by=None)
+            # A refusal is traced as the API's and the console's are (casino.shared.refusals).
+            with refusals_traced(action="gaming_day_close", ref=f"gaming_day:{day}",
+                                 path="manage.py gaming_day_close"):
+                closed = gaming_day_close(gaming_day=day, by=None)
         except DomainError as exc:
             raise CommandError(exc.message) from exc
         tables = closed.tables.filter(table__isnull=False).count()
