@@ -21,8 +21,13 @@ from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
-from rounds.selectors import round_active_wagers, round_hands, round_wagers
-from rounds.services.banking import banker_cover_hold, positions_against_bank
+from rounds.selectors import (
+    round_active_wagers,
+    round_hands,
+    round_positions_against_bank,
+    round_wagers,
+)
+from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
     round_event,
     round_event_add,
@@ -63,7 +68,7 @@ def round_settle(*, round_id: int, by: User,
     round_.wager_rows = every_wager
     # In seat order, as round_active_wagers gives them (one active wager per seat).
     wagers = [w for w in every_wager if w.state == Wager.State.ACTIVE]
-    stakes = positions_against_bank(round_, wagers)
+    stakes = round_positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
         # No cards prove these outcomes: under dual control a second person approves first,
@@ -175,7 +180,7 @@ def round_outcomes_check(round_: Round, wagers: Sequence[Wager],
                          outcomes: Mapping[str, str]) -> dict[str, PositionOutcome]:
     """Outcomes given for a results-only settlement, checked: one for exactly each position
     playing against the bank, each a win, push or loss (the approval's check asks too)."""
-    return _outcomes_checked(positions_against_bank(round_, wagers), outcomes)
+    return _outcomes_checked(round_positions_against_bank(round_, wagers), outcomes)
 
 
 def _outcomes_checked(stakes: Mapping[str, int],
