@@ -1,5 +1,6 @@
 """Player-banked rounds from the table screen: the Dutch seed's example, recorded from a
-physical deal with the card picker, and an insolvent banker refused before the deal."""
+physical deal with the card picker, an insolvent banker refused before the deal, and a
+player's re-split refused once every player's hand is set."""
 
 from __future__ import annotations
 
