@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from casino.shared import approvals
 from rounds import services
-from rounds.errors import RoundNotFound, WrongState
+from rounds.errors import RoundNotFound
 from rounds.models import Round
 from rounds.selectors import round_active_wagers
 from rounds.services.settling import round_outcomes_check
-from rounds.services.steps import round_require_deal_mode, round_require_state
+from rounds.services.steps import round_require_state
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -37,11 +37,7 @@ def _settle_check(params: Mapping[str, Any], by: User) -> None:
     """Refused now what the settlement would refuse later: the wrong state, outcomes for
     other positions than those playing against the bank."""
     round_ = _round(params["round_id"])
-    round_require_state(round_, Round.State.BANKER_SET, Round.State.DEALT, doing="settle")
-    # A table that deals with cards files no request for an outcome it would refuse later.
-    round_require_deal_mode(round_, Round.DealKind.RESULTS)
-    if round_.state == Round.State.DEALT and round_.deal_kind != Round.DealKind.RESULTS:
-        raise WrongState("this round was dealt with cards: settle it without outcomes")
+    # The settlement's own check (rounds.services.settling), not a copy of it.
     round_outcomes_check(round_, round_active_wagers(round_), params["outcomes"])
 
 

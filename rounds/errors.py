@@ -23,6 +23,12 @@ class BankerNotAllowed(Conflict):
     code = "banker_not_allowed"
 
 
+class BankNotOffered(Conflict):
+    """Only the seat the rotation offers the bank to can decline it (rules §7.1)."""
+
+    code = "bank_not_offered"
+
+
 class DealModeNotAllowed(Conflict):
     """The table does not deal this way (its deal_modes setting, set by a pit boss)."""
 

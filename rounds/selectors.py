@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -14,6 +15,8 @@ from casino.shared.db import SqlRead, columns
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
+from rounds.paigow import rotation
+from rounds.settlement import positions_against_bank, positions_in_play
 
 # The reads of round_detail, written as SQL (casino.shared.db.SqlRead): every step of a
 # round answers with the whole round. Who opened the round and who took each step are shown
@@ -129,6 +132,78 @@ def round_previous_house_bank(round_: Round) -> Round | None:
     return (Round.objects.filter(table_id=round_.table_id, state__in=Round.State.PLAYED,
                                  banker_is_house=True, number__lt=round_.number)
             .order_by("-number").first())
+
+
+def round_positions_against_bank(round_: Round,
+                                 wagers: Sequence[Wager] | None = None) -> dict[str, int]:
+    """Who plays against the round's bank, with each stake (rounds.settlement's one answer):
+    from ``wagers``, the round's wagers in play when the caller has them, else read now."""
+    in_play = round_active_wagers(round_) if wagers is None else wagers
+    return positions_against_bank(
+        wagers={w.seat: w.amount for w in in_play if w.state == Wager.State.ACTIVE},
+        banker_is_house=round_.banker_is_house, house_stake=round_.house_stake)
+
+
+def round_positions_in_play(round_: Round, wagers: Sequence[Wager] | None = None) -> list[str]:
+    """The positions dealt a hand: each against the bank, and the bank's own once chosen."""
+    return positions_in_play(
+        round_positions_against_bank(round_, wagers),
+        banker_position=round_.banker_position if round_.banker_is_house is not None else None)
+
+
+# --- the bank's rotation (rules §7.1): what rounds.paigow.rotation needs, read once ---------
+
+BANK_DECLINED = "bank_declined"  # the kind of the event a declined offer records
+
+
+def round_bank_declined(events: Iterable[RoundEvent]) -> list[dict[str, int]]:
+    """Who declined the bank in a round, in order, from its events: ``{"seat", "player"}``."""
+    return [{"seat": e.data["seat"], "player": e.data["player"]}
+            for e in events if e.kind == BANK_DECLINED]
+
+
+def player_last_wager_against_house(round_: Round, player_id: int) -> int:
+    """The player's most recent wager in a house-banked round played at the round's table
+    (rules §7.3, ``house_stake_cap`` = ``last_wager``); 0 when they never made one."""
+    last = (Wager.objects.filter(round__table_id=round_.table_id, player_id=player_id,
+                                 state=Wager.State.ACTIVE, round__banker_is_house=True,
+                                 round__state__in=Round.State.PLAYED)
+            .exclude(round=round_).order_by("-id").values_list("amount", flat=True).first())
+    return last or 0
+
+
+def round_bank_table(round_: Round) -> rotation.BankTable:
+    """The round's table as the bank's rotation sees it now: who sits where, who wagered or
+    declined this round, who played against the house last, who banked before. The service
+    that sets the banker reads it under the round's lock; the screen reads it to show the
+    offer, and the service decides again when the offer is taken."""
+    rules = round_.table_rules
+    seated = {number: (player_id, name) for number, player_id, name in
+              Seat.objects.filter(table_id=round_.table_id, player__isnull=False)
+              .values_list("number", "player_id", "player__name")}
+    previous = round_previous(round_)
+    last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
+                                             state__in=Round.State.PLAYED,
+                                             number__lt=round_.number)
+                        .order_by("-number").values_list("banker_seat", flat=True).first())
+    last_house = round_previous_house_bank(round_)
+    played_house = set() if last_house is None else set(
+        last_house.wagers.filter(state=Wager.State.ACTIVE).values_list("player_id", flat=True))
+    wagering = set(round_.wagers.filter(state=Wager.State.ACTIVE).values_list("seat", flat=True))
+    # A decline is the player's: a seat taken since by someone else is offered again.
+    declined = tuple(d["seat"] for d in round_bank_declined(
+        round_.events.filter(kind=BANK_DECLINED).order_by("id"))
+        if d["seat"] in seated and seated[d["seat"]][0] == d["player"])
+    return rotation.BankTable(
+        rotation=rules.bank_rotation.value, must_have_played=rules.banker_must_have_played,
+        seated={number: name for number, (_, name) in seated.items()},
+        wagering=frozenset(wagering), declined=declined,
+        played_against_house=frozenset(n for n, (player_id, _) in seated.items()
+                                       if player_id in played_house),
+        previous_round=previous.number if previous is not None else None,
+        previous_banker_seat=previous.banker_seat
+        if previous is not None and previous.banker_is_house is False else None,
+        last_banker_seat=last_player_bank)
 
 
 def table_seat(*, table_id: int, number: int) -> QuerySet[Seat]:

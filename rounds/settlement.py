@@ -199,6 +199,25 @@ def settle(
     )
 
 
+def positions_against_bank(*, wagers: Mapping[int, int], banker_is_house: bool | None,
+                           house_stake: int) -> dict[str, int]:
+    """Who plays against the bank, with the stake each risks (rules §5, §7.5): every seat
+    with a wager, and — against a player-bank with a house stake — the dealer's hand, which
+    plays the stake for the house. In position order: the dealer, then seats 1 to 6. The one
+    answer the deal, the settlement, the solvency figures and the screens all use."""
+    stakes = {} if banker_is_house is not False or not house_stake else {"dealer": house_stake}
+    stakes.update((str(seat), amount) for seat, amount in sorted(wagers.items()))
+    return stakes
+
+
+def positions_in_play(against_bank: Mapping[str, int], *, banker_position: str | None
+                      ) -> list[str]:
+    """The positions dealt a hand: those against the bank and the bank's own (``None``
+    while the banker is not chosen), in position order."""
+    playing = set(against_bank) | ({banker_position} if banker_position else set())
+    return sorted(playing, key=_position_order)
+
+
 def banker_share(amount: int) -> int:
     """The player-banker's half of an amount under co-banking (rounded down)."""
     return amount // 2

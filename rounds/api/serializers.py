@@ -27,6 +27,7 @@ from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS
 from rounds.selectors import (
     PositionSettlement,
+    round_bank_declined,
     round_event_data,
     round_hidden_positions,
     round_is_protected,
@@ -186,6 +187,8 @@ class RoundOut(FieldsOnceOut):
         help_text="The table's settings when the round opened; the limits as decimal strings.")
     banker = serializers.SerializerMethodField()
     house_stake = MoneyOut()
+    bank_declined = serializers.SerializerMethodField(
+        help_text="The seats that declined the bank this round, in order (rules §7.1).")
     solvency = serializers.SerializerMethodField()
     # What round_detail and table_rounds read with the round (rounds.selectors), shown as
     # game protection lets anyone see it while the round is in play (rules §4.1).
@@ -218,6 +221,13 @@ class RoundOut(FieldsOnceOut):
             return None
         return {"house": round_.banker_is_house, "seat": round_.banker_seat,
                 "player": round_.banker_player_id, "position": round_.banker_position}
+
+    @extend_schema_field({"type": "array", "items": {"type": "object", "properties": {
+        "seat": {"type": "integer"}, "player": {"type": "integer"}},
+        "required": ["seat", "player"]}})
+    def get_bank_declined(self, round_: Round) -> list[dict[str, int]]:
+        # From the events read with the round: no query of its own.
+        return round_bank_declined(round_.event_rows)
 
     @extend_schema_field({"type": "object", "nullable": True, "properties": {
         "required": {"type": "string"}, "available": {"type": "string"},

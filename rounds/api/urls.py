@@ -23,6 +23,8 @@ urlpatterns = [
          name="round-wager"),
     path("rounds/<int:round_id>/rebet", views.RebetView.as_view(), name="round-rebet"),
     path("rounds/<int:round_id>/banker", views.BankerView.as_view(), name="round-banker"),
+    path("rounds/<int:round_id>/banker/decline", views.BankDeclineView.as_view(),
+         name="round-bank-decline"),
     path("rounds/<int:round_id>/deal", views.DealView.as_view(), name="round-deal"),
     path("rounds/<int:round_id>/hands", views.HandsView.as_view(), name="round-hands"),
     path("rounds/<int:round_id>/settle", views.SettleView.as_view(), name="round-settle"),

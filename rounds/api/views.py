@@ -220,6 +220,22 @@ class BankerView(APIView):
         return _round_response(round_id)
 
 
+class BankDeclineView(APIView):
+    permission_classes = [requires(RUN)]
+
+    @extend_schema(summary="The seat offered the bank declines it; the offer passes on",
+                   description="Only the seat the rotation offers the bank to now may "
+                               "decline, while the round takes wagers (409 "
+                               "`bank_not_offered` otherwise). The round's `bank_declined` "
+                               "lists who declined, in order.",
+                   request=SeatOnlyIn, responses={200: RoundOut})
+    def post(self, request: Request, round_id: int) -> Response:
+        data = parse(SeatOnlyIn, request.data)
+        services.round_bank_decline(round_id=round_id, seat=data["seat"],
+                                    by=acting_user(request))
+        return _round_response(round_id)
+
+
 class DealView(APIView):
     permission_classes = [requires(RUN)]
     # A refused deal (an insolvent banker, ...) leaves a trace (casino.shared.refusals).

@@ -1,7 +1,8 @@
-"""Pai Gow Poker, the game itself: cards, hand ranking, setting, house way, showdown and deal.
+"""Pai Gow Poker, the game itself: cards, hand ranking, setting, house way, showdown, deal
+and the bank's rotation (``rounds.paigow.rotation``).
 
 Pure Python with no Django import, so it can be used and tested on its own; the rules it
-implements are in docs/rules.md (sections 1-5, 8 and 9).
+implements are in docs/rules.md (sections 1-5, 7.1, 8 and 9).
 """
 
 from .cards import DECK, JOKER, Card, format_cards, parse_cards, sort_cards

@@ -36,6 +36,15 @@ class BankerForm(forms.Form):
     house_stake = AmountField(required=False)
 
 
+class SeatOnlyForm(forms.Form):
+    """A step that names a seat and nothing else (the seat offered the bank declines)."""
+
+    seat = forms.IntegerField(min_value=1, max_value=6, error_messages={
+        "required": "Name the seat, 1 to 6.", "invalid": "A seat is a number from 1 to 6.",
+        "min_value": "A seat is a number from 1 to 6.",
+        "max_value": "A seat is a number from 1 to 6."})
+
+
 class HandForm(forms.Form):
     """House Way in one click, or a manual split: the two cards picked for the low hand."""
 

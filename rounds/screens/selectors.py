@@ -19,12 +19,15 @@ from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
+from rounds.paigow import rotation
 from rounds.selectors import (
+    player_last_wager_against_house,
     round_bank_positions,
+    round_bank_table,
     round_hidden_positions,
     round_players_set,
-    round_previous,
-    round_previous_house_bank,
+    round_positions_against_bank,
+    round_positions_in_play,
     round_settlement,
 )
 from rounds.services.banking import banker_cover_required
@@ -184,7 +187,7 @@ def banker_label(round_: Round | None) -> str:
 def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure:
     """The bank's exposure and, for a player-banker, the solvency figures (rules §7.4)."""
     wagers = _wagers_in_play(round_)
-    stakes = sum(w.amount for w in wagers) + round_.house_stake
+    stakes = sum(round_positions_against_bank(round_, wagers).values())
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
     assert round_.banker_player is not None
@@ -248,18 +251,13 @@ def floor() -> list[TableScreen]:
 
 def positions_in_play(round_: Round) -> list[str]:
     """The positions dealt a hand: each wager, the house stake, and the banker."""
-    playing = {str(w.seat) for w in _wagers_in_play(round_)}
-    if round_.banker_is_house is False and round_.house_stake:
-        playing.add("dealer")
-    if round_.banker_is_house is not None:
-        playing.add(round_.banker_position)
-    return [p for p in POSITIONS if p in playing]
+    return round_positions_in_play(round_, _wagers_in_play(round_))
 
 
 def outcome_positions(round_: Round) -> list[str]:
-    """The positions a results-only round records an outcome for: each wager against the
-    bank, and the house stake against a player-bank (the banker's own position has none)."""
-    return [p for p in positions_in_play(round_) if p != round_.banker_position]
+    """The positions a results-only round records an outcome for: those playing against
+    the bank (the banker's own position has none)."""
+    return list(round_positions_against_bank(round_, _wagers_in_play(round_)))
 
 
 def position_label(position: str, names: dict[str, str]) -> str:
@@ -335,61 +333,34 @@ class BankerOffer:
     why_none: str = ""
     stake_cap: int = 0                 # the highest house stake this banker may face
     stake_cap_rule: str = ""
-    declined: list[int] = field(default_factory=list)
+    declined: list[str] = field(default_factory=list)  # "seat 1 · Anna", in order
 
 
-def banker_offer(round_: Round, *, declined: Iterable[int] = ()) -> BankerOffer:
-    """The seated player the rotation offers the bank next (rules §7.1), passing over the
-    seats that declined, those that wagered against the bank this round and those the
-    table's rules exclude. The service checks the same rules again when the offer is taken."""
-    rules = round_.table_rules
-    declined = sorted(set(declined))
-    previous = round_previous(round_)
-    if (rules.bank_rotation == Table.BankRotation.ALTERNATE and previous is not None
-            and previous.banker_is_house is False):
-        return BankerOffer(seat=None, declined=declined, why_none=(
-            f"The bank returns to the house this round: round {previous.number} was "
-            "banked by a player."))
-    last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
-                                             state__in=Round.State.PLAYED)
-                        .exclude(pk=round_.pk).order_by("-number").first())
-    start = (last_player_bank.banker_seat or 0) if last_player_bank is not None else 0
-    seated = {s.number: s.player for s in Seat.objects.filter(
-        table_id=round_.table_id, player__isnull=False).select_related("player")}
-    wagering = {w.seat for w in _wagers_in_play(round_)}
-    last_house = round_previous_house_bank(round_)
-    played_house = set() if last_house is None else set(
-        last_house.wagers.filter(state=Wager.State.ACTIVE).values_list("player_id", flat=True))
-    for i in range(1, 7):
-        number = ((start + i - 1) % 6) + 1
-        player = seated.get(number)
-        if player is None or number in declined or number in wagering:
-            continue
-        if (rules.bank_rotation == Table.BankRotation.CIRCLE and previous is not None
-                and previous.banker_is_house is False and previous.banker_seat is not None
-                and number <= previous.banker_seat):
-            continue
-        if rules.banker_must_have_played and player.pk not in played_house:
-            continue
-        cap, rule = _stake_cap(round_, player)
-        return BankerOffer(seat=number, name=player.name, stake_cap=cap,
-                           stake_cap_rule=rule, declined=declined)
-    return BankerOffer(seat=None, declined=declined, why_none=(
-        "No seated player can take the bank this round (each declined, wagered, or has not "
-        "played against the house yet): the house banks."))
+def banker_offer(round_: Round) -> BankerOffer:
+    """The seated player the rotation offers the bank next (rules §7.1): rounds.paigow.rotation
+    decides, from the round as it is now, the declines its events record among it. The
+    service asks the rotation again when the offer is taken or declined."""
+    table = round_bank_table(round_)
+    offer = rotation.bank_offer(table)
+    declined = [f"seat {s} · {table.seated[s]}" for s in table.declined]
+    if offer.seat is None:
+        return BankerOffer(seat=None, declined=declined, why_none=offer.why_none)
+    name = table.seated[offer.seat]
+    player_id = (Seat.objects.filter(table_id=round_.table_id, number=offer.seat)
+                 .values_list("player_id", flat=True).first())
+    cap, rule = _stake_cap(round_, player_id or 0, name)
+    return BankerOffer(seat=offer.seat, name=name, stake_cap=cap, stake_cap_rule=rule,
+                       declined=declined)
 
 
-def _stake_cap(round_: Round, player: Player) -> tuple[int, str]:
+def _stake_cap(round_: Round, player_id: int, name: str) -> tuple[int, str]:
     rules = round_.table_rules
     if rules.co_banking:
         return 0, "with co-banking the house stakes nothing"
     if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX:
         return rules.max_bet, "the table maximum"
-    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
-                                 state=Wager.State.ACTIVE, round__banker_is_house=True,
-                                 round__state__in=Round.State.PLAYED)
-            .exclude(round=round_).order_by("-id").values_list("amount", flat=True).first())
-    return last or 0, f"{player.name}'s last wager against the house"
+    return (player_last_wager_against_house(round_, player_id),
+            f"{name}'s last wager against the house")
 
 
 # --- previews of what a pit boss's correction moves ----------------------------------------

@@ -30,6 +30,7 @@ urlpatterns = [
     path("rounds/<int:round_id>/wagers/<int:seat>/rebet/", views.wager_rebet,
          name="wager-rebet"),
     path("rounds/<int:round_id>/banker/", views.banker_set, name="banker-set"),
+    path("rounds/<int:round_id>/banker/decline/", views.bank_decline, name="bank-decline"),
     path("rounds/<int:round_id>/deal/", views.round_deal, name="round-deal"),
     path("rounds/<int:round_id>/deal/picker/", views.deal_picker, name="deal-picker"),
     path("rounds/<int:round_id>/deal/physical/", views.round_deal_physical,

@@ -32,6 +32,7 @@ from rounds.screens.forms import (
     HandForm,
     ReasonForm,
     SeatForm,
+    SeatOnlyForm,
     TableSettingsForm,
     WagerForm,
 )
@@ -78,13 +79,6 @@ def _table(table_id: int) -> Table:
     return table
 
 
-def _declined(request: HttpRequest) -> list[int]:
-    raw = request.GET.get("declined", "") or request.POST.get("declined", "")
-    # ASCII digits only: "²".isdigit() is true, and int("²") fails.
-    return sorted({int(x) for x in raw.split(",")[:6]
-                   if x.isascii() and x.isdigit() and len(x) == 1 and 1 <= int(x) <= 6})
-
-
 def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any]:
     screen = selectors.table_screen(table_id=table_id)
     user = request.user
@@ -107,7 +101,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         context["chips"] = [{"value": c, "ok": low <= to_minor(c, round_.currency) <= high}
                             for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
-        context["offer"] = selectors.banker_offer(round_, declined=_declined(request))
+        context["offer"] = selectors.banker_offer(round_)
     if round_ is not None:
         # Only the deals the table allows are offered (rules: deal modes); the services
         # refuse the others anyway.
@@ -271,6 +265,26 @@ def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
                  who=_seat_name(round_, seat) if seat else "")
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The seat offered the bank declines it: a step of the round, so the offer stays
+    passed on when the screen is read again."""
+    round_ = _round(round_id)
+    form = SeatOnlyForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, round_.table_id)
+    seat = form.cleaned_data["seat"]
+    try:
+        services.round_bank_decline(round_id=round_id, seat=seat, by=_user(request))
+        messages.success(request, f"{_seat_name(round_, seat) or f'Seat {seat}'} declines "
+                                  "the bank: it passes on.")
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
 
 

@@ -7,7 +7,7 @@ wagers and the banker's cover are holds, the settlement is one entry that resolv
 hold. Rules references are to docs/rules.md.
 
 The modules: ``tables`` (tables' settings and seats), ``play`` (a round from opening to its
-hands), ``banking`` (the bank's side: positions against it, a player-banker's cover),
+hands), ``banking`` (the bank's side: a player-banker's cover),
 ``settling`` (settling, voiding, reversing a round), ``steps`` (what every round step does
 first: lock, check the state), ``gaming_days`` and ``reporting``.
 
@@ -25,6 +25,7 @@ services can never wait on each other in a cycle:
 from rounds.services.play import (
     banker_set,
     hand_set,
+    round_bank_decline,
     round_deal,
     round_open,
     wager_clear,
@@ -46,7 +47,8 @@ from rounds.services.tables import (
 
 __all__ = [
     "MAX_TABLE_BET", "RULE_FIELDS", "TABLE_FIELDS",
-    "banker_set", "hand_set", "round_deal", "round_open", "round_reverse", "round_settle",
-    "round_void", "seat_leave", "seat_take", "table_create", "table_update", "wager_clear",
-    "wager_clear_all", "wager_place", "wager_rebet", "wager_rebet_all",
+    "banker_set", "hand_set", "round_bank_decline", "round_deal", "round_open",
+    "round_reverse", "round_settle", "round_void", "seat_leave", "seat_take", "table_create",
+    "table_update", "wager_clear", "wager_clear_all", "wager_place", "wager_rebet",
+    "wager_rebet_all",
 ]

@@ -1,6 +1,6 @@
-"""The bank's side of a round (rules §7): who plays against the bank, and a player-banker's
-cover — the solvency check before play (§7.4) and the hold that keeps the cover until the
-round is settled or voided."""
+"""The bank's side of a round (rules §7): a player-banker's cover — the solvency check
+before play (§7.4) and the hold that keeps the cover until the round is settled or voided.
+Who plays against the bank is rounds.selectors.round_positions_against_bank."""
 
 from __future__ import annotations
 
@@ -17,15 +17,6 @@ from rounds.errors import BankerInsolvent
 from rounds.models import Round, Wager
 from rounds.services.steps import round_event_add
 from rounds.settlement import banker_share
-
-
-def positions_against_bank(round_: Round, wagers: Sequence[Wager]) -> dict[str, int]:
-    """Each position playing against the bank with its stake: every wager, and the house
-    stake (the dealer's hand) against a player-bank."""
-    stakes = {str(w.seat): w.amount for w in wagers}
-    if not round_.banker_is_house and round_.house_stake:
-        stakes["dealer"] = round_.house_stake
-    return stakes
 
 
 def banker_cover_required(*, wagers: Sequence[int], house_stake: int, co_banking: bool) -> int:

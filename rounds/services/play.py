@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from casino.models import Player
 from casino.shared.db import SqlRead, columns, insert_row, update_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
@@ -22,22 +21,27 @@ from rounds import accounts, paigow
 from rounds.errors import (
     BadCards,
     BankerNotAllowed,
+    BankNotOffered,
     FoulRefused,
     OutOfLimits,
     TableBusy,
     WrongState,
 )
 from rounds.models import Hand, Round, Seat, Table, Wager
+from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
+    BANK_DECLINED,
+    player_last_wager_against_house,
     round_active_wagers,
     round_bank_positions,
+    round_bank_table,
     round_hands,
     round_players_set,
-    round_previous,
-    round_previous_house_bank,
+    round_positions_against_bank,
+    round_positions_in_play,
 )
-from rounds.services.banking import banker_cover_hold, positions_against_bank
+from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
     round_event_add,
     round_lock,
@@ -202,34 +206,14 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
                                detail={"fields": {"seat": ["required unless house is true"]}})
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
-    if _ACTIVE_WAGER.first(round_.pk, seat) is not None:
-        raise BankerNotAllowed(
-            f"the bank holder places no wager of their own: clear seat {seat}'s wager first")
-    previous = round_previous(round_)
-    if (rules.bank_rotation == Table.BankRotation.ALTERNATE and previous is not None
-            and previous.banker_is_house is False):
-        raise BankerNotAllowed(
-            "with alternate rotation the bank returns to the house every other round, and "
-            f"round {previous.number} was banked by a player")
-    if (rules.bank_rotation == Table.BankRotation.CIRCLE and previous is not None
-            and previous.banker_is_house is False and previous.banker_seat is not None
-            and seat <= previous.banker_seat):
-        # Each player in turn, then the house (rules §7.1): after seat k banked, the bank
-        # moves on to a later seat (those between passed) or, the circle done, the house.
-        raise BankerNotAllowed(
-            f"with circle rotation the bank moves on after seat {previous.banker_seat}: "
-            "a later seat, or the house once the circle is complete")
-    last_house = round_previous_house_bank(round_)
-    last_wager_vs_house = None
-    if last_house is not None:
-        last_wager_vs_house = last_house.wagers.filter(
-            player=player, state=Wager.State.ACTIVE).first()
-    if rules.banker_must_have_played and last_wager_vs_house is None:
-        raise BankerNotAllowed(
-            f"{player.name} may bank only after wagering against the house in the last "
-            "house-banked round at this table")
+    # Who may bank is the rotation's to say (rules §7.1), for every door alike.
+    table = round_bank_table(round_)
+    refusal = rotation.bank_refusal(table, seat)
+    if refusal is not None:
+        raise BankerNotAllowed(refusal.message,
+                               detail={"seat": seat, "reason": refusal.reason.value})
     cap = (rules.max_bet if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX
-           else _last_wager_against_house(round_, player))
+           else player_last_wager_against_house(round_, player.pk))
     if house_stake and not rules.min_bet <= house_stake <= cap:
         low, high = (format_minor(rules.min_bet, round_.currency),
                      format_minor(cap, round_.currency))
@@ -242,7 +226,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         raise ValidationFailed(
             "with co-banking the house covers half the action itself and stakes nothing "
             "against the bank", detail={"fields": {"house_stake": ["must be 0"]}})
-    passed = _offer_order(round_, seat)
+    passed = rotation.passed_before(table, seat)
     round_.banker_is_house, round_.banker_seat, round_.banker_player = False, seat, player
     round_.house_stake = house_stake
     round_.state = Round.State.BANKER_SET
@@ -253,33 +237,26 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     return round_
 
 
-def _last_wager_against_house(round_: Round, player: Player) -> int:
-    """The player's own last wager against the house at this table (rules §7.3 cap)."""
-    last = (Wager.objects.filter(round__table_id=round_.table_id, player=player,
-                                 state=Wager.State.ACTIVE, round__banker_is_house=True,
-                                 round__state__in=Round.State.PLAYED)
-            .exclude(round=round_).order_by("-id").first())
-    return last.amount if last is not None else 0
-
-
-def _offer_order(round_: Round, seat: int) -> list[int]:
-    """The seated players the bank was offered to before ``seat`` accepted (they passed):
-    in seat order, starting after the last player who banked (rules §7.1)."""
-    last_player_bank = (Round.objects.filter(table_id=round_.table_id, banker_is_house=False,
-                                             state__in=Round.State.PLAYED)
-                        .exclude(pk=round_.pk).order_by("-number").first())
-    start = last_player_bank.banker_seat if last_player_bank is not None else 0
-    assert start is not None  # a player-banked round names its seat (round_banker_consistent)
-    occupied = set(Seat.objects.filter(table_id=round_.table_id, player__isnull=False)
-                   .values_list("number", flat=True))
-    order = [((start + i - 1) % 6) + 1 for i in range(1, 7)]
-    passed = []
-    for number in order:
-        if number == seat:
-            break
-        if number in occupied:
-            passed.append(number)
-    return passed
+@transaction.atomic
+def round_bank_decline(*, round_id: int, seat: int, by: User) -> Round:
+    """The seat the rotation offers the bank declines it, and the offer passes on to the
+    next seat (rules §7.1). Recorded as a step of the round (a ``bank_declined`` event),
+    so every door, and a screen read again, sees the offer where it went. Only the seat
+    offered may decline, and only while the banker is not chosen. Locks the round."""
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, doing="decline the bank")
+    seat_number_check(seat)
+    player = seated_player_lock(round_, seat)
+    table = round_bank_table(round_)
+    offer = rotation.bank_offer(table)
+    if offer.seat != seat:
+        offered = (f"the bank is offered to seat {offer.seat} ({table.seated[offer.seat]}) "
+                   "now" if offer.seat is not None else
+                   "the bank is offered to no seat now: the house banks")
+        raise BankNotOffered(f"seat {seat} cannot decline the bank: {offered}",
+                             detail={"seat": seat, "offered": offer.seat})
+    round_event_add(round_, BANK_DECLINED, by, seat=seat, player=player.pk)
+    return round_
 
 
 @transaction.atomic
@@ -294,11 +271,10 @@ def round_deal(*, round_id: int, by: User,
     round_require_deal_mode(round_, Round.DealKind.RESULTS if results_only
                        else Round.DealKind.PHYSICAL if hands else Round.DealKind.ELECTRONIC)
     wagers = round_active_wagers(round_)
-    against_bank = positions_against_bank(round_, wagers)
-    if not against_bank:
+    if not round_positions_against_bank(round_, wagers):
         raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
     banker_cover_hold(round_, wagers, by)
-    playing = [p for p in paigow.POSITIONS if p in against_bank or p == round_.banker_position]
+    playing = round_positions_in_play(round_, wagers)
     rules = round_.table_rules
 
     if results_only:

@@ -21,8 +21,13 @@ from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
-from rounds.selectors import round_active_wagers, round_hands, round_wagers
-from rounds.services.banking import banker_cover_hold, positions_against_bank
+from rounds.selectors import (
+    round_active_wagers,
+    round_hands,
+    round_positions_against_bank,
+    round_wagers,
+)
+from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
     round_event,
     round_event_add,
@@ -63,25 +68,17 @@ def round_settle(*, round_id: int, by: User,
     round_.wager_rows = every_wager
     # In seat order, as round_active_wagers gives them (one active wager per seat).
     wagers = [w for w in every_wager if w.state == Wager.State.ACTIVE]
-    stakes = positions_against_bank(round_, wagers)
+    stakes = round_positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
         # No cards prove these outcomes: under dual control a second person approves first,
         # whoever calls (casino.shared.approvals; rounds.approvals registers the operation).
         approvals.approval_required_check(action="rounds.settle_results",
                                           params={"round_id": round_id, "outcomes": outcomes})
-        if round_.state == Round.State.BANKER_SET:
-            # A results-only table settles straight after the banker is set; the solvency
-            # check and the cover hold still come first, after the outcomes are checked.
-            round_require_deal_mode(round_, Round.DealKind.RESULTS)
-            if not stakes:
-                raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
-            hold_cover = True
-        else:
-            round_require_state(round_, Round.State.DEALT, doing="settle")
-            if round_.deal_kind != Round.DealKind.RESULTS:
-                raise WrongState("this round was dealt with cards: settle it without outcomes")
-        results = _outcomes_checked(stakes, outcomes)
+        results = round_outcomes_check(round_, wagers, outcomes)
+        # A results-only table settles straight after the banker is set; the solvency
+        # check and the cover hold still come first, after the outcomes are checked.
+        hold_cover = round_.state == Round.State.BANKER_SET
         hands: dict[str, Hand] = {}
     else:
         round_require_state(round_, Round.State.DEALT, doing="settle")
@@ -173,9 +170,21 @@ def _require_recorded_outcomes(round_: Round, outcomes: Mapping[str, str]) -> No
 
 def round_outcomes_check(round_: Round, wagers: Sequence[Wager],
                          outcomes: Mapping[str, str]) -> dict[str, PositionOutcome]:
-    """Outcomes given for a results-only settlement, checked: one for exactly each position
-    playing against the bank, each a win, push or loss (the approval's check asks too)."""
-    return _outcomes_checked(positions_against_bank(round_, wagers), outcomes)
+    """The one check of a results-only settlement, which the settlement runs and the
+    request for a second person's approval runs first (rounds.approvals), so neither
+    accepts what the other would refuse: the round waits for the deal at a table that
+    records results, or was dealt results only; something plays against the bank; and
+    there is an outcome for exactly each position playing against it, each a win, push
+    or loss. Raises before anything is written."""
+    round_require_state(round_, Round.State.BANKER_SET, Round.State.DEALT, doing="settle")
+    if round_.state == Round.State.BANKER_SET:
+        round_require_deal_mode(round_, Round.DealKind.RESULTS)
+    elif round_.deal_kind != Round.DealKind.RESULTS:
+        raise WrongState("this round was dealt with cards: settle it without outcomes")
+    stakes = round_positions_against_bank(round_, wagers)
+    if not stakes:
+        raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
+    return _outcomes_checked(stakes, outcomes)
 
 
 def _outcomes_checked(stakes: Mapping[str, int],

@@ -1,5 +1,6 @@
 """Player-banked rounds from the table screen: the Dutch seed's example, recorded from a
-physical deal with the card picker, and an insolvent banker refused before the deal."""
+physical deal with the card picker, an insolvent banker refused before the deal, and a
+player's re-split refused once every player's hand is set."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from casino import roles
 from casino.selectors import player_balance
 from ledger.models import Entry
+from rounds import services
 from rounds.models import Round
 from tests.browser.tables import available, make_floor, open_holds, seat_row
 
@@ -233,3 +235,69 @@ def test_a_physical_deal_by_card_picker_with_a_foul_refused_in_words(
     assert round_.state == Round.State.SETTLED and round_.deal_kind == "physical"
     assert set(round_.hands.get(position="1").cards.split()) == {
         "AS", "AH", "KS", "QC", "7C", "5D", "2C"}
+
+
+# The finding's example (rules §4.1): Anna banks against Bram and Chris; Bram sets his low
+# hand Q♠ 9♦, and once every player's hand is set he may not make it Q♠ 5♥.
+REVEAL_HANDS = {
+    "1": "9S 9H 7C 5D 3S QC JD",
+    "2": "AC KD QS 9D 7H 5H 2C",
+    "3": "KS KH 8D 6S 4D AS QH",
+}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_re_split_after_every_players_hand_is_set_is_refused_in_words(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given Anna banking against Bram and Chris, the cards recorded from a physical deal
+    floor = make_floor({1: ("Anna", 100_000), 2: ("Bram", 50_000), 3: ("Chris", 50_000)})
+    floor.played_round({1: 10_000}, {"1": "push"})
+    boss = floor.pit_boss
+    round_ = services.round_open(table_id=floor.table.pk, by=boss)
+    for seat in (2, 3):
+        services.wager_place(round_id=round_.pk, seat=seat, amount=5_000, by=boss)
+    services.banker_set(round_id=round_.pk, seat=1, by=boss)
+    services.round_deal(round_id=round_.pk, hands=REVEAL_HANDS, by=boss)
+    staff_user(roles.DEALER, "dana")
+    staff_user(roles.DEALER, "dirk")
+    dana = screen_factory(width=768, who="dana")
+    dana.sign_in("dana")
+    dana.goto(f"/tables/{floor.table.pk}/")
+    page = dana.page
+
+    # when Dana sets Bram's split, low hand Q♠ 9♦, while Chris's hand is not set yet
+    set_split(page, "2", "QS 9D")
+    assert page.locator("article.hand[data-position='1']").get_by_test_id("hidden").is_visible()
+    dana.shot("bram-set-q9")
+    # and Dirk, at the pit's screen, sets Chris's hand the House Way: every player's is set
+    dirk = screen_factory(width=1280, who="dirk")
+    dirk.sign_in("dirk")
+    dirk.goto(f"/tables/{floor.table.pk}/")
+    dirk.page.locator("article.hand[data-position='3']").get_by_role(
+        "button", name="House Way").click()
+    dirk.page.locator("article.hand[data-position='3']").get_by_text(
+        "Set by the house way").wait_for()
+    assert dirk.page.locator("article.hand[data-position='1'] > p span.card").count() == 7
+    assert dirk.page.locator("article.hand[data-position='2'] form").count() == 0
+    dirk.shot("every-player-set-bank-shown")
+
+    # and Dana, whose screen still offers Bram's split, makes his low hand Q♠ 5♥
+    bram = page.locator("article.hand[data-position='2']")
+    bram.locator("input[name=low][value='QS']").check()
+    bram.locator("input[name=low][value='5H']").check()
+    bram.get_by_role("button", name="Set this split").click()
+
+    # then the re-split is refused in words, and the screen now shows the bank's hand
+    refusal = page.locator(".msg-error")
+    refusal.wait_for()
+    assert refusal.inner_text() == ("Every player's hand is set and the bank's hand is shown: "
+                                    "seat 2's hand can no longer change.")
+    assert page.locator("article.hand[data-position='2'] form").count() == 0
+    dana.shot("re-split-refused")
+    # and Bram's hand is as he set it, with no step recorded for the refusal
+    bram_hand = round_.hands.get(position="2")
+    assert (bram_hand.high, bram_hand.low, bram_hand.set_by) == (
+        "AC KD 7H 5H 2C", "QS 9D", "player")
+    assert [e.data["position"] for e in round_.events.filter(kind="hand_set")] == ["2", "3"]
+    assert open_holds(round_) == 3  # the two wagers and Anna's cover, until the settlement

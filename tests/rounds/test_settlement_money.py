@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rounds.settlement import commission_on, settle
+from rounds.settlement import commission_on, positions_against_bank, positions_in_play, settle
 
 FIVE = Decimal("0.05")
 
@@ -129,3 +129,27 @@ def test_co_banking_means_nothing_when_the_house_banks_alone():
                 house_stake=0, rate=FIVE, rounding="exact", co_banking=True)
 
     assert co.moves == plain.moves == {"1": -1_000, "bank": 1_000}
+
+
+# --- who plays against the bank (rules §5, §7.5): the one answer every door uses -------------
+
+def test_against_a_house_bank_every_wager_plays_and_nothing_else():
+    assert positions_against_bank(wagers={3: 1_000, 1: 500}, banker_is_house=True,
+                                  house_stake=0) == {"1": 500, "3": 1_000}
+
+
+def test_against_a_player_bank_the_dealers_hand_plays_the_house_stake():
+    against = positions_against_bank(wagers={2: 1_000}, banker_is_house=False,
+                                     house_stake=4_000)
+    assert list(against.items()) == [("dealer", 4_000), ("2", 1_000)]
+    assert positions_in_play(against, banker_position="1") == ["dealer", "1", "2"]
+
+
+def test_with_no_house_stake_or_no_banker_yet_the_dealers_hand_does_not_play():
+    assert positions_against_bank(wagers={2: 1_000}, banker_is_house=False,
+                                  house_stake=0) == {"2": 1_000}
+    before_banker = positions_against_bank(wagers={4: 700}, banker_is_house=None,
+                                           house_stake=0)
+    assert positions_in_play(before_banker, banker_position=None) == ["4"]
+    # a house-banked round deals the dealer's hand as the bank's own
+    assert positions_in_play(before_banker, banker_position="dealer") == ["dealer", "4"]
