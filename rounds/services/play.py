@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from casino.models import Player
+from casino.shared import approvals
 from casino.shared.db import SqlRead, columns, insert_row, update_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
@@ -291,6 +292,9 @@ def round_deal(*, round_id: int, by: User,
     results-only table — no cards at all. Locks the round, then the banker's account."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BANKER_SET, doing="deal")
+    # Outcomes waiting for a pit boss (a results-only settlement) are decided first: a deal
+    # would settle the round around them.
+    approvals.approval_pending_check(ref=f"round:{round_id}")
     round_require_deal_mode(round_, Round.DealKind.RESULTS if results_only
                        else Round.DealKind.PHYSICAL if hands else Round.DealKind.ELECTRONIC)
     wagers = round_active_wagers(round_)
