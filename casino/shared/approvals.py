@@ -335,6 +335,13 @@ def approval_list(*, user: User, status: str | None = None) -> models.QuerySet[A
     return approvals.select_related("requested_by", "decided_by").order_by("-id")
 
 
+def approvals_pending(*, ref: str) -> list[Approval]:
+    """The requests about ``ref`` ("round:4", "player:3") waiting for a decision, oldest
+    first: the screens show them where the step they wait for would be taken."""
+    return list(Approval.objects.filter(ref=ref, status=Approval.Status.PENDING)
+                .select_related("requested_by").order_by("id"))
+
+
 def approval_get(*, approval_id: int, user: User) -> Approval:
     approval = approval_list(user=user).filter(pk=approval_id).first()
     if approval is None:
