@@ -196,7 +196,7 @@ class CageDay:
     debited: int
 
 
-def cage_day(*, player: Player) -> CageDay:
+def cage_day_totals(*, player: Player) -> CageDay:
     """What the cage credited to and debited from ``player`` in the current gaming day."""
     account = account_find(kind=Account.Kind.PLAYER, currency=player.currency,
                            ref=player_account_ref(player.pk))
@@ -212,9 +212,9 @@ def cage_day(*, player: Player) -> CageDay:
     return CageDay(credited=totals["credited"], debited=-totals["debited"])
 
 
-def cage_day_exceeds(*, player: Player, credit: int = 0, debit: int = 0) -> bool:
+def _cage_day_exceeds(*, player: Player, credit: int = 0, debit: int = 0) -> bool:
     """Whether crediting or debiting the player this much more today passes the cap."""
-    day, cap = cage_day(player=player), cage_cap(player.currency)
+    day, cap = cage_day_totals(player=player), cage_cap(player.currency)
     return (credit > 0 and day.credited + credit > cap) or \
         (debit > 0 and day.debited + debit > cap)
 
@@ -274,12 +274,12 @@ def cage_cap(currency: str) -> int:
 
 
 def _deposit_needs_approval(params: Mapping[str, Any]) -> bool:
-    return cage_day_exceeds(player=player_get(player_id=params["player_id"]),
+    return _cage_day_exceeds(player=player_get(player_id=params["player_id"]),
                             credit=int(params["amount_minor"]))
 
 
 def _withdrawal_needs_approval(params: Mapping[str, Any]) -> bool:
-    return cage_day_exceeds(player=player_get(player_id=params["player_id"]),
+    return _cage_day_exceeds(player=player_get(player_id=params["player_id"]),
                             debit=int(params["amount_minor"]))
 
 
@@ -291,7 +291,7 @@ def _correction_above_cap(params: Mapping[str, Any]) -> bool:
                                  account__ref=player_account_ref(player.pk),
                                  account__kind=Account.Kind.PLAYER)
              .values_list("amount", flat=True).first()) or 0
-    return cage_day_exceeds(player=player, credit=max(-moved, 0), debit=max(moved, 0))
+    return _cage_day_exceeds(player=player, credit=max(-moved, 0), debit=max(moved, 0))
 
 
 def _correction_needs_approval(params: Mapping[str, Any]) -> bool:

@@ -124,7 +124,7 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "may_withdraw": request.user.has_perm("casino.withdraw_funds"),
         # The player's gaming day at the cage against the cap, and what waits for a pit
         # boss: the clerk sees why a movement will wait before typing it.
-        "day": services.cage_day(player=player),
+        "day": services.cage_day_totals(player=player),
         "cap": services.cage_cap(player.currency),
         "pending": approvals.approvals_pending(ref=selectors.player_account_ref(player.pk)),
     }
