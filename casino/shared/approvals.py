@@ -149,14 +149,13 @@ def approval_required_check(*, action: str, params: Mapping[str, Any], by: User 
     approval_pending_check(ref=spec.ref(params))
 
 
-def approval_pending_check(*, ref: str, approved_by: Approval | None = None) -> None:
+def approval_pending_check(*, ref: str) -> None:
     """Refuses (409 ``approval_pending``) a step on what a pending request concerns (a
-    round, a player's cage movements, an entry), other than carrying out that request: the
-    step it waits for is not taken around it. The request is approved or rejected first."""
-    requests = Approval.objects.filter(ref=ref, status=Approval.Status.PENDING)
-    if approved_by is not None:
-        requests = requests.exclude(pk=approved_by.pk)
-    pending = requests.select_related("requested_by").order_by("id").first()
+    round, a player's cage movements, an entry), unless the step carries out that request
+    (approval_required_check): the step it waits for is not taken around it. The request
+    is approved or rejected first."""
+    pending = (Approval.objects.filter(ref=ref, status=Approval.Status.PENDING)
+               .select_related("requested_by").order_by("id").first())
     if pending is not None:
         raise Conflict(f"Request #{pending.pk} ({pending.summary}), asked by "
                        f"{pending.requested_by.get_username()}, waits for a decision: it is "

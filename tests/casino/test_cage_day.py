@@ -348,3 +348,22 @@ def test_two_simultaneous_deposits_cannot_both_pass_the_days_cap():
     assert sorted(outcomes) == ["moved", "waits"]
     assert Entry.objects.filter(kind="deposit").count() == 1
     assert player_balance(player).posted == 6_000
+
+
+def test_on_the_approvals_screen_a_request_of_a_deactivated_clerk_is_refused_in_words(
+    cage_client, pit_boss_client
+):
+    player = register(cage_client)
+    approval_id = move(cage_client, player, "deposits", "15000.00").json()["id"]
+    clerk = cage_client.user
+    clerk.is_active = False
+    clerk.save(update_fields=["is_active"])
+    client = Client()
+    client.force_login(pit_boss_client.user)
+
+    page = client.post(f"/approvals/{approval_id}/decide/", {"decision": "approve"},
+                       follow=True)
+
+    assert "cannot run" in page.content.decode() and "no longer active" in page.content.decode()
+    assert Approval.objects.get(pk=approval_id).status == "pending"
+    assert posted(player) == 0

@@ -172,3 +172,21 @@ def test_a_reversal_whose_pit_boss_lost_the_role_is_not_run(
     assert refused.json()["error"]["detail"]["reason"] == "permission"
     assert Round.objects.get(pk=settled["id"]).state == "settled"
     assert balances(player) == won
+
+
+@DUAL
+def test_at_the_console_a_round_whose_outcomes_wait_is_not_voided(
+    dealer, table, seat_player
+):
+    player, round_id, approval_id = outcomes_waiting(dealer, table, seat_player)
+    before = balances(player)
+    boss, _ = staff_create(username="console-boss", role=roles.PIT_BOSS)
+    client = Client()
+    client.force_login(boss)
+
+    page = client.post(f"/rounds/{round_id}/void/", {"reason": "dispute"})
+
+    assert f"Request #{approval_id}" in page.content.decode()
+    assert "waits for a decision" in page.content.decode()
+    assert Round.objects.get(pk=round_id).state == "banker_set"
+    assert balances(player) == before
