@@ -186,6 +186,10 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
+    if round_.state == Round.State.BANKER_SET:
+        # Outcomes waiting for a pit boss were asked against this banker: not changed
+        # under them (only a set banker can have outcomes waiting).
+        approvals.approval_pending_check(ref=f"round:{round_id}")
     rules = round_.table_rules
     if house:
         if seat is not None or house_stake:

@@ -65,7 +65,7 @@ def test_a_pending_settlement_is_shown_on_the_table_screen(dealer, table, seat_p
 
 
 @DUAL
-def test_a_round_whose_outcomes_wait_is_neither_voided_nor_dealt_around_them(
+def test_a_round_whose_outcomes_wait_is_not_voided_dealt_or_rebanked_around_them(
     dealer, pit_boss_client, table, seat_player
 ):
     player, round_id, approval_id = outcomes_waiting(dealer, table, seat_player)
@@ -76,8 +76,10 @@ def test_a_round_whose_outcomes_wait_is_neither_voided_nor_dealt_around_them(
     dealt = dealer.client.post(f"/api/v1/rounds/{round_id}/deal", {}, format="json")
     again = dealer.client.post(f"/api/v1/rounds/{round_id}/settle",
                                {"outcomes": {"1": "loss"}}, format="json")
+    rebanked = dealer.client.post(f"/api/v1/rounds/{round_id}/banker", {"house": True},
+                                  format="json")
 
-    for refused in (voided, dealt, again):
+    for refused in (voided, dealt, again, rebanked):
         assert refused.status_code == 409, refused.json()
         assert refused.json()["error"]["code"] == "approval_pending"
         assert refused.json()["error"]["detail"]["approval_id"] == approval_id
