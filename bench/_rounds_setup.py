@@ -11,7 +11,8 @@ from typing import Any
 
 from bench._scratch import database_url, scratch_database
 from casino import roles
-from casino.services import cage_cap, player_create, player_deposit, staff_create
+from casino.services import player_create, staff_create
+from casino.shared import approvals
 from rounds import services
 from rounds.models import Hand, Table
 
@@ -34,6 +35,24 @@ def dealer_token(username: str) -> str:
     return token
 
 
+def _clerk() -> Any:
+    """The cage clerk who takes the bench's deposits (created once per scratch database)."""
+    from django.contrib.auth import get_user_model
+
+    found = get_user_model().objects.filter(username="bench-cage").first()
+    return found or staff_create(username="bench-cage", role=roles.CAGE)[0]
+
+
+def fund(*, player_id: int, amount: int, boss: Any) -> None:
+    """A deposit at the cage as the floor makes it: a clerk takes it; past the day's cap
+    (casino.services.cage_day_totals) the pit boss ``boss`` approves it."""
+    done = approvals.action_submit(
+        action="cage.deposit", by=_clerk(),
+        params={"player_id": player_id, "amount_minor": amount, "reference": "Bankroll"})
+    if done.approval is not None:
+        approvals.approval_decide(approval_id=done.approval.pk, approve=True, by=boss)
+
+
 def full_table(*, name: str, by: Any, funds: int) -> Table:
     """A table with six seated players, each funded with ``funds`` (minor units).
 
@@ -44,10 +63,7 @@ def full_table(*, name: str, by: Any, funds: int) -> Table:
                                   banker_must_have_played=False, house_stake_cap="table_max")
     for seat in range(1, 7):
         player = player_create(name=f"{name} player {seat}", currency=table.currency, by=by)
-        # In deposits the cage makes alone: above its cap a deposit waits for a second person.
-        cap = cage_cap(table.currency)
-        for deposited in range(0, funds, cap):
-            player_deposit(player_id=player.pk, amount=min(cap, funds - deposited), by=by)
+        fund(player_id=player.pk, amount=funds, boss=by)
         services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=by)
     return table
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, Sum
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -18,11 +20,16 @@ from casino import roles
 from casino.models import Currency, Player
 from casino.selectors import player_account_ref, player_balance, player_get
 from casino.shared import approvals
+from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
 from casino.shared.money import format_minor, to_minor
-from ledger.models import Account, Entry
+from ledger.models import Account, Entry, Line
+from ledger.selectors import account_find
 from ledger.services import (
+    REVERSAL,
     account_get_or_create,
+    account_lock,
     entry_owner_rule,
     entry_post,
     entry_reverse,
@@ -129,26 +136,30 @@ def _cage_account(currency: str) -> Account:
 
 
 def player_deposit(*, player_id: int, amount: int, reference: str = "",
-                   by: User | None) -> Entry:
-    """Cash bought in at the cage: the cage's account pays the player's."""
+                   by: User | None, approved_by: Approval | None = None) -> Entry:
+    """Cash bought in at the cage: the cage's account pays the player's. ``approved_by``:
+    the pit boss's approval it carries out, when the day's cap needs one."""
     return _cage_move(player_id=player_id, amount=amount, to_player=True, kind="deposit",
-                      memo=reference or "Deposit at the cage", by=by)
+                      memo=reference or "Deposit at the cage", by=by,
+                      approved_by=approved_by)
 
 
 def player_withdraw(*, player_id: int, amount: int, reference: str = "",
-                    by: User | None) -> Entry:
+                    by: User | None, approved_by: Approval | None = None) -> Entry:
     """Cash paid out at the cage; never more than the player's available balance (409)."""
     return _cage_move(player_id=player_id, amount=amount, to_player=False, kind="withdrawal",
-                      memo=reference or "Withdrawal at the cage", by=by)
+                      memo=reference or "Withdrawal at the cage", by=by,
+                      approved_by=approved_by)
 
 
 def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo: str,
-               by: User | None) -> Entry:
+               by: User | None, approved_by: Approval | None) -> Entry:
     """One entry between the cage's account and the player's (the ledger refuses a
-    withdrawal beyond the player's available funds)."""
-    # Above the cage's cap a pit boss approves first, whoever calls (casino.shared.approvals).
-    approvals.approval_required_check(action=f"cage.{kind}",
-                                      params={"player_id": player_id, "amount_minor": amount})
+    withdrawal beyond the player's available funds).
+
+    Holds both accounts locked (primary-key order, as entry_post takes them) before the
+    player's day at the cage is read: two clerks' movements for one player queue, so they
+    cannot both pass the cap on the same reading."""
     if amount <= 0:
         raise ValidationFailed(f"A {kind} must be positive.", code="invalid_amount",
                                detail={"amount": amount})
@@ -156,10 +167,56 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
     with transaction.atomic():
         account = player_account_open(player=player)
         cage = _cage_account(player.currency)
+        account_lock(account_ids=[account.pk, cage.pk])
+        # Above the day's cap a pit boss approves first, whoever calls
+        # (casino.shared.approvals).
+        approvals.approval_required_check(
+            action=f"cage.{kind}", params={"player_id": player_id, "amount_minor": amount},
+            by=by, approved_by=approved_by)
         change = amount if to_player else -amount
         return entry_post(kind=kind, memo=memo,
                           lines=[(cage.pk, -change), (account.pk, change)], by=by,
                           ref=player_account_ref(player.pk))
+
+
+# --- the cage's day: the cap counts a player's gaming day --------------------------------
+# The cap is on what the cage does for one player in one gaming day, not on one slip:
+# twelve deposits of 1,000.00 are 12,000.00 at the cage as much as one of 12,000.00 is. Two
+# figures, each gross: what the cage credited to the player (deposits, and corrections of
+# withdrawals) and what it debited (withdrawals, and corrections of deposits). A
+# correction never lowers either: a clerk could otherwise pay out, "correct", and pay out
+# again below the cap all day; it counts as a movement of its own, in the direction it
+# moves the player's money.
+
+@dataclass(frozen=True)
+class CageDay:
+    """A player's gaming day at the cage so far, in minor units."""
+
+    credited: int
+    debited: int
+
+
+def cage_day_totals(*, player: Player) -> CageDay:
+    """What the cage credited to and debited from ``player`` in the current gaming day."""
+    account = account_find(kind=Account.Kind.PLAYER, currency=player.currency,
+                           ref=player_account_ref(player.pk))
+    if account is None:
+        return CageDay(credited=0, debited=0)
+    since, until = gaming_days_bounds(gaming_day_of(), gaming_day_of())
+    totals = Line.objects.filter(
+        Q(entry__kind__in=CAGE_KINDS)
+        | Q(entry__kind=REVERSAL, entry__reverses__kind__in=CAGE_KINDS),
+        account=account, entry__created_at__gte=since, entry__created_at__lt=until,
+    ).aggregate(credited=Sum("amount", filter=Q(amount__gt=0), default=0),
+                debited=Sum("amount", filter=Q(amount__lt=0), default=0))
+    return CageDay(credited=totals["credited"], debited=-totals["debited"])
+
+
+def _cage_day_exceeds(*, player: Player, credit: int = 0, debit: int = 0) -> bool:
+    """Whether crediting or debiting the player this much more today passes the cap."""
+    day, cap = cage_day_totals(player=player), cage_cap(player.currency)
+    return (credit > 0 and day.credited + credit > cap) or \
+        (debit > 0 and day.debited + debit > cap)
 
 
 # --- corrections at the cage ----------------------------------------------------------------
@@ -167,6 +224,7 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
 # owned entry): the cage knows whether the cash was really counted in or handed out.
 CAGE_KINDS = ("deposit", "withdrawal")
 CORRECT = "casino.correct_funds"
+APPROVE_CAGE = "casino.approve_cage_movement"
 
 
 def _cage_entry(*, player_id: int, entry_id: int, by: User | None) -> Entry:
@@ -184,19 +242,28 @@ def _cage_entry(*, player_id: int, entry_id: int, by: User | None) -> Entry:
     return entry
 
 
-def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User) -> Entry:
+def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User,
+                        approved_by: Approval | None = None) -> Entry:
     """Correct one of the player's deposits or withdrawals with a reason: its reversal.
 
-    A correction of a correction is refused (a reversal is never reversed): the cage posts
-    a new deposit or withdrawal instead."""
+    A correction that brings the player's day at the cage above the cap (a correction of a
+    movement above it, always) waits for a pit boss, as the movement did; under dual
+    control any other waits for a second clerk. A correction of a correction is refused (a
+    reversal is never reversed): the cage posts a new deposit or withdrawal instead."""
     if not reason.strip():
         raise ValidationFailed("A correction needs a reason.", code="reason_required")
-    approvals.approval_required_check(action="cage.correction",
-                                      params={"player_id": player_id, "entry_id": entry_id,
-                                              "reason": reason})
-    _cage_entry(player_id=player_id, entry_id=entry_id, by=by)
-    return entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
-                         permission=CORRECT)
+    player = player_get(player_id=player_id)
+    with transaction.atomic():
+        account = player_account_open(player=player)
+        # The day's figures are read under the same locks as a movement's (_cage_move).
+        account_lock(account_ids=[account.pk, _cage_account(player.currency).pk])
+        approvals.approval_required_check(
+            action="cage.correction",
+            params={"player_id": player_id, "entry_id": entry_id, "reason": reason},
+            by=by, approved_by=approved_by)
+        _cage_entry(player_id=player_id, entry_id=entry_id, by=by)
+        return entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
+                             permission=CORRECT)
 
 
 # --- operations that may wait for a second person (casino.shared.approvals) ---------------
@@ -206,9 +273,34 @@ def cage_cap(currency: str) -> int:
     return to_minor(str(settings.CASINO_CAGE_APPROVAL_ABOVE), currency)
 
 
-def _cage_move_needs_approval(params: Mapping[str, Any]) -> bool:
+def _deposit_needs_approval(params: Mapping[str, Any]) -> bool:
+    return _cage_day_exceeds(player=player_get(player_id=params["player_id"]),
+                            credit=int(params["amount_minor"]))
+
+
+def _withdrawal_needs_approval(params: Mapping[str, Any]) -> bool:
+    return _cage_day_exceeds(player=player_get(player_id=params["player_id"]),
+                            debit=int(params["amount_minor"]))
+
+
+def _correction_above_cap(params: Mapping[str, Any]) -> bool:
+    """Whether the correction brings the player's day above the cap: it moves back the
+    corrected movement's amount, the other way."""
     player = player_get(player_id=params["player_id"])
-    return int(params["amount_minor"]) > cage_cap(player.currency)
+    moved = (Line.objects.filter(entry_id=params["entry_id"],
+                                 account__ref=player_account_ref(player.pk),
+                                 account__kind=Account.Kind.PLAYER)
+             .values_list("amount", flat=True).first()) or 0
+    return _cage_day_exceeds(player=player, credit=max(-moved, 0), debit=max(moved, 0))
+
+
+def _correction_needs_approval(params: Mapping[str, Any]) -> bool:
+    return approvals.dual_control() or _correction_above_cap(params)
+
+
+def _correction_approver(params: Mapping[str, Any]) -> str:
+    # Above the cap the pit boss signs, as for the movement; otherwise a second clerk.
+    return APPROVE_CAGE if _correction_above_cap(params) else CORRECT
 
 
 def _cage_move_summary(kind: str) -> Any:
@@ -245,27 +337,27 @@ def approval_actions_register() -> None:
     """The cage's and the ledger's operations that may wait for a second person."""
     approvals.action_register(approvals.Action(
         name="cage.deposit", ask_permission="casino.deposit_funds",
-        approve_permission="casino.approve_cage_movement",
-        needs_approval=_cage_move_needs_approval,
-        run=lambda p, by: player_deposit(player_id=p["player_id"], amount=int(p["amount_minor"]),
-                                         reference=p.get("reference", ""), by=by),
+        approve_permission=APPROVE_CAGE, needs_approval=_deposit_needs_approval,
+        run=lambda p, by, approved: player_deposit(
+            player_id=p["player_id"], amount=int(p["amount_minor"]),
+            reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Deposit"),
-        ref=lambda p: player_account_ref(p["player_id"]), one_pending_per_ref=False))
+        ref=lambda p: player_account_ref(p["player_id"])))
     approvals.action_register(approvals.Action(
         name="cage.withdrawal", ask_permission="casino.withdraw_funds",
-        approve_permission="casino.approve_cage_movement",
-        needs_approval=_cage_move_needs_approval,
-        run=lambda p, by: player_withdraw(player_id=p["player_id"], amount=int(p["amount_minor"]),
-                                          reference=p.get("reference", ""), by=by),
+        approve_permission=APPROVE_CAGE, needs_approval=_withdrawal_needs_approval,
+        run=lambda p, by, approved: player_withdraw(
+            player_id=p["player_id"], amount=int(p["amount_minor"]),
+            reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Withdrawal"),
-        ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check,
-        one_pending_per_ref=False))
+        ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check))
     approvals.action_register(approvals.Action(
         name="cage.correction", ask_permission=CORRECT, approve_permission=CORRECT,
-        needs_approval=lambda p: approvals.dual_control(),
-        run=lambda p, by: player_cage_correct(player_id=p["player_id"],
-                                              entry_id=p["entry_id"], reason=p["reason"],
-                                              by=by),
+        approve_permission_for=_correction_approver,
+        needs_approval=_correction_needs_approval,
+        run=lambda p, by, approved: player_cage_correct(
+            player_id=p["player_id"], entry_id=p["entry_id"], reason=p["reason"], by=by,
+            approved_by=approved),
         result_ref=_entry_ref,
         summary=lambda p: f"Correct entry #{p['entry_id']} of player #{p['player_id']}: "
                           f"{p['reason']}",
@@ -275,7 +367,8 @@ def approval_actions_register() -> None:
         name="ledger.entry_reverse", ask_permission="ledger.reverse_entry",
         approve_permission="ledger.reverse_entry",
         needs_approval=lambda p: approvals.dual_control(),
-        run=lambda p, by: entry_reverse(entry_id=p["entry_id"], reason=p["reason"], by=by),
+        run=lambda p, by, approved: entry_reverse(entry_id=p["entry_id"], reason=p["reason"],
+                                                  by=by, approved_by=approved),
         result_ref=_entry_ref,
         summary=lambda p: f"Reverse entry #{p['entry_id']}: {p['reason']}",
         ref=lambda p: f"entry:{p['entry_id']}",

@@ -349,13 +349,15 @@ def entry_reverse_check(*, entry_id: int, by: User | None, by_owner: bool = Fals
 
 
 def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = False,
-                  permission: str = "ledger.reverse_entry") -> Entry:
+                  permission: str = "ledger.reverse_entry",
+                  approved_by: approvals.Approval | None = None) -> Entry:
     """A new entry with the original's lines negated, pointing at it; once per entry.
 
     Holds the original settled stay resolved: a reversal moves money back, it does not
     reopen a wager. An entry of an owned kind (OWNED_KINDS), or the reversal of one, is
     reversed only by its owner's flow, which says so with ``by_owner`` and names the
-    permission it requires of ``by``. A reversal is never reversed.
+    permission it requires of ``by``. A reversal is never reversed. ``approved_by``: the
+    second person's approval it carries out, under dual control.
     """
     if by is None or not by.has_perm(permission):
         raise PermissionRefused(f"Reversing an entry needs the {permission} permission.")
@@ -365,7 +367,8 @@ def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = Fals
         # Under dual control a second person approves first, whoever calls; an owner's
         # flow (a round, the cage) asks for its own approval before it gets here.
         approvals.approval_required_check(action="ledger.entry_reverse",
-                                          params={"entry_id": entry_id, "reason": reason})
+                                          params={"entry_id": entry_id, "reason": reason},
+                                          by=by, approved_by=approved_by)
     original = entry_reverse_check(entry_id=entry_id, by=by, by_owner=by_owner,
                                    permission=permission)
     # Lines never change, so they can be read before the locks entry_post takes.

@@ -62,8 +62,8 @@ def approval_actions_register() -> None:
         # A round already settled answers with its settlement, as round_settle does.
         needs_approval=lambda p: (approvals.dual_control()
                                   and _round_state(p["round_id"]) not in Round.State.PLAYED),
-        run=lambda p, by: services.round_settle(round_id=p["round_id"], by=by,
-                                                outcomes=p["outcomes"]),
+        run=lambda p, by, approved: services.round_settle(
+            round_id=p["round_id"], by=by, outcomes=p["outcomes"], approved_by=approved),
         result_ref=_round_ref,
         summary=lambda p: f"Settle {_round_name(p['round_id'])} with outcomes "
                           + ", ".join(f"{k}: {v}" for k, v in sorted(p["outcomes"].items())),
@@ -73,8 +73,8 @@ def approval_actions_register() -> None:
         approve_permission="rounds.reverse_round",
         needs_approval=lambda p: (approvals.dual_control()
                                   and _round_state(p["round_id"]) != Round.State.REVERSED),
-        run=lambda p, by: services.round_reverse(round_id=p["round_id"], reason=p["reason"],
-                                                 by=by),
+        run=lambda p, by, approved: services.round_reverse(
+            round_id=p["round_id"], reason=p["reason"], by=by, approved_by=approved),
         result_ref=_round_ref,
         summary=lambda p: f"Reverse {_round_name(p['round_id'])}: {p['reason']}",
         ref=lambda p: f"round:{p['round_id']}", check=_reverse_check))

@@ -288,6 +288,9 @@ class Round(models.Model):
     wager_rows: list[Wager]
     hand_rows: list[Hand]
     event_rows: list[RoundEvent]
+    # The requests about the round waiting for a second person, as JSON text
+    # (rounds.selectors.round_pending_approvals).
+    pending_approval_json: str
 
     class Meta:
         ordering = ["-id"]

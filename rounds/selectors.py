@@ -2,21 +2,50 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
+from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from casino.models import Player
 from casino.selectors import player_list
+from casino.shared.approvals import Approval
 from casino.shared.db import SqlRead, columns
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.settlement import positions_against_bank, positions_in_play
+
+
+def _pending_sql(round_id: str) -> str:
+    """The requests about a round that wait for a second person (casino.shared.approvals),
+    as one JSON text column, oldest first: read with the round, not as a query of its own."""
+    return (
+        "(SELECT coalesce(json_agg(json_build_object('id', a.id, 'action', a.action, "
+        "'summary', a.summary, 'requested_by', ru.username, 'requested_at', a.requested_at) "
+        f"ORDER BY a.id), '[]'::json)::text FROM \"{Approval._meta.db_table}\" a "
+        f'JOIN "{User._meta.db_table}" ru ON ru.id = a.requested_by_id '
+        f"WHERE a.status = '{Approval.Status.PENDING.value}' AND a.ref = 'round:' || {round_id})")
+
+
+def round_pending_approvals(round_: Round) -> list[dict[str, Any]]:
+    """The requests about the round waiting for a second person, as round_detail and
+    table_rounds read them with the round: id, action, summary, requested_by (a username),
+    requested_at."""
+    rows: list[dict[str, Any]] = json.loads(round_.pending_approval_json)
+    for row in rows:
+        row["requested_at"] = datetime.fromisoformat(row["requested_at"])
+    return rows
+
+
+_PENDING = f"SELECT {_pending_sql('%s')}"
 
 # The reads of round_detail, written as SQL (casino.shared.db.SqlRead): every step of a
 # round answers with the whole round. Who opened the round and who took each step are shown
@@ -35,10 +64,13 @@ _HANDS = SqlRead(
 _ACTIVE_WAGERS = SqlRead(
     Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
     f"WHERE w.round_id = %s AND w.state = '{Wager.State.ACTIVE.value}' ORDER BY w.seat, w.id")
+# The round's pending requests come with its events, which every answer reads (a step holds
+# the round, never its earlier events): one column, the same on each row, evaluated once
+# (it names the round by the parameter, not by the row). Parameters: the round's id, twice.
 _EVENTS = SqlRead(
-    RoundEvent, f'SELECT {columns(RoundEvent, "e")}, u.username '
+    RoundEvent, f'SELECT {columns(RoundEvent, "e")}, u.username, {_pending_sql("%s")} '
     f'FROM "{RoundEvent._meta.db_table}" e LEFT JOIN "{User._meta.db_table}" u ON u.id = e.by_id '
-    "WHERE e.round_id = %s ORDER BY e.id", extra=["by_username"])
+    "WHERE e.round_id = %s ORDER BY e.id", extra=["by_username", "pending_approval_json"])
 
 
 def round_detail(*, round_id: int, held: Round | None = None) -> Round:
@@ -60,7 +92,13 @@ def round_detail(*, round_id: int, held: Round | None = None) -> Round:
         round_.wager_rows = round_wagers(round_id=round_id)
     if not hasattr(round_, "hand_rows"):
         round_.hand_rows = round_hands(round_id=round_id)
-    round_.event_rows = _EVENTS.all(round_id)
+    round_.event_rows = _EVENTS.all(round_id, round_id)
+    if round_.event_rows:
+        round_.pending_approval_json = round_.event_rows[0].pending_approval_json  # type: ignore[attr-defined]
+    else:  # every round has its "opened" event; read on its own all the same
+        with connection.cursor() as cursor:
+            cursor.execute(_PENDING, [round_id])
+            round_.pending_approval_json = cursor.fetchone()[0]
     return round_
 
 
@@ -86,7 +124,11 @@ def table_rounds(*, table_id: int, state: str | None = None,
     # (django-stubs takes a Prefetch's to_attr for a new attribute; Round declares them.)
     rounds = Round.objects.filter(table_id=table_id).select_related(  # type: ignore[no-redef]
         "table", "banker_player").annotate(
-        opened_by_username=F("opened_by__username")).prefetch_related(
+        opened_by_username=F("opened_by__username"),
+        # Table names and constants only, no input: the same column round_detail reads.
+        pending_approval_json=RawSQL(  # noqa: S611
+            _pending_sql(f'"{Round._meta.db_table}"."id"'), ()),
+    ).prefetch_related(
         Prefetch("wagers", to_attr="wager_rows"), Prefetch("hands", to_attr="hand_rows"),
         Prefetch("events", queryset=RoundEvent.objects.annotate(by_username=F("by__username")),
                  to_attr="event_rows"))

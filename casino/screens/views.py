@@ -124,6 +124,11 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "once_deposit": uuid.uuid4().hex, "once_withdraw": uuid.uuid4().hex,
         "may_deposit": request.user.has_perm("casino.deposit_funds"),
         "may_withdraw": request.user.has_perm("casino.withdraw_funds"),
+        # The player's gaming day at the cage against the cap, and what waits for a pit
+        # boss: the clerk sees why a movement will wait before typing it.
+        "day": services.cage_day_totals(player=player),
+        "cap": services.cage_cap(player.currency),
+        "pending": approvals.approvals_pending(ref=selectors.player_account_ref(player.pk)),
     }
     return render(request, TEMPLATES + "player.html", context, status=status)
 

@@ -10,17 +10,25 @@ records who asked; the approval records who allowed it), so the decision and its
 commit together or not at all. A refused run (the state changed meanwhile) leaves the
 approval pending; the approver may reject it.
 
+The approval reaches the service as an explicit argument (``approved_by``), and the service
+checks it (``approval_required_check``): without one, an operation that needs a second
+person is refused, whoever calls. Approving checks the asker again: a request whose asker was
+deactivated, or lost the right to ask, does not run (409 ``asker_not_allowed``; it stays
+pending, to be rejected). While a request is pending, the step it waits for is refused to
+everyone else (409 ``approval_pending``): one request per thing concerned (a round, an entry,
+a player's cage movements), decided before anything else happens to it.
+
 Which operations need approval:
 - reversals (ledger entries, cage corrections, rounds) and results-only settlements, when
   ``CASINO_DUAL_CONTROL`` is on (off by default);
-- a cage deposit or withdrawal above ``CASINO_CAGE_APPROVAL_ABOVE`` (always).
+- a cage deposit, withdrawal or correction that brings what the cage credited to the player
+  (or debited from them) in the gaming day above ``CASINO_CAGE_APPROVAL_ABOVE`` (always;
+  casino.services).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -93,15 +101,22 @@ class Action:
     ask_permission: str
     approve_permission: str
     needs_approval: Callable[[Mapping[str, Any]], bool]
-    # Runs the service as ``by`` (the person who asked); returns what it made or changed.
-    run: Callable[[Mapping[str, Any], User], Any]
+    # Runs the service as ``by`` (the person who asked), handing it the approval it carries
+    # out (None when no approval is needed); returns what it made or changed.
+    run: Callable[[Mapping[str, Any], User, Approval | None], Any]
     result_ref: Callable[[Any], str]
     summary: Callable[[Mapping[str, Any]], str]
     ref: Callable[[Mapping[str, Any]], str]
     # Refuses, before anything is filed, a request that could never be carried out.
     check: Callable[[Mapping[str, Any], User], None] | None = None
-    # One pending request per thing concerned (a reversal), or any number (deposits).
-    one_pending_per_ref: bool = True
+    # Who approves this request, when it depends on what is asked (a correction above the
+    # cage's cap: a pit boss, not a second clerk); None: always ``approve_permission``.
+    approve_permission_for: Callable[[Mapping[str, Any]], str] | None = None
+
+    def approver_permission(self, params: Mapping[str, Any]) -> str:
+        if self.approve_permission_for is not None:
+            return self.approve_permission_for(params)
+        return self.approve_permission
 
 
 ACTIONS: dict[str, Action] = {}
@@ -111,33 +126,83 @@ def action_register(action: Action) -> None:
     ACTIONS[action.name] = action
 
 
-# The operation action_submit or approval_decide is running right now: the services that may
-# need a second person (approval_required_check) let exactly that one through. A context
-# variable, so one thread's approval never lets another thread's call pass.
-_RUNNING: ContextVar[str | None] = ContextVar("casino_approved_action", default=None)
-
-
-@contextmanager
-def _running(action: str) -> Iterator[None]:
-    token = _RUNNING.set(action)
-    try:
-        yield
-    finally:
-        _RUNNING.reset(token)
-
-
-def approval_required_check(*, action: str, params: Mapping[str, Any]) -> None:
+def approval_required_check(*, action: str, params: Mapping[str, Any], by: User | None,
+                            approved_by: Approval | None) -> None:
     """Called by the services themselves, so no screen, command or future caller can move
-    money around dual control or the cage's cap by calling the service directly: refuses
-    (409 ``approval_required``) when the operation needs a second person and this call did
-    not come through ``action_submit`` or an approved ``approval_decide``."""
-    if _RUNNING.get() == action:
-        return
+    money around dual control or the cage's cap by calling the service directly.
+
+    ``approved_by``: the approval this call carries out, handed over explicitly by
+    ``approval_decide`` (never read from the surroundings, so nothing else running at the
+    same time can borrow it). Without one the service refuses (409 ``approval_required``)
+    an operation that needs a second person, and any step on what a pending request
+    concerns (409 ``approval_pending``): that request is decided first. With one, it must
+    be this very operation, as asked, decided now by another person allowed to approve it,
+    for someone still allowed to ask for it (``approval_run_check``)."""
     spec = _action(action)
+    if approved_by is not None:
+        approval_run_check(approval=approved_by, spec=spec, params=params, by=by)
+        return
     if spec.needs_approval(params):
         raise Conflict(f"{spec.summary(params)} needs a second person's approval: ask for it "
                        "and a colleague with the right decides.", code="approval_required",
                        detail={"action": action})
+    approval_pending_check(ref=spec.ref(params))
+
+
+def approval_pending_check(*, ref: str) -> None:
+    """Refuses (409 ``approval_pending``) a step on what a pending request concerns (a
+    round, a player's cage movements, an entry), unless the step carries out that request
+    (approval_required_check): the step it waits for is not taken around it. The request
+    is approved or rejected first."""
+    pending = (Approval.objects.filter(ref=ref, status=Approval.Status.PENDING)
+               .select_related("requested_by").order_by("id").first())
+    if pending is not None:
+        raise Conflict(f"Request #{pending.pk} ({pending.summary}), asked by "
+                       f"{pending.requested_by.get_username()}, waits for a decision: it is "
+                       "approved or rejected first.", code="approval_pending",
+                       detail={"approval_id": pending.pk, "ref": ref,
+                               "action": pending.action})
+
+
+def approval_asker_check(*, approval: Approval, spec: Action) -> None:
+    """The person who asked is still active and still holds the right to ask: a request
+    outlives neither (409 ``asker_not_allowed``; the request stays pending, to be
+    rejected)."""
+    asker = approval.requested_by
+    if asker.is_active and asker.has_perm(spec.ask_permission):
+        return
+    why = ("is no longer active" if not asker.is_active
+           else f"no longer holds the {spec.ask_permission} permission")
+    raise Conflict(f"Request #{approval.pk} cannot run: {asker.get_username()}, who asked for "
+                   f"it, {why}. Reject it; someone allowed to ask may ask again.",
+                   code="asker_not_allowed",
+                   detail={"approval_id": approval.pk, "requested_by": asker.get_username(),
+                           "reason": "inactive" if not asker.is_active else "permission"})
+
+
+def approval_run_check(*, approval: Approval, spec: Action, params: Mapping[str, Any],
+                       by: User | None) -> None:
+    """``approval`` allows this call: the same operation with the same arguments, run as
+    the person who asked, decided by another person who may approve it, and still pending
+    in the database (approval_decide holds its row locked and records the decision after
+    the operation ran), so an approval carries out one operation, once."""
+    asked = approval.params
+    if (approval.action != spec.name or any(asked.get(k) != v for k, v in params.items())
+            or by is None or approval.requested_by_id != by.pk):
+        raise Conflict(f"Request #{approval.pk} approved another operation than this one.",
+                       code="approval_mismatch",
+                       detail={"approval_id": approval.pk, "action": spec.name})
+    decider = approval.decided_by
+    if (decider is None or decider.pk == approval.requested_by_id
+            or not decider.has_perm(spec.approver_permission(approval.params))):
+        raise Conflict(f"Request #{approval.pk} is not approved by a second person allowed "
+                       "to approve it.", code="approval_required",
+                       detail={"action": spec.name, "approval_id": approval.pk})
+    if not Approval.objects.filter(pk=approval.pk, action=spec.name,
+                                   status=Approval.Status.PENDING).exists():
+        raise Conflict(f"Request #{approval.pk} was already decided.", code="approval_decided",
+                       detail={"approval_id": approval.pk})
+    approval_asker_check(approval=approval, spec=spec)
 
 
 def dual_control() -> bool:
@@ -162,10 +227,15 @@ class Submitted:
 def action_submit(*, action: str, params: Mapping[str, Any], by: User) -> Submitted:
     """Run the operation now, or file it for a second person when it needs one."""
     spec = _action(action)
-    if spec.needs_approval(params):
-        return Submitted(approval=approval_request(action=action, params=params, by=by))
-    with _running(action):
-        return Submitted(result=spec.run(params, by))
+    if not spec.needs_approval(params):
+        try:
+            return Submitted(result=spec.run(params, by, None))
+        except Conflict as exc:
+            # The service decides again under its locks (another movement of the same
+            # player's day may have come in between): then it waits for a second person.
+            if exc.code != "approval_required" or exc.detail.get("action") != action:
+                raise
+    return Submitted(approval=approval_request(action=action, params=params, by=by))
 
 
 def approval_request(*, action: str, params: Mapping[str, Any], by: User) -> Approval:
@@ -177,18 +247,13 @@ def approval_request(*, action: str, params: Mapping[str, Any], by: User) -> App
         spec.check(params, by)
     ref = spec.ref(params)
     with transaction.atomic():
-        if spec.one_pending_per_ref:
-            # Two requests for the same entry or round at once: the second waits on this
-            # lock until the first commits, then finds it pending.
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
-                               [f"casino.approval:{action}:{ref}"])
-            pending = Approval.objects.filter(action=action, ref=ref,
-                                              status=Approval.Status.PENDING).first()
-            if pending is not None:
-                raise Conflict(f"Request #{pending.pk} for {ref} already waits for a "
-                               "decision.", code="approval_pending",
-                               detail={"approval_id": pending.pk, "ref": ref})
+        # One pending request per thing concerned (an entry, a round, a player's cage
+        # movements): two asked at once, the second waits on this lock until the first
+        # commits, then finds it pending.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                           [f"casino.approval:{ref}"])
+        approval_pending_check(ref=ref)
         return Approval.objects.create(action=action, params=dict(params),
                                        summary=spec.summary(params)[:300], ref=ref,
                                        requested_by=by)
@@ -201,9 +266,10 @@ def approval_check(*, approval: Approval, by: User) -> Action:
         raise PermissionRefused("A request is decided by a second person, not by the one "
                                 "who asked.", code="own_request",
                                 detail={"approval_id": approval.pk})
-    if not by.has_perm(spec.approve_permission):
-        raise PermissionRefused(f"Deciding this needs the {spec.approve_permission} "
-                                "permission.", detail={"approval_id": approval.pk})
+    permission = spec.approver_permission(approval.params)
+    if not by.has_perm(permission):
+        raise PermissionRefused(f"Deciding this needs the {permission} permission.",
+                                detail={"approval_id": approval.pk})
     if approval.status != Approval.Status.PENDING:
         raise Conflict(f"Request #{approval.pk} was already {approval.status}.",
                        code="approval_decided",
@@ -225,13 +291,17 @@ def approval_decide(*, approval_id: int, approve: bool, by: User, note: str = ""
             raise NotFound(f"There is no request #{approval_id}.",
                            detail={"approval_id": approval_id})
         spec = approval_check(approval=approval, by=by)
-        if approve:
-            with _running(approval.action):
-                result = spec.run(approval.params, approval.requested_by)
-            approval.result_ref = spec.result_ref(result)
-        approval.status = Approval.Status.APPROVED if approve else Approval.Status.REJECTED
         approval.decided_by = by
         approval.decided_at = timezone.now()
+        if approve:
+            # Before anything runs: a request outlives neither its asker's account nor
+            # their right to ask (it stays pending; the approver may reject it).
+            approval_asker_check(approval=approval, spec=spec)
+            # The approval itself goes to the service, which checks it
+            # (approval_required_check): nothing ambient lets the operation through.
+            result = spec.run(approval.params, approval.requested_by, approval)
+            approval.result_ref = spec.result_ref(result)
+        approval.status = Approval.Status.APPROVED if approve else Approval.Status.REJECTED
         approval.note = note.strip()
         approval.save(update_fields=["status", "decided_by", "decided_at", "note",
                                      "result_ref"])
@@ -246,7 +316,8 @@ def approval_may_decide(*, approval: Approval, by: User) -> bool:
     approval_decide checks again)."""
     spec = ACTIONS.get(approval.action)
     return (spec is not None and approval.status == Approval.Status.PENDING
-            and approval.requested_by_id != by.pk and by.has_perm(spec.approve_permission))
+            and approval.requested_by_id != by.pk
+            and by.has_perm(spec.approver_permission(approval.params)))
 
 
 def approval_list(*, user: User, status: str | None = None) -> models.QuerySet[Approval]:
@@ -261,6 +332,13 @@ def approval_list(*, user: User, status: str | None = None) -> models.QuerySet[A
     if status:
         approvals = approvals.filter(status=status)
     return approvals.select_related("requested_by", "decided_by").order_by("-id")
+
+
+def approvals_pending(*, ref: str) -> list[Approval]:
+    """The requests about ``ref`` ("round:4", "player:3") waiting for a decision, oldest
+    first: the screens show them where the step they wait for would be taken."""
+    return list(Approval.objects.filter(ref=ref, status=Approval.Status.PENDING)
+                .select_related("requested_by").order_by("id"))
 
 
 def approval_get(*, approval_id: int, user: User) -> Approval:

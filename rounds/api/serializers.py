@@ -31,6 +31,7 @@ from rounds.selectors import (
     round_event_data,
     round_hidden_positions,
     round_is_protected,
+    round_pending_approvals,
     round_settlement,
 )
 from rounds.settlement import Outcome
@@ -176,6 +177,14 @@ class EventOut(FieldsOnceOut):
     data = serializers.JSONField()  # type: ignore[assignment]
 
 
+class PendingApprovalOut(FieldsOnceOut):
+    id = serializers.IntegerField()
+    action = serializers.CharField()
+    summary = serializers.CharField()
+    requested_by = serializers.CharField(help_text="The username of the person who asked.")
+    requested_at = serializers.DateTimeField()
+
+
 class RoundOut(FieldsOnceOut):
     id = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")
@@ -201,6 +210,10 @@ class RoundOut(FieldsOnceOut):
     opened_at = serializers.DateTimeField()
     settled_at = serializers.DateTimeField(allow_null=True)
     closed_reason = serializers.CharField()
+    pending_approvals = serializers.SerializerMethodField(
+        help_text="Requests about this round waiting for a second person (a results-only "
+                  "settlement, a reversal): the step they wait for is refused "
+                  "(409 approval_pending) until one is approved or rejected.")
 
     def _money(self, value: int | None) -> str | None:
         return None if value is None else format_minor(value, self.context["currency"])
@@ -263,6 +276,11 @@ class RoundOut(FieldsOnceOut):
         shown = cast("list[dict[str, Any]]", EventOut(round_.event_rows, many=True).data)
         return [{**row, "data": round_event_data(round_, event)}
                 for event, row in zip(round_.event_rows, shown, strict=True)]
+
+    @extend_schema_field(PendingApprovalOut(many=True))
+    def get_pending_approvals(self, round_: Round) -> list[dict[str, Any]]:
+        return cast("list[dict[str, Any]]",
+                    PendingApprovalOut(round_pending_approvals(round_), many=True).data)
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_settlement(self, round_: Round) -> dict[str, Any] | None:

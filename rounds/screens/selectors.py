@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 
 from casino.models import Player
 from casino.selectors import player_account_ref
+from casino.shared.approvals import Approval, approvals_pending
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
@@ -125,6 +126,8 @@ class TableScreen:
     unused_stacks: list[tuple[str, str]] = field(default_factory=list)
     burnt: str = ""
     positions_in_play: list[str] = field(default_factory=list)
+    # Requests about the round waiting for a second person: its next step waits for them.
+    pending: list[Approval] = field(default_factory=list)
 
     @property
     def is_open(self) -> bool:
@@ -278,6 +281,7 @@ def table_screen(*, table_id: int) -> TableScreen:
                          banker_label=banker_label(round_))
     if round_ is None:
         return screen
+    screen.pending = approvals_pending(ref=f"round:{round_.pk}")
     # Who played each position in this round (a player may have left the seat since).
     names = {str(s.number): s.player.name for s in seats if s.player}
     names.update({str(w.seat): w.player.name for w in _wagers_in_play(round_)})

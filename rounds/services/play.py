@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from casino.shared import approvals
 from casino.shared.db import SqlRead, columns, insert_row, update_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
@@ -189,6 +190,10 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
+    if round_.state == Round.State.BANKER_SET:
+        # Outcomes waiting for a pit boss were asked against this banker: not changed
+        # under them (only a set banker can have outcomes waiting).
+        approvals.approval_pending_check(ref=f"round:{round_id}")
     rules = round_.table_rules
     if house:
         if seat is not None or house_stake:
@@ -268,6 +273,9 @@ def round_deal(*, round_id: int, by: User,
     results-only table — no cards at all. Locks the round, then the banker's account."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BANKER_SET, doing="deal")
+    # Outcomes waiting for a pit boss (a results-only settlement) are decided first: a deal
+    # would settle the round around them.
+    approvals.approval_pending_check(ref=f"round:{round_id}")
     round_require_deal_mode(round_, Round.DealKind.RESULTS if results_only
                        else Round.DealKind.PHYSICAL if hands else Round.DealKind.ELECTRONIC)
     wagers = round_active_wagers(round_)

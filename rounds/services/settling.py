@@ -42,7 +42,8 @@ from rounds.settlement import settle as settle_money
 
 @transaction.atomic
 def round_settle(*, round_id: int, by: User,
-                 outcomes: Mapping[str, str] | None = None) -> Round:
+                 outcomes: Mapping[str, str] | None = None,
+                 approved_by: approvals.Approval | None = None) -> Round:
     """Settle every hand against the bank and post the round as ONE ledger entry that
     resolves every hold (rules §5-§7). Settling again, with no outcomes or the same ones,
     returns the first settlement (a client's retry); other outcomes are refused (409), as
@@ -74,7 +75,8 @@ def round_settle(*, round_id: int, by: User,
         # No cards prove these outcomes: under dual control a second person approves first,
         # whoever calls (casino.shared.approvals; rounds.approvals registers the operation).
         approvals.approval_required_check(action="rounds.settle_results",
-                                          params={"round_id": round_id, "outcomes": outcomes})
+                                          params={"round_id": round_id, "outcomes": outcomes},
+                                          by=by, approved_by=approved_by)
         results = round_outcomes_check(round_, wagers, outcomes)
         # A results-only table settles straight after the banker is set; the solvency
         # check and the cover hold still come first, after the outcomes are checked.
@@ -275,6 +277,8 @@ def round_void(*, round_id: int, reason: str, by: User) -> Round:
                                detail={"fields": {"reason": ["required"]}})
     round_ = round_lock(round_id)
     round_require_state(round_, *Round.State.OPEN, doing="void")
+    # Outcomes waiting for a pit boss are rejected first, not voided around.
+    approvals.approval_pending_check(ref=f"round:{round_id}")
     released = [w.hold_id for w in round_active_wagers(round_)]
     if round_.banker_hold_id is not None:
         released.append(round_.banker_hold_id)
@@ -287,9 +291,11 @@ def round_void(*, round_id: int, reason: str, by: User) -> Round:
 
 
 @transaction.atomic
-def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
+def round_reverse(*, round_id: int, reason: str, by: User,
+                  approved_by: approvals.Approval | None = None) -> Round:
     """Reverse a settled round with a reason: a new ledger entry that undoes the
-    settlement's; the round keeps both."""
+    settlement's; the round keeps both. ``approved_by``: the second pit boss's approval it
+    carries out, under dual control."""
     if not reason.strip():
         raise ValidationFailed("say why the round is reversed",
                                detail={"fields": {"reason": ["required"]}})
@@ -298,7 +304,8 @@ def round_reverse(*, round_id: int, reason: str, by: User) -> Round:
         return round_
     round_require_state(round_, Round.State.SETTLED, doing="reverse")
     approvals.approval_required_check(action="rounds.reverse",
-                                      params={"round_id": round_id, "reason": reason})
+                                      params={"round_id": round_id, "reason": reason},
+                                      by=by, approved_by=approved_by)
     reversal_id = None
     if round_.entry_id is not None:
         reversal_id = ledger.entry_reverse(entry_id=round_.entry_id, reason=reason, by=by,

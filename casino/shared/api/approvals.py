@@ -67,8 +67,10 @@ class ApprovalApproveView(APIView):
     @extend_schema(
         summary="Approve a request: the operation runs now, as asked",
         description="Only a different person holding the operation's approving permission "
-                    "(403 `own_request` for the person who asked). The operation's own "
-                    "refusals (409) leave the request pending.",
+                    "(403 `own_request` for the person who asked). A request whose asker was "
+                    "deactivated or no longer holds the right to ask does not run "
+                    "(409 `asker_not_allowed`). The operation's own refusals (409) leave the "
+                    "request pending, to be rejected.",
         request=DecisionInput, responses={200: ApprovalOutput})
     def post(self, request: Request, approval_id: int) -> Response:
         return _decide(request, approval_id, approve=True)
