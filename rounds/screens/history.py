@@ -30,6 +30,7 @@ from rounds.models import Round, Table
 from rounds.screens import history_selectors as selectors
 from rounds.screens.forms import ReasonForm
 from rounds.screens.refusals import refusal_text
+from rounds.screens.selectors import reverse_preview
 from rounds.selectors import table_history_readable
 
 VIEW = "rounds.view_round"
@@ -96,8 +97,11 @@ def _page_context(request: HttpRequest, round_id: int, form: ReasonForm | None =
     _readable(request, page.round.table_id)
     table = Table.objects.get(pk=page.round.table_id)
     can_reverse = request.user.has_perm(REVERSE)
+    offer = can_reverse and page.round.state == Round.State.SETTLED
     return {"page": page, "round": page.round, "table": table, "currency": page.currency,
             "can_reverse": can_reverse,
+            # What the reversal would move back: the settlement's entry, negated.
+            "reverse_lines": reverse_preview(round_=page.round) if offer else [],
             "form": (form or ReasonForm()) if can_reverse else None,
             "zone": settings.TIME_ZONE}
 

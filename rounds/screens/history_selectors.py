@@ -297,7 +297,8 @@ def _dealt(data: dict[str, Any], names: dict[str, str]) -> tuple[str, tuple[tupl
     if deal == "physical":
         text = "Hands recorded from a physical deal."
         for position, codes in (data.get("hands") or {}).items():
-            cards.append((_where(position, names).capitalize(), codes))
+            where = _where(position, names)
+            cards.append((where[:1].upper() + where[1:], codes))
         return text, tuple(cards)
     dice = data.get("dice") or []
     text = "Electronic deal"
