@@ -84,8 +84,7 @@ def table_history(request: HttpRequest, table_id: int) -> HttpResponse:
                                         page=request.GET.get("page"))
     context = {"table": table, "day": day, "days": days, "page": page,
                "currency": table.currency, "zone": settings.TIME_ZONE}
-    template = f"{LIST}#rounds" if getattr(request, "htmx", False) else LIST
-    return render(request, template, context, status=status)
+    return render(request, LIST, context, status=status)
 
 
 def _page_context(request: HttpRequest, round_id: int, form: ReasonForm | None = None,

@@ -108,7 +108,7 @@ def test_a_pit_boss_finds_an_older_round_in_the_history_and_reverses_it(
     assert page.get_by_role("button", name="Reverse round 2").count() == 0
     screen.shot("reversed")
     older.refresh_from_db()
-    assert older.state == Round.State.REVERSED
+    assert older.state == Round.State.REVERSED and older.reversal_entry_id is not None
     assert Entry.objects.get(pk=older.reversal_entry_id).reverses_id == older.entry_id
     # (round 2's amounts moved back; the later rounds' stay)
     assert (available(anna), available(bram)) == (last[0] + 2_000, last[1] - 1_900)

@@ -9,7 +9,9 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 
 from casino import roles
 from casino.models import Refusal
@@ -111,6 +113,23 @@ def test_a_busy_day_is_paged(table, pit_boss):
     assert rounds_listed(second) == [5, 4, 3, 2, 1]
     assert "Older rounds" in first and "Page 1 of 2" in first
     assert "Newer rounds" in second and "Page 2 of 2" in second
+
+
+def test_a_pages_queries_do_not_grow_with_its_rounds(table, players, pit_boss):
+    played_round(table, pit_boss)
+    client = login(roles.PIT_BOSS, "petra")
+    url = f"/tables/{table.pk}/history/"
+    client.get(url)  # the session and the permissions, read once
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    for _ in range(ROUNDS_PER_PAGE):
+        voided_round(table, pit_boss)
+
+    with CaptureQueriesContext(connection) as full:
+        response = client.get(url)
+
+    assert len(rounds_listed(response.content.decode())) == ROUNDS_PER_PAGE
+    assert len(full) == len(one)
 
 
 def test_a_day_that_is_not_a_date_is_a_400_in_words(table, pit_boss):
