@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 
+from casino.shared.errors import PermissionRefused
+
 GENERIC = "Your role does not allow this."
 ASK = "Ask a pit boss if you think it should."
 
@@ -50,3 +52,10 @@ class NotAllowed(PermissionDenied):
 def not_allowed(permission: str) -> NotAllowed:
     return NotAllowed(f"{GENERIC[:-1]}: you may not {permission_words(permission)}. {ASK}",
                       permission=permission)
+
+
+def permission_refused(permission: str, what: str = "") -> PermissionRefused:
+    """A service's refusal for a missing permission, in words ("Your role may not reverse a
+    ledger entry."), the permission's code in its detail for the API's readers."""
+    words = what or f"Your role may not {permission_words(permission)}."
+    return PermissionRefused(words, detail={"permission": permission})

@@ -137,3 +137,27 @@ def test_an_htmx_step_replaces_the_messages_of_the_page_before(table, pit_boss):
     assert html.count("Round 2 is open") == 1 and "Round 1 is open" not in html
     again = client.get(f"/tables/{table.pk}/").content.decode()
     assert "Round 2 is open" not in again and "Round 1 is open" not in again
+
+
+@override_settings(CASINO_DUAL_CONTROL=True)
+def test_a_request_a_role_may_not_decide_is_refused_in_words(table, pit_boss):
+    seat_player(table, pit_boss)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+    services.round_deal(round_id=round_.pk, by=pit_boss)
+    services.hand_set(round_id=round_.pk, position="1", house_way=True, by=pit_boss)
+    services.round_settle(round_id=round_.pk, by=pit_boss)
+    login(roles.PIT_BOSS, "petra").post(f"/rounds/{round_.pk}/page/reverse/",
+                                        {"reason": "wrong seat"})
+    approval = Approval.objects.get(action="rounds.reverse")
+    dealer = login(roles.DEALER, "dana")
+
+    page = dealer.post(f"/approvals/{approval.pk}/decide/", {"decision": "approve"},
+                       follow=True).content.decode()
+
+    said = "Your role may not reverse a settled round, so it does not decide this request."
+    assert said in page.replace("&#x27;", "'")
+    assert not {code for code in permission_codes() if code in page}
+    approval.refresh_from_db()
+    assert approval.status == Approval.Status.PENDING
