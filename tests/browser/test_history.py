@@ -141,3 +141,35 @@ def test_a_message_is_not_shown_again_at_the_next_step(
     shown = page.locator(".messages li").all_inner_texts()
     assert shown == ["Round 2 is open: place the wagers."]
     screen.shot("next-step")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_in_play_shows_no_bank_card_on_its_page(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given a round dealt electronically, the players' hands still to be set
+    floor = make_floor({1: ("Anna", 50_000), 2: ("Bram", 50_000)})
+    by = floor.pit_boss
+    round_ = services.round_open(table_id=floor.table.pk, by=by)
+    for seat in (1, 2):
+        services.wager_place(round_id=round_.pk, seat=seat, amount=1_000, by=by)
+    services.banker_set(round_id=round_.pk, house=True, by=by)
+    round_ = services.round_deal(round_id=round_.pk, by=by)
+    dealer_cards = round_.hands.get(position="dealer").cards.split()
+    staff_user(roles.AUDITOR, "audrey")
+    screen = screen_factory(width=1024)
+    screen.sign_in("audrey")
+    page = screen.page
+
+    # when an auditor opens it from the table's history
+    screen.goto(f"/tables/{floor.table.pk}/history/")
+    page.get_by_role("link", name="Round 1", exact=True).click()
+
+    # then Anna's cards show, the dealer's, the stacks and the burnt cards do not
+    page.get_by_test_id("in-play").wait_for()
+    shown = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
+    assert set(round_.hands.get(position="1").cards.split()) <= shown
+    assert not shown & (set(dealer_cards) | set(round_.burnt.split()))
+    assert page.get_by_test_id("hidden").count() == 1
+    assert page.get_by_role("button", name="Reverse round 1").count() == 0
+    screen.shot("in-play")
