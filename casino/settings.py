@@ -228,6 +228,9 @@ STORAGES = {
 }
 # Serve static files straight from the apps when collectstatic has not been run (development).
 WHITENOISE_USE_FINDERS = DEBUG
+# Files served at the site's root: /favicon.ico, which browsers ask for on every page (the
+# admin's and the API docs' too); the console's pages link the SVG one in console/.
+WHITENOISE_ROOT = BASE_DIR / "casino" / "public"
 
 # --- Security (on whenever DEBUG is off) ----------------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

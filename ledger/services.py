@@ -35,10 +35,10 @@ from casino.shared.errors import (
     Conflict,
     DomainError,
     NotFound,
-    PermissionRefused,
     ValidationFailed,
 )
 from casino.shared.money import MAX_MINOR, format_minor, minor_digits
+from casino.shared.permissions import permission_refused
 from ledger import selectors
 from ledger.models import Account, Entry, Hold
 
@@ -321,7 +321,7 @@ def entry_reverse_check(*, entry_id: int, by: User | None, by_owner: bool = Fals
     """The checks of entry_reverse that need no lock: the permission, the entry exists, it
     is not owned by another flow, it is not itself a reversal. Returns the entry."""
     if by is None or not by.has_perm(permission):
-        raise PermissionRefused(f"Reversing an entry needs the {permission} permission.")
+        raise permission_refused(permission)
     original = Entry.objects.filter(pk=entry_id).first()
     if original is None:
         raise NotFound(f"There is no ledger entry #{entry_id}.", detail={"entry_id": entry_id})
@@ -360,7 +360,7 @@ def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = Fals
     second person's approval it carries out, under dual control.
     """
     if by is None or not by.has_perm(permission):
-        raise PermissionRefused(f"Reversing an entry needs the {permission} permission.")
+        raise permission_refused(permission)
     if not reason or not reason.strip():
         raise ValidationFailed("A reversal needs a reason.", code="reason_required")
     if not by_owner:

@@ -384,3 +384,14 @@ def round_settlement(round_: Round) -> SettlementSummary | None:
         entry_id=round_.entry_id,
         reversal_entry_id=round_.reversal_entry_id,
     )
+
+
+# --- who may read a table's past rounds ------------------------------------------------------
+
+def table_history_readable(*, table_id: int, user: User) -> bool:
+    """Whether ``user`` may read the table's round history (its rounds, who played them, the
+    money): pit bosses and auditors every table's (they see every player), a dealer only
+    the tables they run (table_run_by), as the table screen shows players' funds."""
+    if not user.has_perm("rounds.view_round"):
+        return False
+    return user.has_perm("casino.view_player") or table_run_by(table_id=table_id, user=user)

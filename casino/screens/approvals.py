@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.refusals import refusal_trace_request
+from casino.shared.templatetags.words import sentence_text
 
 TEMPLATE = "casino/screens/approvals/list.html"
 SHOWN = 100  # the newest decided requests shown below the pending ones
@@ -47,7 +48,8 @@ def approval_decide(request: HttpRequest, approval_id: int) -> HttpResponse:
         decided = approvals.approval_decide(approval_id=approval_id, approve=approve,
                                             by=_user(request), note=note)
         verb = "approved" if approve else "rejected"
-        messages.success(request, f"Request #{decided.pk} is {verb}: {decided.summary}.")
+        messages.success(request, f"Request #{decided.pk} is {verb}: "
+                                  f"{sentence_text(decided.summary)}")
     except DomainError as error:
         messages.error(request, error.message[:1].upper() + error.message[1:])
         refusal_trace_request(request, error,

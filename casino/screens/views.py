@@ -15,7 +15,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -31,6 +30,7 @@ from casino.shared.errors import Conflict, DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
 from casino.shared.idempotency import IdempotencyKey
 from casino.shared.money import format_minor
+from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.spreadsheet import safe_cell
 from casino.shared.templatetags.casino_time import casino_time_text
@@ -49,7 +49,7 @@ def staff_may(permission: str) -> Callable[[View], View]:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not request.user.has_perm(permission):
-                raise PermissionDenied
+                raise not_allowed(permission)
             return view(request, *args, **kwargs)
 
         return guarded

@@ -38,6 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from casino.shared.errors import Conflict, NotFound, PermissionRefused
+from casino.shared.permissions import permission_refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -242,7 +243,7 @@ def approval_request(*, action: str, params: Mapping[str, Any], by: User) -> App
     """File a pending request; nothing else changes until a second person approves it."""
     spec = _action(action)
     if by is None or not by.has_perm(spec.ask_permission):
-        raise PermissionRefused(f"Asking for this needs the {spec.ask_permission} permission.")
+        raise permission_refused(spec.ask_permission)
     if spec.check is not None:
         spec.check(params, by)
     ref = spec.ref(params)
@@ -268,8 +269,9 @@ def approval_check(*, approval: Approval, by: User) -> Action:
                                 detail={"approval_id": approval.pk})
     permission = spec.approver_permission(approval.params)
     if not by.has_perm(permission):
-        raise PermissionRefused(f"Deciding this needs the {permission} permission.",
-                                detail={"approval_id": approval.pk})
+        refused = permission_refused(permission)
+        raise PermissionRefused(f"{refused.message[:-1]}, so it does not decide this request.",
+                                detail={**refused.detail, "approval_id": approval.pk})
     if approval.status != Approval.Status.PENDING:
         raise Conflict(f"Request #{approval.pk} was already {approval.status}.",
                        code="approval_decided",

@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import reports, views
+from rounds.screens import history, reports, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -41,4 +41,12 @@ urlpatterns = [
          name="round-settle-results"),
     path("rounds/<int:round_id>/void/", views.round_void, name="round-void"),
     path("rounds/<int:round_id>/reverse/", views.round_reverse, name="round-reverse"),
+]
+# A table's round history, a round's page, and the reversal asked from that page
+# (rounds/screens/history.py).
+urlpatterns += [
+    path("tables/<int:table_id>/history/", history.table_history, name="table-history"),
+    path("rounds/<int:round_id>/", history.round_page, name="round"),
+    path("rounds/<int:round_id>/page/reverse/", history.round_page_reverse,
+         name="round-page-reverse"),
 ]

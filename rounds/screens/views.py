@@ -9,10 +9,11 @@ service refused it before writing anything, so nothing changed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.money import to_minor
+from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
@@ -51,7 +53,12 @@ TEMPLATE = "rounds/screens/table.html"
 def _requires(permission: str) -> Callable[..., Any]:
     """Signed in (else the login page), and allowed (else the 403 page in words)."""
     def wrap(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        return login_required(permission_required(permission, raise_exception=True)(view))
+        @wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.has_perm(permission):
+                raise not_allowed(permission)
+            return view(request, *args, **kwargs)
+        return login_required(guarded)
     return wrap
 
 

@@ -69,6 +69,12 @@ def test_make_serve_answers_its_login_page_with_debug_off(django_db_setup, djang
         stylesheet = re.search(r'href="(/static/[^"]+\.[0-9a-f]{12}\.css)"', page)
         assert stylesheet, page
         assert get(f"http://127.0.0.1:{port}{stylesheet[1]}")[0] == 200
+        # the favicon too, linked and at the root where browsers ask for it on every page
+        icon = re.search(r'<link rel="icon" href="(/static/[^"]+\.[0-9a-f]{12}\.svg)"', page)
+        assert icon, page
+        for path in (icon[1], "/favicon.ico"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+                assert answer.status == 200 and answer.read(), path
         # and the service reaches its database as the runtime role
         health, body = get(f"http://127.0.0.1:{port}/api/v1/health")
         assert health == 200, body

@@ -158,9 +158,12 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if not _wants_json(request):
-        return _html_error(request, 403, "Not allowed",
-                           "Your role does not allow this. Ask a pit boss if you think it "
-                           "should.")
+        # What the person may not do, in words; never a permission's code (a guard that
+        # says nothing more gets the general sentence).
+        from casino.shared.permissions import ASK, GENERIC, NotAllowed
+
+        words = exception.words if isinstance(exception, NotAllowed) else f"{GENERIC} {ASK}"
+        return _html_error(request, 403, "Not allowed", words)
     return _json_error(
         status.HTTP_403_FORBIDDEN, "permission_denied", "You may not perform this action."
     )

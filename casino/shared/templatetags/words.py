@@ -24,3 +24,15 @@ def entry_kind_text(kind: str) -> str:
 @register.filter
 def entry_kind(kind: str) -> str:
     return entry_kind_text(kind)
+
+
+def sentence_text(text: str) -> str:
+    """``text`` ended by one full stop: what a person typed ("paid the wrong seat.") put at
+    the end of a sentence of ours is not given a second one."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+@register.filter
+def sentence(text: str) -> str:
+    return sentence_text(text)

@@ -5,7 +5,7 @@
   // the message that says what happened (or the screen), never lose it to the page's top.
   document.addEventListener("htmx:afterSettle", function () {
     if (document.activeElement && document.activeElement !== document.body) return;
-    var target = document.querySelector("#screen .messages") || document.getElementById("screen");
+    var target = document.querySelector("#messages .messages") || document.getElementById("screen");
     if (target) { target.setAttribute("tabindex", "-1"); target.focus({preventScroll: true}); }
   });
   // Print buttons (receipts, statements).

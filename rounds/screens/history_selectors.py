@@ -1,0 +1,316 @@
+"""What a table's round history shows, read once per page as plain rows: the rounds of one
+gaming day, a page at a time, and one round's story and settlement.
+
+Game protection is not this module's to decide: while a round is in play, the hands, the
+deal's cards and the hands' events are shown as rounds.selectors lets anyone see them
+(``round_hidden_positions``, ``round_event_data``, ``round_is_protected``), the rules the
+API's round answer and the table screen follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Count, Q, Sum
+
+from casino.models import Player
+from casino.shared.errors import ValidationFailed
+from casino.shared.money import to_minor
+from casino.shared.templatetags.money import money_text
+from rounds.models import POSITIONS, Hand, Round, RoundEvent
+from rounds.screens.selectors import STEP_WORDS, banker_label, position_label
+from rounds.selectors import (
+    SettlementSummary,
+    round_detail,
+    round_event_data,
+    round_hidden_positions,
+    round_is_protected,
+    round_settlement,
+)
+
+ROUNDS_PER_PAGE = 50  # a busy table plays hundreds of rounds a day
+DAYS_LISTED = 400     # the gaming days offered by the picker, newest first
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One round in a table's history list; amounts in minor units."""
+
+    id: int
+    number: int
+    step: str
+    opened_at: datetime
+    settled_at: datetime | None
+    banker: str
+    wagers: int               # wagers in play (not cleared before the deal)
+    wagered: int
+    banker_net: int | None
+    commission: int | None
+
+
+@dataclass(frozen=True)
+class GamingDay:
+    day: date
+    rounds: int
+
+
+def table_history_days(*, table_id: int) -> list[GamingDay]:
+    """The gaming days the table played, newest first, with their number of rounds."""
+    rows = (Round.objects.filter(table_id=table_id).values("gaming_day")
+            .annotate(rounds=Count("id")).order_by("-gaming_day")[:DAYS_LISTED])
+    return [GamingDay(day=r["gaming_day"], rounds=r["rounds"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    rows: list[HistoryRow]
+    number: int               # this page's, from 1
+    num_pages: int
+    count: int                # the day's rounds, every page's
+
+    @property
+    def newer(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def older(self) -> int | None:
+        return self.number + 1 if self.number < self.num_pages else None
+
+
+def table_history_page(*, table_id: int, gaming_day: date,
+                       page: int | str | None) -> HistoryPage:
+    """One page of the table's rounds of ``gaming_day``, newest first; a page past the last
+    (or not a number) gives the last (or the first), as Django's Paginator.get_page does."""
+    active = Q(wagers__state="active")
+    rounds = (Round.objects.filter(table_id=table_id, gaming_day=gaming_day)
+              .select_related("banker_player")
+              .annotate(wager_count=Count("wagers", filter=active),
+                        wagered=Sum("wagers__amount", filter=active))
+              .order_by("-number"))
+    paginator = Paginator(rounds, ROUNDS_PER_PAGE)
+    found = paginator.get_page(page)
+    return HistoryPage(rows=[_history_row(r) for r in found.object_list], number=found.number,
+                       num_pages=paginator.num_pages, count=paginator.count)
+
+
+def _history_row(round_: Any) -> HistoryRow:
+    played = round_.state in Round.State.PLAYED
+    return HistoryRow(
+        id=round_.pk, number=round_.number, step=STEP_WORDS[Round.State(round_.state)],
+        opened_at=round_.opened_at, settled_at=round_.settled_at,
+        banker=banker_label(round_), wagers=round_.wager_count, wagered=round_.wagered or 0,
+        banker_net=round_.banker_net if played else None,
+        commission=(round_.player_commission or 0) + (round_.banker_commission or 0)
+        if played else None)
+
+
+# --- one round: its story and its settlement -------------------------------------------------
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One event of the round in words; ``cards``: (what, card codes) shown as cards."""
+
+    at: datetime
+    by: str
+    text: str
+    cards: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class HandLine:
+    label: str
+    hidden: bool               # game protection: the bank's cards before every player set
+    cards: str                 # the seven dealt, when not yet set
+    high: str
+    low: str
+    set_by: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    label: str
+    wager: int
+    outcome: str
+    high: str
+    low: str
+    amount: int
+    commission: int
+
+    @property
+    def net(self) -> int:
+        return self.amount - self.commission
+
+
+@dataclass
+class RoundPage:
+    round: Round
+    step: str
+    banker: str
+    protected: bool            # in play: the deal's hidden cards stay hidden
+    story: list[StoryLine] = field(default_factory=list)
+    hands: list[HandLine] = field(default_factory=list)
+    settlement: SettlementSummary | None = None
+    results: list[ResultLine] = field(default_factory=list)
+    burnt: str = ""
+
+    @property
+    def currency(self) -> str:
+        return self.round.currency
+
+
+def round_page(*, round_id: int) -> RoundPage:
+    """A round's page: its story (every event in order, in words), its hands and its
+    settlement, as game protection lets anyone see them now. Raises NotFound."""
+    round_ = round_detail(round_id=round_id)
+    names = _names(round_)
+    hidden = round_hidden_positions(round_)
+    page = RoundPage(round=round_, step=STEP_WORDS[Round.State(round_.state)],
+                     banker=_banker(round_, names), protected=round_is_protected(round_))
+    page.story = [_story_line(round_, event, names, hidden) for event in round_.event_rows]
+    hands = sorted(round_.hand_rows, key=lambda h: POSITIONS.index(h.position))
+    page.hands = [_hand_line(h, names, h.position in hidden) for h in hands
+                  if h.cards or h.outcome]
+    page.settlement = round_settlement(round_)
+    if page.settlement is not None:
+        page.results = [ResultLine(label=position_label(p.position, names), wager=p.wager,
+                                   outcome=p.outcome, high=p.high, low=p.low,
+                                   amount=p.amount or 0, commission=p.commission)
+                        for p in page.settlement.positions]
+    if not page.protected:
+        page.burnt = round_.burnt
+    return page
+
+
+def _names(round_: Round) -> dict[str, str]:
+    """Who played each seat in this round (the seat may have changed hands since)."""
+    seats = {str(w.seat): w.player_id for w in round_.wager_rows}
+    if round_.banker_seat is not None and round_.banker_player_id is not None:
+        seats[str(round_.banker_seat)] = round_.banker_player_id
+    for event in round_.event_rows:  # a declined bank names a player who may not wager
+        if "seat" in event.data and "player" in event.data:
+            seats.setdefault(str(event.data["seat"]), event.data["player"])
+    players = dict(Player.objects.filter(pk__in=set(seats.values()))
+                   .values_list("pk", "name"))
+    return {seat: players.get(pid, "") for seat, pid in seats.items()}
+
+
+def _banker(round_: Round, names: dict[str, str]) -> str:
+    if round_.banker_is_house is None:
+        return "not chosen"
+    if round_.banker_is_house:
+        return "The house"
+    return position_label(str(round_.banker_seat), names)
+
+
+def _hand_line(hand: Hand, names: dict[str, str], hidden: bool) -> HandLine:
+    return HandLine(
+        label=position_label(hand.position, names), hidden=hidden,
+        cards="" if hidden else hand.cards,
+        high="" if hidden else hand.high, low="" if hidden else hand.low,
+        set_by=hand.get_set_by_display() if hand.set_by else "",
+        outcome=hand.get_outcome_display() if hand.outcome else "")
+
+
+def _amount(value: Any, currency: str) -> str:
+    """An amount an event recorded in the currency's unit ("10.00"), as money is shown."""
+    try:
+        return money_text(to_minor(str(value), currency), currency)
+    except ValidationFailed:  # an event written before amounts were recorded this way
+        return f"{value} {currency}"
+
+
+def _where(position: Any, names: dict[str, str]) -> str:
+    return "the dealer" if position == "dealer" else position_label(str(position), names)
+
+
+def _story_line(round_: Round, event: RoundEvent, names: dict[str, str],
+                hidden: set[str]) -> StoryLine:
+    data = round_event_data(round_, event)  # game protection: the deal's hidden cards
+    cur = round_.currency
+    kind = event.kind
+    cards: tuple[tuple[str, str], ...] = ()
+    seat = position_label(str(data.get("seat", "")), names) if "seat" in data else ""
+    if kind == "opened":
+        rules = data.get("rules", {})
+        text = f"Round {round_.number} opened"
+        if isinstance(rules.get("min_bet"), int) and isinstance(rules.get("max_bet"), int):
+            text += (f": wagers from {money_text(rules['min_bet'], cur)} to "
+                     f"{money_text(rules['max_bet'], cur)}")
+        text += "."
+    elif kind == "wager_placed":
+        text = f"{seat} wagers {_amount(data.get('amount'), cur)}."
+    elif kind == "wager_cleared":
+        text = f"{seat}'s wager of {_amount(data.get('amount'), cur)} is cleared."
+    elif kind == "bank_declined":
+        text = f"{seat} declines the bank."
+    elif kind == "banker_set":
+        if data.get("banker") == "house":
+            text = "The house banks."
+        else:
+            text = f"{seat} banks"
+            stake = data.get("house_stake")
+            if stake and to_minor(str(stake), cur):
+                text += f"; the house stakes {_amount(stake, cur)} against the bank"
+            text += "."
+    elif kind == "solvency_checked":
+        text = (f"The banker's cover is checked and held: {_amount(data.get('required'), cur)}"
+                f" needed, {_amount(data.get('available'), cur)} available.")
+    elif kind == "dealt":
+        text, cards = _dealt(data, names)
+    elif kind == "hand_set":
+        position = data.get("position", "")
+        how = dict(Hand.SetBy.choices).get(data.get("set_by", ""), "").lower()
+        text = f"{_where(position, names)}: hand set" + (f" ({how})" if how else "") + "."
+        if position not in hidden and data.get("high"):
+            cards = (("High", data["high"]), ("Low", data.get("low", "")))
+    elif kind == "settled":
+        text = f"Settled; the bank's net: {_amount(data.get('banker_net'), cur)}."
+        outcomes = data.get("outcomes") or {}
+        if outcomes:
+            words = dict(Hand.Outcome.choices)
+            text += " " + "; ".join(
+                f"{_where(p, names)}: {words.get(o, o).lower()}" for p, o in
+                sorted(outcomes.items(), key=lambda i: POSITIONS.index(i[0])
+                       if i[0] in POSITIONS else 99)) + "."
+    elif kind == "voided":
+        held = len(data.get("released_holds") or [])
+        text = (f"Voided ({held} hold{'s' * (held != 1)} released). "
+                f"Reason: {data.get('reason', '')}")
+    elif kind == "reversed":
+        text = ("Reversed: every amount of the settlement moved back. "
+                f"Reason: {data.get('reason', '')}")
+    else:
+        text = kind.replace("_", " ").capitalize() + "."
+    return StoryLine(at=event.at, by=getattr(event, "by_username", "") or "", text=text,
+                     cards=cards)
+
+
+def _dealt(data: dict[str, Any], names: dict[str, str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    deal = data.get("deal")
+    cards: list[tuple[str, str]] = []
+    if deal == "results":
+        return "Results only: no cards dealt; each position's outcome is recorded.", ()
+    if deal == "physical":
+        text = "Hands recorded from a physical deal."
+        for position, codes in (data.get("hands") or {}).items():
+            where = _where(position, names)
+            cards.append((where[:1].upper() + where[1:], codes))
+        return text, tuple(cards)
+    dice = data.get("dice") or []
+    text = "Electronic deal"
+    if dice:
+        text += f": dice {' · '.join(str(d) for d in dice)} = {sum(dice)}"
+    if data.get("counted"):
+        text += f", counted from {_where(data['counted'], names)}"
+    text += "."
+    stacks = data.get("stacks") or {}
+    for position in data.get("discarded") or []:
+        if position in stacks:
+            cards.append((f"Unused stack ({_where(position, names)})", stacks[position]))
+    if data.get("burnt"):
+        cards.append(("Burnt", data["burnt"]))
+    return text, tuple(cards)
