@@ -18,11 +18,12 @@ from tests.rounds.conftest import Dealer
 
 pytestmark = pytest.mark.django_db
 
-# knox's token lookup (with its user) and its sweep of the user's other tokens for expired
-# ones (knox's own TokenAuthentication, unmodified), one read of the user's permissions, the
-# Idempotency-Key's transaction (begin, insert of the key, update with the answer, end), and
-# what the answer reads besides the round, wagers and hands the settlement holds: the events.
-AROUND_THE_SETTLEMENT = 8
+# The token with its user, by its digest (casino/shared/api/authentication.py; knox's own
+# lookup and its sweep of the user's other tokens were two), one read of the user's
+# permissions, the Idempotency-Key's transaction (begin, insert of the key, update with the
+# answer, end), and what the answer reads besides the round, wagers and hands the settlement
+# holds: the events.
+AROUND_THE_SETTLEMENT = 7
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_eight_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_seven_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends
@@ -62,7 +63,7 @@ def test_a_settle_request_sends_eight_statements_besides_the_settlements_own(
         response = dealer.client.post(f"/api/v1/rounds/{round_id}/settle", {}, format="json",
                                       HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then the request sends the settlement's statements and eight more
+    # then the request sends the settlement's statements and seven more
     assert response.status_code == 200, response.json()
     assert response.json()["state"] == "settled"
     (own,) = settlement
@@ -82,9 +83,9 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
     with CaptureQueriesContext(connection) as request:
         retry = dealer.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then it gets the stored answer for knox's token lookup and sweep, the key's insert and
-    # its read
+    # then it gets the stored answer for the token's lookup, the key's insert and its read
+    # (and the transaction around them)
     assert retry["Idempotent-Replayed"] == "true"
     assert retry.json() == first.json()
-    assert len(request.captured_queries) == 6, "\n".join(
+    assert len(request.captured_queries) == 5, "\n".join(
         q["sql"] for q in request.captured_queries)
