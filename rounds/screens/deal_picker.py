@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -79,6 +80,11 @@ def _step(request: HttpRequest, round_id: int, write: Any) -> HttpResponse:
     return _answer(request, round_)
 
 
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # signed in: _run's login_required
+    return request.user
+
+
 def _run(view: Any) -> Any:
     """Signed in, allowed to run rounds (else the 403 page in words), and a POST."""
     return login_required(permission_required(RUN, raise_exception=True)(require_POST(view)))
@@ -87,7 +93,7 @@ def _run(view: Any) -> Any:
 @_run
 def deal_pick(request: HttpRequest, round_id: int) -> HttpResponse:
     """One card picked, for the position sent (else the first not yet full)."""
-    user = request.user
+    user = _user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_pick(
         round_id=rid, card=request.POST.get("pick", ""),
         position=request.POST.get("position") or None, by=user))
@@ -96,7 +102,7 @@ def deal_pick(request: HttpRequest, round_id: int) -> HttpResponse:
 @_run
 def deal_undo(request: HttpRequest, round_id: int) -> HttpResponse:
     """The last card picked taken back (the one the page showed as last, if it sent it)."""
-    user = request.user
+    user = _user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_undo(
         round_id=rid, card=request.POST.get("card") or None, by=user))
 
@@ -104,5 +110,5 @@ def deal_undo(request: HttpRequest, round_id: int) -> HttpResponse:
 @_run
 def deal_clear(request: HttpRequest, round_id: int) -> HttpResponse:
     """Every card taken back: the recording starts again."""
-    user = request.user
+    user = _user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_clear(round_id=rid, by=user))

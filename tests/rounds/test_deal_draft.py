@@ -62,12 +62,12 @@ def test_a_pick_is_stored_at_once_in_the_order_picked(house_round, by):
 
 
 def test_a_pick_without_a_position_goes_to_the_first_position_not_full(house_round, by):
-    for card in "AH TS 9C 6D 3H KS QH 2C".split():
+    for card in ["AH", "TS", "9C", "6D", "3H", "KS", "QH", "2C"]:
         drafts.deal_draft_pick(round_id=house_round, card=card, by=by)
 
     _round, draft = drafts.deal_draft_get(round_id=house_round)
     positions = draft.positions
-    assert draft.hands[positions[0]] == "AH TS 9C 6D 3H KS QH".split()
+    assert draft.hands[positions[0]] == ["AH", "TS", "9C", "6D", "3H", "KS", "QH"]
     assert draft.hands[positions[1]] == ["2C"]
 
 
