@@ -569,3 +569,23 @@ class ClosedTableDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_name} on {self.closed_day.gaming_day}"
+
+
+class DealDraft(models.Model):
+    """A physical deal being recorded: the cards picked so far, in the order picked.
+
+    The dealer's working state, not the round's story: it lives on the server so a reload or
+    a second screen sees the same picks, and it is deleted in the transaction that posts the
+    deal (the "dealt" event keeps the hands as posted). rounds.services.deal_draft writes it
+    under the round's lock; each card once and at most seven a position are its rules."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="deal_draft")
+    # [[position, card code], ...] in the order picked: the last one is what undo takes back.
+    picks = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+
+    def __str__(self) -> str:
+        return f"draft of round #{self.round_id}: {len(self.picks)} cards"

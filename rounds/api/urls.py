@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import reports, views
+from rounds.api import deal_draft, reports, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -26,6 +26,12 @@ urlpatterns = [
     path("rounds/<int:round_id>/banker/decline", views.BankDeclineView.as_view(),
          name="round-bank-decline"),
     path("rounds/<int:round_id>/deal", views.DealView.as_view(), name="round-deal"),
+    path("rounds/<int:round_id>/deal/draft", deal_draft.DealDraftView.as_view(),
+         name="round-deal-draft"),
+    path("rounds/<int:round_id>/deal/draft/undo", deal_draft.DealDraftUndoView.as_view(),
+         name="round-deal-draft-undo"),
+    path("rounds/<int:round_id>/deal/draft/deal", deal_draft.DealDraftPostView.as_view(),
+         name="round-deal-draft-deal"),
     path("rounds/<int:round_id>/hands", views.HandsView.as_view(), name="round-hands"),
     path("rounds/<int:round_id>/settle", views.SettleView.as_view(), name="round-settle"),
     path("rounds/<int:round_id>/void", views.VoidView.as_view(), name="round-void"),

@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import history, reports, views
+from rounds.screens import deal_picker, history, reports, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -32,7 +32,9 @@ urlpatterns = [
     path("rounds/<int:round_id>/banker/", views.banker_set, name="banker-set"),
     path("rounds/<int:round_id>/banker/decline/", views.bank_decline, name="bank-decline"),
     path("rounds/<int:round_id>/deal/", views.round_deal, name="round-deal"),
-    path("rounds/<int:round_id>/deal/picker/", views.deal_picker, name="deal-picker"),
+    path("rounds/<int:round_id>/deal/draft/pick/", deal_picker.deal_pick, name="deal-pick"),
+    path("rounds/<int:round_id>/deal/draft/undo/", deal_picker.deal_undo, name="deal-undo"),
+    path("rounds/<int:round_id>/deal/draft/clear/", deal_picker.deal_clear, name="deal-clear"),
     path("rounds/<int:round_id>/deal/physical/", views.round_deal_physical,
          name="round-deal-physical"),
     path("rounds/<int:round_id>/hands/<str:position>/", views.hand_set, name="hand-set"),

@@ -28,7 +28,7 @@ from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
 from rounds.models import POSITIONS, Round, Table
-from rounds.screens import selectors
+from rounds.screens import deal_picker, selectors
 from rounds.screens.forms import (
     BankerForm,
     HandForm,
@@ -40,6 +40,7 @@ from rounds.screens.forms import (
 )
 from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
+from rounds.services import deal_draft
 
 VIEW = "rounds.view_round"
 RUN = "rounds.run_rounds"
@@ -114,7 +115,8 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         # refuse the others anyway.
         context["deal_modes"] = [m.value for m in round_.table_rules.deal_modes]
     if round_ is not None and round_.state == Round.State.BANKER_SET:
-        context["picker"] = extra.pop("picker", None) or _picker(screen, {}, "")
+        # The physical deal's picks so far, as the server keeps them (deal_picker.py).
+        context["picker"] = deal_picker.picker_context(round_, screen)
         if "results" in context["deal_modes"]:
             names = {str(row.number): row.player.name for row in screen.seats if row.player}
             context["result_positions"] = [
@@ -310,75 +312,14 @@ def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
 
 # --- the card picker of a physical deal ---------------------------------------------------------
 
-def _picker(screen: selectors.TableScreen, picks: dict[str, list[str]],
-            active: str) -> dict[str, Any]:
-    positions = screen.positions_in_play
-    picks = {p: picks.get(p, []) for p in positions}
-    if active not in positions or len(picks[active]) >= 7:
-        active = next((p for p in positions if len(picks[p]) < 7), "")
-    used = {code for cards in picks.values() for code in cards}
-    labels = {h: selectors.position_label(h, {str(s.number): s.player.name
-                                              for s in screen.seats if s.player})
-              for h in positions}
-    return {
-        "rows": [{"position": p, "label": labels[p], "cards": picks[p],
-                  "value": " ".join(picks[p]), "full": len(picks[p]) == 7} for p in positions],
-        "active": active, "active_label": labels.get(active, ""),
-        "deck": [{"code": c, "used": c in used} for c in selectors.deck_codes()],
-        "complete": all(len(picks[p]) == 7 for p in positions),
-    }
-
-
-def _picks(request: HttpRequest, positions: list[str]) -> dict[str, list[str]]:
-    deck = set(selectors.deck_codes())
-    picks: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for position in positions:
-        cards: list[str] = []
-        for code in request.POST.get(f"hand_{position}", "").split():
-            if code in deck and code not in seen and len(cards) < 7:
-                cards.append(code)
-                seen.add(code)
-        picks[position] = cards
-    return picks
-
-
-@_requires(RUN)
-@require_POST
-def deal_picker(request: HttpRequest, round_id: int) -> HttpResponse:
-    """One click on the card picker: pick a card for the position being recorded, take one
-    back, or move to another position. Writes nothing; the picks travel in the form."""
-    round_ = _round(round_id)
-    screen = selectors.table_screen(table_id=round_.table_id)
-    positions = screen.positions_in_play
-    picks = _picks(request, positions)
-    active = request.POST.get("choose") or request.POST.get("active", "")
-    used = {c for cards in picks.values() for c in cards}
-    code = request.POST.get("pick", "")
-    if active in picks and code in selectors.deck_codes() and code not in used \
-            and len(picks[active]) < 7:
-        picks[active].append(code)
-    taken_back = request.POST.get("unpick", "")
-    for cards in picks.values():
-        if taken_back in cards:
-            cards.remove(taken_back)
-            active = next(p for p, c in picks.items() if c is cards)
-    picker = _picker(screen, picks, active)
-    if _htmx(request):
-        return render(request, f"{TEMPLATE}#picker",
-                      {"picker": picker, "round": screen.round, "screen": screen})
-    return render(request, TEMPLATE, _context(request, round_.table_id, picker=picker))
-
-
 @_requires(RUN)
 @require_POST
 def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
-    """Record a physical table's deal: the seven cards picked for each position."""
+    """Record a physical table's deal: the seven cards picked for each position, as the
+    draft on the server holds them (the page's copy may be stale; the server's is not)."""
     round_ = _round(round_id)
-    screen = selectors.table_screen(table_id=round_.table_id)
-    picks = _picks(request, screen.positions_in_play)
     try:
-        services.round_deal(round_id=round_id, by=_user(request), hands=picks)
+        deal_draft.round_deal_from_draft(round_id=round_id, by=_user(request))
         messages.success(request, "The deal is recorded: set the players' hands.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency,

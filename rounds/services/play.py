@@ -28,7 +28,7 @@ from rounds.errors import (
     TableBusy,
     WrongState,
 )
-from rounds.models import Hand, Round, Seat, Table, Wager
+from rounds.models import DealDraft, Hand, Round, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
@@ -314,6 +314,9 @@ def round_deal(*, round_id: int, by: User,
                stacks={p: paigow.format_cards(stacks[p]) for p in order.order},
                discarded=[p for p in order.order if p not in dealt],
                burnt=round_.burnt)
+    # A physical deal being recorded card by card (rounds.services.deal_draft) is used up:
+    # the "dealt" event keeps what was posted; the working state goes in this transaction.
+    DealDraft.objects.filter(round_id=round_.pk).delete()
     round_.state = Round.State.DEALT
     round_.save()
     return round_

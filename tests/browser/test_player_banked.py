@@ -29,22 +29,22 @@ DUTCH_HANDS = {
 
 
 def pick_cards(screen: Any, hands: dict[str, str]) -> None:
-    """Record a physical deal on the card picker, position by position, by clicking cards."""
+    """Record a physical deal on the card picker, position by position, by clicking cards
+    without waiting: the page queues the clicks and saves them in order."""
     page = screen.page
     page.get_by_text("Record a physical deal with the card picker").click()
     for position, codes in hands.items():
-        picker_click(page, f"#picker button[name=choose][value='{position}']")
-        page.locator(f"#picker .picker-hand.active[data-position='{position}']").wait_for()
+        page.locator(f"#picker [data-choose='{position}']").click()
         for code in codes.split():
-            picker_click(page, f"#picker button[name=pick][value='{code}']")
-            page.locator(f"#picker button[name=pick][value='{code}']:disabled").wait_for()
+            page.locator(f"#picker button[name=pick][value='{code}']").click()
+    picker_saved(page)
 
 
-def picker_click(page: Any, selector: str) -> None:
-    """One click on the picker, waiting for its answer (htmx drops a click made while the
-    picker's previous request is still on its way, as a person would see and click again)."""
-    with page.expect_response(lambda response: "/deal/picker/" in response.url):
-        page.locator(selector).click()
+def picker_saved(page: Any) -> None:
+    """Wait until every queued click is saved and the server's picker is shown."""
+    page.wait_for_function(
+        "() => !window.dealPickerQueue || (window.dealPickerQueue.length === 0 && "
+        "document.querySelector('#picker [data-testid=picker-pending]').textContent === '')")
 
 
 def set_split(page: Any, position: str, low: str) -> None:
@@ -199,13 +199,15 @@ def test_a_physical_deal_by_card_picker_with_a_foul_refused_in_words(
 
     # when the dealer picks the dealer's and seat 1's cards, taking one back on the way
     pick_cards(screen, {"dealer": "KD KC 9S 7H 4D QH JS", "1": "AS AH KS QC 7C 5D 3S"})
-    picker_click(page, "#picker button[name=unpick][value='3S']")
+    page.get_by_role("button", name="Take back the last card").click()
+    picker_saved(page)
     page.locator("#picker button[name=pick][value='3S']:enabled").wait_for()
     assert page.locator("#picker button[name=pick]").count() == 53
     assert page.locator("#picker button[name=pick]:disabled").count() == 13
     assert page.get_by_role("button", name="Record the deal").is_disabled()
     screen.shot("one-card-taken-back")
-    picker_click(page, "#picker button[name=pick][value='2C']")
+    page.locator("#picker button[name=pick][value='2C']").click()
+    picker_saved(page)
     page.locator("#picker button[name=pick][value='2C']:disabled").wait_for()
     screen.shot("picked")
     page.get_by_role("button", name="Record the deal").click()

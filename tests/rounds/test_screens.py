@@ -32,8 +32,8 @@ def _urls(table_id: int, round_id: int) -> list[str]:
     r = f"/rounds/{round_id}"
     return [f"/tables/{table_id}/rounds/open/", f"{r}/wagers/", f"{r}/wagers/clear/",
             f"{r}/wagers/rebet/", f"{r}/wagers/1/clear/", f"{r}/wagers/9/rebet/",
-            f"{r}/banker/", f"{r}/banker/decline/", f"{r}/deal/", f"{r}/deal/picker/",
-            f"{r}/deal/physical/",
+            f"{r}/banker/", f"{r}/banker/decline/", f"{r}/deal/", f"{r}/deal/draft/pick/",
+            f"{r}/deal/draft/undo/", f"{r}/deal/draft/clear/", f"{r}/deal/physical/",
             f"{r}/hands/1/", f"{r}/hands/nowhere/", f"{r}/settle/", f"{r}/void/",
             f"{r}/reverse/", f"/tables/{table_id}/seats/", f"/tables/{table_id}/seats/9/leave/",
             f"/tables/{table_id}/settings/"]
