@@ -386,8 +386,9 @@ class ReportIn(serializers.Serializer):
     date_to = serializers.CharField(required=False, max_length=20,
                                     help_text="YYYY-MM-DD, inclusive")
     player = serializers.CharField(required=False, max_length=20)
-    as_of = serializers.CharField(required=False, max_length=40,
-                                  help_text="ISO 8601 time with offset (trial_balance)")
+    as_of = serializers.CharField(required=False, allow_blank=True, max_length=40,
+                                  help_text="ISO 8601 time with offset (trial_balance); "
+                                            "absent or empty: now")
 
 
 class ChainHeadOut(serializers.Serializer):

@@ -135,7 +135,7 @@ def _first_page_png(pdf: bytes, name: str, tmp_path: Path) -> Path:
     ("table_day", ["400.00", "7.00", "1.00", "8.00", "2.00"]),
     ("floor_day", ["Total", "400.00", "8.00"]),
     ("banker", ["Banker Bram", "300.00", "160.00", "140.00", "20.00", "1.00"]),
-    ("player_statement", ["opening", "95.00", "595.00", "closing"]),
+    ("player_statement", ["Opening balance", "95.00", "595.00", "Closing balance"]),
     ("trial_balance", ["check out", "0.00"]),
 ])
 def test_each_pdf_kind_has_its_title_block_and_figures(dutch_seed, tmp_path, kind, figures):
