@@ -70,7 +70,7 @@ TABLE_DAY_LABELS = {
     "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
     "rounds_house_banked": "Rounds banked by the house",
     "rounds_player_banked": "Rounds banked by a player",
-    "rounds_co_banked": "of which co-banked with the house",
+    "rounds_co_banked": "Rounds co-banked (of those banked by a player)",
     "rounds_voided": "Rounds voided", "rounds_reversed": "Rounds reversed",
     "handle": "Handle (wagers against a bank)",
     "house_stakes": "House stakes against player banks",

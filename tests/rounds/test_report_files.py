@@ -8,7 +8,7 @@ import io
 import json
 import shutil
 import subprocess
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -232,3 +232,95 @@ def test_a_report_csv_text_cell_never_starts_a_formula():
     # a player's name as a formula is text in the file; an amount stays a number
     assert cell_text('=HYPERLINK("http://x.example")') == '\'=HYPERLINK("http://x.example")'
     assert cell_text(Decimal("-120.00")) == "-120.00"
+
+
+def _all_pages_png(pdf: bytes, name: str, tmp_path: Path) -> list[Path]:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / f"{name}.pdf"
+    source.write_bytes(pdf)
+    subprocess.run([_tool("pdftoppm"), "-png", "-r", "80", str(source), str(ARTEFACTS / name)],
+                   check=True)
+    return sorted(ARTEFACTS.glob(f"{name}-*.png"))
+
+
+@needs_poppler
+def test_a_tables_day_pdf_is_a_sheet_of_labelled_figures_not_a_strip_of_field_names(
+        dutch_seed, tmp_path):
+    document = _document("table_day", dutch_seed)
+
+    text = _pdf_text(FORMATS["pdf"].render(document), tmp_path)
+
+    lines = {" ".join(line.split()) for line in text.splitlines()}
+    # one line per figure: its label in words, then the figure
+    for line in ["Handle (wagers against a bank) 400.00", "Commission from winning players 7.00",
+                 "Commission from player bankers 1.00", "House result (the four above) 8.00",
+                 "Hold % (house result / handle) 2.00", "Rounds settled 2"]:
+        assert line in lines, line
+    assert f"{dutch_seed.table.name} (EUR)" in text
+    for field_name in ("rounds co banked", "closed false", "false", "hold percent",
+                       "house_result"):
+        assert field_name not in text, field_name
+    assert "win / drop" in text                         # which hold it is, said
+    assert "Europe/Amsterdam" in text
+
+
+def test_a_one_hour_day_has_no_chart_and_a_day_over_hours_has_its_result_by_hour(dutch_seed):
+    from rounds.models import Round
+
+    assert _document("table_day", dutch_seed).charts == []
+    warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
+    Round.objects.filter(pk=warm_up.pk).update(
+        settled_at=warm_up.settled_at - timedelta(hours=2))
+
+    (chart,) = _document("table_day", dutch_seed).charts
+
+    (values,) = chart.series.values()
+    assert len(values) == 3                    # every hour from the first to the last
+    assert sum(values.values()) == Decimal("8.00") == Decimal(
+        _csv(_document("table_day", dutch_seed))[0]["house_result"])
+    assert all(label.endswith(":00") for label in values)
+
+
+def test_a_floor_of_two_tables_compares_their_hold(dutch_seed, dealer, make_table,
+                                                   seat_player):
+    other = make_table(name="Table B")
+    seat_player(other, 1, funds=10_000)
+    dealer.house_round(other, {1: "30.00"}, {"1": "loss"})
+
+    charts = _document("floor_day", dutch_seed).charts
+
+    (hold,) = [c for c in charts if c.file_stem == "hold-by-table"]
+    assert "house result / handle" in hold.title
+    assert hold.series == {"EUR": {dutch_seed.table.name: Decimal("2.00"),
+                                   "Table B": Decimal("100.00")}}
+
+
+@needs_poppler
+def test_the_statement_pdf_shows_its_times_on_the_casinos_clock(dutch_seed, tmp_path):
+    from ledger.models import Entry
+
+    entry = Entry.objects.get(ref=f"round:{dutch_seed.round_id}")
+    document = _document("player_statement", dutch_seed)
+
+    pdf = FORMATS["pdf"].render(document)
+
+    text = _pdf_text(pdf, tmp_path)
+    assert timezone.localtime(entry.created_at).strftime("%Y-%m-%d %H:%M:%S") in text
+    assert "+01:00" not in text and "T0" not in text   # no ISO stamps
+    assert "Posted at" in text and "Balance after" in text and "round settlement" in text
+    assert _all_pages_png(pdf, "statement", tmp_path)
+
+
+def test_the_service_reads_an_empty_moment_as_now_and_refuses_one_without_offset(db):
+    from casino.shared.errors import ValidationFailed
+    from rounds.report_files.kinds import report_parameters
+
+    before = timezone.now()
+    for empty in ({}, {"as_of": ""}, {"as_of": None}):
+        moment = report_parameters(kind="trial_balance", raw=empty)["as_of"]
+        assert before <= moment <= timezone.now()
+    with pytest.raises(ValidationFailed):
+        report_parameters(kind="trial_balance", raw={"as_of": "2026-01-01T10:00:00"})
+    # a kind without a default still needs its parameters
+    with pytest.raises(ValidationFailed):
+        report_parameters(kind="floor_day", raw={"gaming_day": ""})
