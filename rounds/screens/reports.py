@@ -144,9 +144,10 @@ def _list_context(request: HttpRequest) -> dict:
 
 def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None) -> dict:
     query = request.GET.get("q", "")
+    fmt = request.GET.get("format")   # kept when the kind changes
     return {"kind": kind, "kinds": _kinds(_user(request)), "query": query,
             "form": form or ReportForm(kind=kind, players=_players(query),
-                                       initial={"format": "pdf"}),
+                                       initial={"format": fmt if fmt in FORMATS else "pdf"}),
             "kind_spec": KINDS[kind]}
 
 
