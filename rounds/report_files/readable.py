@@ -60,7 +60,7 @@ def _is_total(row: list[Cell]) -> bool:
 def grid(section: Section) -> Grid:
     """The section as a strip (a row per record) or, for a sheet or a single record, as a
     line per figure with a column per record (label, figure)."""
-    if section.sheet or len(section.rows) == 1:
+    if section.rows and (section.sheet or len(section.rows) == 1):
         return _sheet(section)
     return Grid(header=[section.label(c) for c in section.columns],
                 rows=[[shown(v, c) for v, c in zip(row, section.columns, strict=True)]

@@ -27,7 +27,7 @@ from reportlab.platypus.flowables import Flowable
 from casino.shared.templatetags.casino_time import casino_time_text
 from rounds.report_files.charts import chart_png
 from rounds.report_files.document import Document, Section
-from rounds.report_files.readable import grid
+from rounds.report_files.readable import Grid, grid
 
 PAGE = landscape(A4)
 MARGIN = 12 * mm
@@ -63,24 +63,47 @@ def _column_widths(titles: list[str], body: list[list[str]], width: float) -> li
     return widths
 
 
-def _table(section: Section, width: float) -> LongTable:
+def _sheet_parts(shown: Grid, width: float) -> list[tuple[Grid, list[float]]]:
+    """A sheet's columns at a readable width each, the labels' column as wide as its
+    longest label; a floor with more tables than fit across the page goes on in further
+    sheets below, each with the labels again (the total in the last)."""
+    label_width = max(stringWidth(row[0], "Helvetica", 8) for row in shown.rows) + _PADDING
+    figure_width = max([stringWidth(t, "Helvetica-Bold", HEADER.fontSize)
+                        for t in shown.header[1:]]
+                       + [stringWidth(v, "Helvetica", 8) for row in shown.rows
+                          for v in row[1:]]) + _PADDING + 8
+    figure_width = max(figure_width, 28 * mm)
+    count = len(shown.header) - 1
+    per_part = max(1, int((width - label_width) // figure_width))
+    parts = []
+    for first in range(0, count, per_part):
+        cols = range(1 + first, 1 + min(count, first + per_part))
+        part = Grid(header=["", *(shown.header[c] for c in cols)],
+                    rows=[[row[0], *(row[c] for c in cols)] for row in shown.rows],
+                    figures=[False, *(shown.figures[c] for c in cols)],
+                    total_columns={n + 1 for n, c in enumerate(cols)
+                                   if c in shown.total_columns}, sheet=True)
+        parts.append((part, [label_width, *[figure_width] * len(cols)]))
+    return parts
+
+
+def _tables(section: Section, width: float) -> list[Flowable]:
     shown = grid(section)
+    if not shown.rows:
+        return [Paragraph("Nothing in this period.", getSampleStyleSheet()["Italic"])]
+    if not shown.sheet:
+        return [_table(shown, _column_widths(shown.header, shown.rows, width))]
+    out: list[Flowable] = []
+    for n, (part, widths) in enumerate(_sheet_parts(shown, width)):
+        out += [Spacer(1, 3 * mm)] if n else []
+        out.append(_table(part, widths))
+    return out
+
+
+def _table(shown: Grid, widths: list[float]) -> LongTable:
     # Header cells wrap (Paragraphs), between words.
     header = [Paragraph(escape(t), HEADER) for t in shown.header]
     body = shown.rows
-    if shown.sheet:
-        # A sheet: the labels' column as wide as its longest label, the figures' columns
-        # sharing the rest up to a readable width (not stretched across the page).
-        label_width = max(stringWidth(row[0], "Helvetica", 8) for row in body) + _PADDING
-        figure_width = max([stringWidth(t, "Helvetica-Bold", HEADER.fontSize)
-                            for t in shown.header[1:]]
-                           + [stringWidth(v, "Helvetica", 8) for row in body for v in row[1:]]
-                           ) + _PADDING + 8
-        count = len(shown.header) - 1
-        figure_width = min(max(figure_width, 28 * mm), (width - label_width) / count)
-        widths = [label_width, *[figure_width] * count]
-    else:
-        widths = _column_widths(shown.header, body, width)
     table = LongTable([header, *body], repeatRows=1, colWidths=widths, hAlign="LEFT")
     size = 8 if shown.sheet else 7
     style = [
@@ -133,7 +156,7 @@ def render_pdf(document: Document) -> bytes:
         story.append(Paragraph(escape(note), styles["Italic"]))
     for section in document.sections:
         story += [Spacer(1, 5 * mm), Paragraph(escape(section.title), styles["Heading2"]),
-                  _table(section, width)]
+                  *_tables(section, width)]
     for chart in document.charts:
         png = chart_png(chart)
         story += [Spacer(1, 5 * mm),

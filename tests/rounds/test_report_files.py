@@ -324,3 +324,29 @@ def test_the_service_reads_an_empty_moment_as_now_and_refuses_one_without_offset
     # a kind without a default still needs its parameters
     with pytest.raises(ValidationFailed):
         report_parameters(kind="floor_day", raw={"gaming_day": ""})
+
+
+@needs_poppler
+def test_a_floor_wider_than_the_page_goes_on_in_a_second_sheet_with_its_labels(tmp_path):
+    from rounds.report_files.kinds import TABLE_DAY_COLUMNS, _day_section
+
+    def row(name: str, handle: str) -> list:
+        figures = dict.fromkeys(TABLE_DAY_COLUMNS, Decimal("0.00"))
+        figures.update(gaming_day=date(2026, 12, 1), table=name, handle=Decimal(handle),
+                       closed=False, currency="EUR", hold_percent=None)
+        return [figures[c] for c in TABLE_DAY_COLUMNS]
+
+    rows = [row(f"Table {n}", f"{n}000.00") for n in range(1, 15)] + [row("Total", "105000.00")]
+    document = Document(
+        kind="floor_day", title="Floor day", casino="C", period="p", made_at=timezone.now(),
+        made_by="x", chain_seq=0, chain_hash="0" * 64,
+        sections=[_day_section("Tables and total", rows)])
+
+    text = _pdf_text(FORMATS["pdf"].render(document), tmp_path)
+
+    for n in range(1, 15):
+        assert f"Table {n} (EUR)" in text and f"{n}000.00" in text
+    assert "Total (EUR)" in text and "105000.00" in text
+    assert text.count("Handle (wagers against a bank)") >= 2    # the labels again
+    lines = [line for line in text.splitlines() if "Handle (wagers" in line]
+    assert all(len(line.split()) <= 4 + 8 for line in lines)   # never a 15-column strip
