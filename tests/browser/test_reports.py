@@ -199,3 +199,30 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
     # the statement's closing balance is Bram's account in the ledger
     assert sum(Line.objects.filter(account__ref=f"player:{banked_round}")
                .values_list("amount", flat=True)) == 101_900
+
+
+def test_without_script_the_kind_is_chosen_by_the_query_string(browser, live_server,
+                                                                staff_user):
+    from tests.browser.conftest import PASSWORD
+
+    staff_user(roles.AUDITOR, "audrey")
+    context = browser.new_context(java_script_enabled=False, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/login/")
+        page.get_by_label("Username").fill("audrey")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.goto(live_server.url + "/reports/")
+        assert page.get_by_label("Table", exact=True).count() == 1
+
+        page.get_by_label("Kind").select_option(label="Trial balance")
+        page.get_by_role("button", name="Show its fields").click()
+
+        assert page.url.endswith("/reports/?kind=trial_balance")
+        assert page.get_by_label("As of (casino time; leave empty for now)").count() == 1
+        assert page.get_by_label("Table", exact=True).count() == 0
+        page.reload()
+        assert page.get_by_label("Kind").input_value() == "trial_balance"
+    finally:
+        context.close()

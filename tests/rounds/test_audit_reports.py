@@ -181,6 +181,7 @@ def test_the_day_by_hour_adds_up_to_the_days_house_result_and_the_ledger(
     dealer.house_round(other, {1: "30.00"}, {"1": "loss"})
     # the warm-up round settled three hours before the rest
     warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
+    assert warm_up.settled_at is not None
     Round.objects.filter(pk=warm_up.pk).update(
         settled_at=warm_up.settled_at - timedelta(hours=3))
     day = date.fromisoformat(dutch_seed.gaming_day)

@@ -269,6 +269,7 @@ def test_a_one_hour_day_has_no_chart_and_a_day_over_hours_has_its_result_by_hour
 
     assert _document("table_day", dutch_seed).charts == []
     warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
+    assert warm_up.settled_at is not None
     Round.objects.filter(pk=warm_up.pk).update(
         settled_at=warm_up.settled_at - timedelta(hours=2))
 
@@ -331,7 +332,7 @@ def test_a_floor_wider_than_the_page_goes_on_in_a_second_sheet_with_its_labels(t
     from rounds.report_files.kinds import TABLE_DAY_COLUMNS, _day_section
 
     def row(name: str, handle: str) -> list:
-        figures = dict.fromkeys(TABLE_DAY_COLUMNS, Decimal("0.00"))
+        figures: dict[str, Any] = dict.fromkeys(TABLE_DAY_COLUMNS, Decimal("0.00"))
         figures.update(gaming_day=date(2026, 12, 1), table=name, handle=Decimal(handle),
                        closed=False, currency="EUR", hold_percent=None)
         return [figures[c] for c in TABLE_DAY_COLUMNS]

@@ -184,7 +184,10 @@ def test_a_report_no_worker_has_taken_says_so_and_what_to_do(client, auditor):
                                   parameters={"gaming_day": "2026-12-01"})
     stale = Report.objects.create(kind="floor_day", format="csv", requested_by=auditor,
                                   parameters={"gaming_day": "2026-11-30"})
-    Report.objects.filter(pk=stale.pk).update(
+    taken = Report.objects.create(kind="floor_day", format="csv", requested_by=auditor,
+                                  parameters={"gaming_day": "2026-11-29"}, status="running",
+                                  progress=60)
+    Report.objects.filter(pk__in=[stale.pk, taken.pk]).update(
         requested_at=timezone.now() - timedelta(minutes=3))
 
     text = client.get("/reports/live/").content.decode()
@@ -194,6 +197,9 @@ def test_a_report_no_worker_has_taken_says_so_and_what_to_do(client, auditor):
     assert "waiting for a worker" in rows[stale.pk] and "make worker" in rows[stale.pk]
     assert "3\xa0minutes" in rows[stale.pk]
     assert "waiting for a worker" not in rows[fresh.pk] and "queued" in rows[fresh.pk]
+    # a worker has it: slow, not missing
+    assert "waiting for a worker" not in rows[taken.pk]
+    assert "being made, 60" in rows[taken.pk]
     assert 'hx-trigger="every 2s"' in text      # still watched: it turns done when one runs
 
 
