@@ -148,7 +148,7 @@ def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None
     return {"kind": kind, "kinds": _kinds(_user(request)), "query": query,
             "form": form or ReportForm(kind=kind, players=_players(query),
                                        initial={"format": fmt if fmt in FORMATS else "pdf"}),
-            "kind_spec": KINDS[kind]}
+            "kind_spec": KINDS[kind], "players_shown": PLAYERS_SHOWN}
 
 
 @login_required
