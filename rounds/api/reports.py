@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import ErrorOutput
 from casino.shared.errors import Conflict, NotFound
 from rounds.api.serializers import ClosedDayOut, GamingDayCloseIn, ReportIn, ReportOut
 from rounds.models import ClosedDay, Report
@@ -88,7 +89,10 @@ class ReportFileView(APIView):
     permission_classes = [RUN_REPORTS]
 
     @extend_schema(summary="Download a done report's file (409 while it is not done)",
-                   responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+                   responses={(200, "application/octet-stream"): OpenApiTypes.BINARY,
+                              409: OpenApiResponse(ErrorOutput, description=(
+                                  "The report is queued, being made or failed: no file "
+                                  "yet (`conflict`, with its `status` and `progress`)."))})
     def get(self, request: Request, report_id: int) -> FileResponse:
         report = _visible(request, report_id)
         if report.status != Report.Status.DONE:

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, cast
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
@@ -414,8 +413,9 @@ class ReportIn(serializers.Serializer):
     date_to = serializers.CharField(required=False, max_length=20,
                                     help_text="YYYY-MM-DD, inclusive")
     player = serializers.CharField(required=False, max_length=20)
-    as_of = serializers.CharField(required=False, max_length=40,
-                                  help_text="ISO 8601 time with offset (trial_balance)")
+    as_of = serializers.CharField(required=False, allow_blank=True, max_length=40,
+                                  help_text="ISO 8601 time with offset (trial_balance); "
+                                            "absent or empty: now")
 
 
 class ChainHeadOut(serializers.Serializer):
@@ -441,7 +441,8 @@ class ReportOut(serializers.Serializer):
     content_type = serializers.CharField()
     chain_head = serializers.SerializerMethodField()
 
-    @extend_schema_field(OpenApiTypes.URI)
+    # null until the report is done
+    @extend_schema_field(serializers.URLField(allow_null=True))
     def get_file(self, report: Report) -> str | None:
         if report.status != Report.Status.DONE:
             return None

@@ -8,12 +8,13 @@ block is the head the figures were read at.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date, datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_statement
@@ -27,8 +28,10 @@ from rounds.models import Table
 from rounds.report_files.document import Cell, Chart, Document, Section
 from rounds.reports import (
     BankerReport,
+    HourResult,
     TableDayReport,
     banker_report,
+    day_by_hour,
     floor_day_report,
     table_day_report,
 )
@@ -38,12 +41,46 @@ def money(amount: int, currency: str) -> Decimal:
     return Decimal(format_minor(amount, currency))
 
 
+# What "hold" means here, said on every report that shows it: the industry's hold of a
+# table game is its win over its drop (the cash and chips put in the drop box), which this
+# system does not count; ours divides the house result by the handle (the wagers).
+HOLD_NOTE = ("Hold % here is the house result divided by the handle (every wager against a "
+             "bank). It is not the industry's hold (win / drop): the drop box is not counted "
+             "by this system, so the two cannot be compared directly.")
+
+
+def day_text(day: date) -> str:
+    """A gaming day as a person writes it: ``2 Dec 2026``."""
+    return f"{day.day} {day:%b %Y}"
+
+
+def moment_text(moment: datetime) -> str:
+    """A moment in the casino's zone: ``2 Dec 2026 07:10``."""
+    local = timezone.localtime(moment)
+    return f"{day_text(local.date())} {local:%H:%M}"
+
+
 TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
     "house_win_house_banked", "house_stake_result", "commission_players",
     "commission_bankers", "house_result", "hold_percent", "adjustments", "closed",
     "currency"]
+TABLE_DAY_LABELS = {
+    "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
+    "rounds_house_banked": "Rounds banked by the house",
+    "rounds_player_banked": "Rounds banked by a player",
+    "rounds_co_banked": "Rounds co-banked (of those banked by a player)",
+    "rounds_voided": "Rounds voided", "rounds_reversed": "Rounds reversed",
+    "handle": "Handle (wagers against a bank)",
+    "house_stakes": "House stakes against player banks",
+    "house_win_house_banked": "House win, house-banked play",
+    "house_stake_result": "House win, house stakes", "commission_players":
+    "Commission from winning players", "commission_bankers": "Commission from player bankers",
+    "house_result": "House result (the four above)",
+    "hold_percent": "Hold % (house result / handle)",
+    "adjustments": "Adjustments (reversals of closed days' rounds)",
+    "closed": "Gaming day closed", "currency": "Currency"}
 
 
 def _table_day_row(r: TableDayReport) -> list:
@@ -54,6 +91,11 @@ def _table_day_row(r: TableDayReport) -> list:
             money(r.house_win_house_stakes, c), money(r.commission_players, c),
             money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent,
             money(r.adjustments, c), r.closed, c]
+
+
+def _day_section(title: str, rows: list[list]) -> Section:
+    return Section(title, TABLE_DAY_COLUMNS, rows, labels=TABLE_DAY_LABELS, sheet=True,
+                   key="table", omit=("gaming_day", "closed"))
 
 
 def _day_notes(rows: list[TableDayReport]) -> list[str]:
@@ -70,15 +112,43 @@ def _day_notes(rows: list[TableDayReport]) -> list[str]:
         if r.adjustments:
             notes.append(f"{r.table_name}: adjustments of {format_minor(r.adjustments, r.currency)}"
                          f" {r.currency} reverse rounds of gaming days closed before.")
+    notes.append(HOLD_NOTE)
     return notes
 
 
-def _hold_chart(rows: list[TableDayReport]) -> Chart:
+def _hold_chart(rows: list[TableDayReport]) -> list[Chart]:
+    """Hold by table: worth drawing only when there are tables to compare."""
+    held = [r for r in rows if r.hold_percent is not None]
+    if len(held) < 2:
+        return []
     series: dict[str, dict[str, Decimal]] = {}
-    for r in rows:
-        series.setdefault(str(r.gaming_day), {})[r.table_name] = r.hold_percent or Decimal(0)
-    return Chart(title="Hold % by table and gaming day", y_label="hold %", series=series,
-                 file_stem="hold-by-table")
+    for r in held:
+        assert r.hold_percent is not None
+        series.setdefault(r.currency, {})[r.table_name] = r.hold_percent
+    return [Chart(title="Hold % by table (house result / handle)",
+                  y_label="hold % (house result / handle)", series=series,
+                  file_stem="hold-by-table")]
+
+
+def _hours_chart(hours: list[HourResult], what: str) -> list[Chart]:
+    """The day's house result by the hour its rounds were settled (casino time): where in
+    the day the house won or lost. Nothing to draw when all play fell in one hour."""
+    if len({h.hour for h in hours}) < 2:
+        return []
+    first, last = min(h.hour for h in hours), max(h.hour for h in hours)
+    by_hour = {(h.currency, h.hour): h.house_result for h in hours}
+    series: dict[str, dict[str, Decimal]] = {}
+    # Every hour from the first to the last, an hour without play at 0: the gaps show.
+    for currency in sorted({h.currency for h in hours}):
+        values = series[currency] = {}
+        hour = first
+        while hour <= last:
+            values[f"{timezone.localtime(hour):%H}:00"] = money(
+                by_hour.get((currency, hour), 0), currency)
+            hour += timedelta(hours=1)
+    return [Chart(title=f"House result by hour settled, {what}", y_label="house result",
+                  x_label="hour settled (casino time)", series=series,
+                  file_stem="result-by-hour")]
 
 
 @dataclass(frozen=True)
@@ -94,17 +164,19 @@ class Laid:
 
 def _table_day(p: dict[str, Any]) -> Laid:
     r = table_day_report(table_id=p["table"], gaming_day=p["gaming_day"])
-    return Laid(title=f"Table day: {r.table_name}", period=f"gaming day {r.gaming_day}",
-                sections=[Section("Figures", TABLE_DAY_COLUMNS, [_table_day_row(r)])],
-                charts=[_hold_chart([r])], notes=_day_notes([r]))
+    hours = day_by_hour(gaming_day=p["gaming_day"], table_id=p["table"])
+    return Laid(title=f"Table day: {r.table_name}", period=f"gaming day {day_text(r.gaming_day)}",
+                sections=[_day_section("Figures", [_table_day_row(r)])],
+                charts=_hours_chart(hours, r.table_name), notes=_day_notes([r]))
 
 
 def _floor_day(p: dict[str, Any]) -> Laid:
     floor = floor_day_report(gaming_day=p["gaming_day"])
     rows = [_table_day_row(r) for r in [*floor.tables, *floor.totals]]
-    return Laid(title="Floor day", period=f"gaming day {floor.gaming_day}",
-                sections=[Section("Tables and total", TABLE_DAY_COLUMNS, rows)],
-                charts=[_hold_chart(floor.tables)] if floor.tables else [],
+    hours = day_by_hour(gaming_day=p["gaming_day"])
+    return Laid(title="Floor day", period=f"gaming day {day_text(floor.gaming_day)}",
+                sections=[_day_section("Tables and total", rows)],
+                charts=[*_hold_chart(floor.tables), *_hours_chart(hours, "all tables")],
                 notes=_day_notes(floor.tables))
 
 
@@ -112,6 +184,13 @@ BANKER_COLUMNS = ["gaming_day", "table", "round", "banker", "co_banked", "house_
                   "covered", "bank_won", "bank_paid", "net", "commission", "currency"]
 BANKER_TOTAL_COLUMNS = ["banker", "rounds", "covered", "bank_won", "bank_paid", "net",
                         "commission", "currency"]
+BANKER_LABELS = {
+    "gaming_day": "Gaming day", "table": "Table", "round": "Round", "banker": "Banker",
+    "co_banked": "Co-banked with the house", "house_stake": "House stake",
+    "covered": "Covered (wagers and house stake)", "bank_won": "Bank won",
+    "bank_paid": "Bank paid", "net": "Net (won - paid)",
+    "commission": "Commission paid by the banker", "rounds": "Rounds banked",
+    "currency": "Currency"}
 
 
 def _banker(p: dict[str, Any]) -> Laid:
@@ -126,17 +205,33 @@ def _banker(p: dict[str, Any]) -> Laid:
                money(t.bank_won, t.currency), money(t.bank_paid, t.currency),
                money(t.net, t.currency), money(t.commission, t.currency), t.currency]
               for t in report.totals]
-    chart = Chart(title="Bank net by banker", y_label="net", file_stem="bank-net",
-                  series={"net": {f"{t.banker_name} ({t.currency})":
-                                  money(t.net, t.currency) for t in report.totals}})
+    charts = []
+    if len(report.totals) > 1:   # one banker: the totals say it all
+        charts.append(Chart(
+            title="Bank net by banker (won - paid)", y_label="net", file_stem="bank-net",
+            series={"net": {f"{t.banker_name} ({t.currency})": money(t.net, t.currency)
+                            for t in report.totals}}))
+    days = sorted({x.gaming_day for x in report.lines})
+    if len(days) > 1:            # across days: how the bankers' net ran
+        net: dict[str, dict[str, Decimal]] = {}
+        for x in report.lines:
+            values = net.setdefault(x.currency, dict.fromkeys(
+                (day_text(d) for d in days), Decimal(0)))
+            values[day_text(x.gaming_day)] += money(x.net, x.currency)
+        charts.append(Chart(title="The player bankers' net by gaming day", y_label="net",
+                            x_label="gaming day", series=net, file_stem="bank-net-by-day"))
     return Laid(title="Player-banked rounds", period=_range(p),
-                sections=[Section("Rounds", BANKER_COLUMNS, lines),
-                          Section("Totals per banker", BANKER_TOTAL_COLUMNS, totals)],
-                charts=[chart] if report.totals else [], notes=[])
+                sections=[Section("Rounds", BANKER_COLUMNS, lines, labels=BANKER_LABELS),
+                          Section("Totals per banker", BANKER_TOTAL_COLUMNS, totals,
+                                  labels=BANKER_LABELS, key="banker")],
+                charts=charts, notes=[])
 
 
 STATEMENT_COLUMNS = ["posted_at", "entry", "kind", "reference", "amount", "balance",
                      "currency"]
+STATEMENT_LABELS = {"posted_at": "Posted at", "entry": "Entry #", "kind": "Movement",
+                    "reference": "Reference", "amount": "Amount", "balance": "Balance after",
+                    "currency": "Currency"}
 
 
 def _player_statement(p: dict[str, Any]) -> Laid:
@@ -148,13 +243,24 @@ def _player_statement(p: dict[str, Any]) -> Laid:
               money(x.balance, c), c] for x in st.lines]
     rows.append([st.until, None, "closing", "", money(st.closing - st.opening, c),
                  money(st.closing, c), c])
+    charts = []
+    if len(st.lines) > 1:
+        balance = {f"{moment_text(x.posted_at)} #{x.entry_id}": money(x.balance, c)
+                   for x in st.lines}
+        charts.append(Chart(title=f"{s.player_name}'s balance after each movement",
+                            y_label=f"balance ({c})", x_label="posted at (casino time)",
+                            series={c: balance}, file_stem="balance", style="line"))
     return Laid(title=f"Player statement: {s.player_name} (#{s.player_id})",
-                period=_range(p), sections=[Section("Movements", STATEMENT_COLUMNS, rows)],
-                charts=[], notes=[])
+                period=_range(p), sections=[Section("Movements", STATEMENT_COLUMNS, rows,
+                                                    labels=STATEMENT_LABELS)],
+                charts=charts, notes=[])
 
 
 TRIAL_COLUMNS = ["account", "kind", "ref", "name", "currency", "posted", "held",
                  "available"]
+TRIAL_LABELS = {"account": "Account #", "kind": "Kind", "ref": "Reference", "name": "Name",
+                "currency": "Currency", "posted": "Posted balance", "held": "Held",
+                "available": "Available (posted - held)"}
 
 
 def _trial_balance(p: dict[str, Any]) -> Laid:
@@ -169,33 +275,41 @@ def _trial_balance(p: dict[str, Any]) -> Laid:
                f"ledger_verify found {len(tb.problems)} problem(s): "
                + "; ".join(tb.problems[:5]))
     return Laid(title="Trial balance", period=f"as of {casino_time_text(tb.as_of)}",
-                sections=[Section("Accounts", TRIAL_COLUMNS, rows)], charts=[],
-                notes=[verdict])
+                sections=[Section("Accounts", TRIAL_COLUMNS, rows, labels=TRIAL_LABELS)],
+                charts=[], notes=[verdict])
 
 
 def _range(p: dict[str, Any]) -> str:
-    return f"gaming days {p['date_from']}..{p['date_to']}"
+    if p["date_from"] == p["date_to"]:
+        return f"gaming day {day_text(p['date_from'])}"
+    return f"gaming days {day_text(p['date_from'])} to {day_text(p['date_to'])}"
 
 
 @dataclass(frozen=True)
 class Kind:
     name: str
-    parameters: tuple[str, ...]       # all required
+    label: str                        # in words, for the console
+    parameters: tuple[str, ...]       # all required, unless they have a default
     lay_out: Callable[[dict[str, Any]], Laid]
     # Who may ask for it, see it and download it: besides rounds.run_reports, what the
     # API asks before showing the same figures (the house's accounts, a player's money).
     permissions: tuple[str, ...]
+    # A parameter left empty takes its default's value at the moment of asking.
+    defaults: dict[str, Callable[[], Any]] = field(default_factory=dict)
 
 
 _PLAY = ("rounds.run_reports",)
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("table_day", ("table", "gaming_day"), _table_day, _PLAY),
-    Kind("floor_day", ("gaming_day",), _floor_day, _PLAY),
-    Kind("banker", ("date_from", "date_to"), _banker, (*_PLAY, "casino.view_player")),
-    Kind("player_statement", ("player", "date_from", "date_to"), _player_statement,
-         (*_PLAY, "casino.view_player", "ledger.view_entry")),
-    Kind("trial_balance", ("as_of",), _trial_balance,
-         (*_PLAY, "ledger.view_account", "ledger.view_house_accounts")),
+    Kind("table_day", "A table's day", ("table", "gaming_day"), _table_day, _PLAY),
+    Kind("floor_day", "The floor's day", ("gaming_day",), _floor_day, _PLAY),
+    Kind("banker", "Player-banked rounds", ("date_from", "date_to"), _banker,
+         (*_PLAY, "casino.view_player")),
+    Kind("player_statement", "A player's statement", ("player", "date_from", "date_to"),
+         _player_statement, (*_PLAY, "casino.view_player", "ledger.view_entry")),
+    # The trial balance as of now unless a moment is chosen.
+    Kind("trial_balance", "Trial balance", ("as_of",), _trial_balance,
+         (*_PLAY, "ledger.view_account", "ledger.view_house_accounts"),
+         defaults={"as_of": timezone.now}),
 )}
 MAX_DAYS = 366   # a range report covers at most a year of gaming days
 
@@ -232,8 +346,9 @@ def _parse_one(name: str, raw: Any) -> Any:
 
 def report_parameters(*, kind: str, raw: dict[str, Any]) -> dict[str, Any]:
     """The kind's parameters, typed, from what was asked (strings; ids may be numbers);
-    refuses an unknown kind, a missing or malformed parameter, a range backwards or
-    longer than MAX_DAYS, and a table or player that does not exist."""
+    one left empty that has a default takes it (the trial balance's moment: now). Refuses
+    an unknown kind, a missing or malformed parameter, a range backwards or longer than
+    MAX_DAYS, and a table or player that does not exist."""
     spec = KINDS.get(kind)
     if spec is None:
         raise ValidationFailed(f"There is no report kind {kind!r}.", code="invalid",
@@ -241,8 +356,12 @@ def report_parameters(*, kind: str, raw: dict[str, Any]) -> dict[str, Any]:
     errors: dict[str, list[str]] = {}
     typed: dict[str, Any] = {}
     for name in spec.parameters:
+        value = raw.get(name)
+        if name in spec.defaults and (value is None or str(value).strip() == ""):
+            typed[name] = spec.defaults[name]()
+            continue
         try:
-            typed[name] = _parse_one(name, raw.get(name))
+            typed[name] = _parse_one(name, value)
         except ValueError as why:
             errors[name] = [str(why)]
     if not errors and "date_from" in typed:
@@ -273,7 +392,34 @@ def report_document(*, kind: str, parameters: dict[str, Any], made_by: str,
         kind=kind, title=laid.title, casino=settings.CASINO_NAME, period=laid.period,
         made_at=made_at, made_by=made_by, chain_seq=head.seq, chain_hash=head.hash,
         sections=laid.sections, charts=laid.charts, notes=laid.notes,
-        parameters={k: _param_text(v) for k, v in parameters.items()})
+        parameters={k: _param_text(v) for k, v in parameters.items()},
+        time_zone=settings.TIME_ZONE)
+
+
+def parameters_in_words(kind: str, parameters: dict[str, Any], *,
+                        tables: dict[int, str] | None = None,
+                        players: dict[int, str] | None = None) -> str:
+    """What a report was asked for, as a person says it: "Table 1, gaming day 2 Dec
+    2026"; ``parameters`` as stored (plain text), names of tables and players by id (a
+    missing one is said by its number)."""
+    tables, players = tables or {}, players or {}
+    try:
+        typed = {name: _parse_one(name, value) for name, value in parameters.items()
+                 if name in KINDS[kind].parameters}
+    except (KeyError, ValueError):
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in parameters.items())
+    said = []
+    if "table" in typed:
+        said.append(tables.get(typed["table"], f"table #{typed['table']}"))
+    if "player" in typed:
+        said.append(f"{players.get(typed['player'], 'player')} (#{typed['player']})")
+    if "gaming_day" in typed:
+        said.append(f"gaming day {day_text(typed['gaming_day'])}")
+    if "date_from" in typed and "date_to" in typed:
+        said.append(_range(typed))
+    if "as_of" in typed:
+        said.append(f"as of {moment_text(typed['as_of'])}")
+    return ", ".join(said)
 
 
 def _param_text(value: Any) -> str:

@@ -1,13 +1,15 @@
 """PDF with reportlab's platypus: a title block (the casino, the report, its period, when
-and by whom it was made, the chain head it was read at), then each section as a table
-that breaks across pages repeating its header row, then the charts."""
+and by whom it was made, the zone its times are in, the chain head it was read at), then
+each section as a sheet of labelled figures (a table's day, a single row) or a table that
+breaks across pages repeating its header row, headers in words (readable.py), then the
+charts."""
 
 from __future__ import annotations
 
 import io
-from decimal import Decimal
 from xml.sax.saxutils import escape
 
+from django.utils import timezone
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
@@ -25,7 +27,7 @@ from reportlab.platypus.flowables import Flowable
 from casino.shared.templatetags.casino_time import casino_time_text
 from rounds.report_files.charts import chart_png
 from rounds.report_files.document import Document, Section
-from rounds.report_files.to_csv import cell_text
+from rounds.report_files.readable import Grid, grid
 
 PAGE = landscape(A4)
 MARGIN = 12 * mm
@@ -61,31 +63,70 @@ def _column_widths(titles: list[str], body: list[list[str]], width: float) -> li
     return widths
 
 
-def _table(section: Section, width: float) -> LongTable:
-    # Header cells wrap (Paragraphs), between words: a day's report has nineteen columns.
-    titles = [c.replace("_", " ") for c in section.columns]
-    header = [Paragraph(escape(t), HEADER) for t in titles]
-    body = [[cell_text(v) for v in row] for row in section.rows]
-    table = LongTable([header, *body], repeatRows=1,
-                      colWidths=_column_widths(titles, body, width))
+def _sheet_parts(shown: Grid, width: float) -> list[tuple[Grid, list[float]]]:
+    """A sheet's columns at a readable width each, the labels' column as wide as its
+    longest label; a floor with more tables than fit across the page goes on in further
+    sheets below, each with the labels again (the total in the last)."""
+    label_width = max(stringWidth(row[0], "Helvetica", 8) for row in shown.rows) + _PADDING
+    figure_width = max([stringWidth(t, "Helvetica-Bold", HEADER.fontSize)
+                        for t in shown.header[1:]]
+                       + [stringWidth(v, "Helvetica", 8) for row in shown.rows
+                          for v in row[1:]]) + _PADDING + 8
+    figure_width = max(figure_width, 28 * mm)
+    count = len(shown.header) - 1
+    per_part = max(1, int((width - label_width) // figure_width))
+    parts = []
+    for first in range(0, count, per_part):
+        cols = range(1 + first, 1 + min(count, first + per_part))
+        part = Grid(header=["", *(shown.header[c] for c in cols)],
+                    rows=[[row[0], *(row[c] for c in cols)] for row in shown.rows],
+                    figures=[False, *(shown.figures[c] for c in cols)],
+                    total_columns={n + 1 for n, c in enumerate(cols)
+                                   if c in shown.total_columns}, sheet=True)
+        parts.append((part, [label_width, *[figure_width] * len(cols)]))
+    return parts
+
+
+def _tables(section: Section, width: float) -> list[Flowable]:
+    shown = grid(section)
+    if not shown.rows:
+        return [Paragraph("Nothing in this period.", getSampleStyleSheet()["Italic"])]
+    if not shown.sheet:
+        return [_table(shown, _column_widths(shown.header, shown.rows, width))]
+    out: list[Flowable] = []
+    for n, (part, widths) in enumerate(_sheet_parts(shown, width)):
+        out += [Spacer(1, 3 * mm)] if n else []
+        out.append(_table(part, widths))
+    return out
+
+
+def _table(shown: Grid, widths: list[float]) -> LongTable:
+    # Header cells wrap (Paragraphs), between words.
+    header = [Paragraph(escape(t), HEADER) for t in shown.header]
+    body = shown.rows
+    table = LongTable([header, *body], repeatRows=1, colWidths=widths, hAlign="LEFT")
+    size = 8 if shown.sheet else 7
     style = [
         ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 6.5),
-        ("FONT", (0, 1), (-1, -1), "Helvetica", 7),
+        ("FONT", (0, 1), (-1, -1), "Helvetica", size),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1f3b2d")),
         ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
         ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9aa5a0")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]
     # Figures line up on the decimal point: numbers right-aligned.
-    for col in range(len(header)):
-        if all(isinstance(row[col], int | Decimal) or row[col] is None
-               for row in section.rows) and section.rows:
-            style.append(("ALIGN", (col, 1), (col, -1), "RIGHT"))
-    for n, row in enumerate(section.rows, start=1):
-        if any(isinstance(v, str) and v.lower() in {"total", "opening", "closing"}
-               for v in row[:4]):
-            style.append(("FONT", (0, n), (-1, n), "Helvetica-Bold", 7))
-            style.append(("BACKGROUND", (0, n), (-1, n), colors.HexColor("#e8efe9")))
+    for col, figure in enumerate(shown.figures):
+        if figure:
+            style.append(("ALIGN", (col, 0), (col, -1), "RIGHT"))
+    for n in shown.total_rows:
+        style.append(("FONT", (0, n + 1), (-1, n + 1), "Helvetica-Bold", size))
+        style.append(("BACKGROUND", (0, n + 1), (-1, n + 1), colors.HexColor("#e8efe9")))
+    for col in shown.total_columns:
+        style.append(("FONT", (col, 1), (col, -1), "Helvetica-Bold", size))
+        style.append(("BACKGROUND", (col, 1), (col, -1), colors.HexColor("#e8efe9")))
+    if shown.sheet:
+        style.append(("FONT", (0, 1), (0, -1), "Helvetica", size))
+        style.append(("TEXTCOLOR", (0, 1), (0, -1), colors.HexColor("#333333")))
     table.setStyle(style)
     return table
 
@@ -98,12 +139,15 @@ def render_pdf(document: Document) -> bytes:
         bottomMargin=MARGIN, title=document.title, author=document.made_by,
         subject=f"{document.casino}: {document.period}")
     width = PAGE[0] - 2 * MARGIN
+    zone = document.time_zone or timezone.get_current_timezone_name()
     story: list[Flowable] = [
         Paragraph(escape(document.casino), styles["Heading3"]),
         Paragraph(escape(document.title), styles["Title"]),
         Paragraph(f"<b>Period:</b> {escape(document.period)}", styles["Normal"]),
         Paragraph(f"<b>Made:</b> {casino_time_text(document.made_at)} by "
                   f"{escape(document.made_by)}", styles["Normal"]),
+        Paragraph(f"<b>Times</b> are the casino's ({escape(zone)}).",
+                  styles["Normal"]),
         Paragraph(f"<b>Ledger chain head:</b> seq {document.chain_seq}, hash "
                   f"<font face='Courier' size='7'>{document.chain_hash}</font>",
                   styles["Normal"]),
@@ -112,7 +156,7 @@ def render_pdf(document: Document) -> bytes:
         story.append(Paragraph(escape(note), styles["Italic"]))
     for section in document.sections:
         story += [Spacer(1, 5 * mm), Paragraph(escape(section.title), styles["Heading2"]),
-                  _table(section, width)]
+                  *_tables(section, width)]
     for chart in document.charts:
         png = chart_png(chart)
         story += [Spacer(1, 5 * mm),

@@ -1,11 +1,16 @@
-"""The console's reports page: ask for a report of any kind, watch it (htmx polling),
-download it; the closed gaming days with their figures and a chart. Thin views over the
-same services and checks as the API (rounds.services.reporting)."""
+"""The console's reports page: ask for a report of the chosen kind (only its fields, the
+kind in the query string so a reload or a browser without script shows the same form),
+watch it (htmx polling, in words, with a warning when no worker takes it), download it
+or read it as a page with its charts; the closed gaming days with their figures and a
+chart. Thin views over the same services and checks as the API
+(rounds.services.reporting, rounds.report_files.kinds)."""
 
 from __future__ import annotations
 
+import base64
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -13,15 +18,19 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from casino.models import Player
 from casino.shared.errors import DomainError
 from casino.shared.refusals import refusal_trace_request
-from rounds.models import ClosedDay, Report
+from rounds.models import ClosedDay, Report, Table
 from rounds.report_files.charts import chart_png
 from rounds.report_files.document import Chart
 from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS
+from rounds.report_files.kinds import KINDS, parameters_in_words
+from rounds.report_files.readable import grid, shown
 from rounds.reports import hold_percent
 from rounds.services import reporting
 from rounds.services.gaming_days import gaming_day_close as close_day
@@ -29,24 +38,52 @@ from rounds.services.gaming_days import gaming_day_close as close_day
 RUN = "rounds.run_reports"
 CLOSE = "rounds.close_gaming_day"
 TEMPLATE = "rounds/screens/reports.html"
-KIND_LABELS = {"table_day": "A table's day", "floor_day": "The floor's day",
-               "banker": "Player-banked rounds", "player_statement": "A player's statement",
-               "trial_balance": "Trial balance"}
+PAGE_TEMPLATE = "rounds/screens/report_page.html"
+PLAYERS_SHOWN = 50   # players found by name at most; a longer list is narrowed by typing
 
 
 class ReportForm(forms.Form):
-    kind = forms.ChoiceField(choices=[(k, KIND_LABELS[k]) for k in KINDS])
+    """The chosen kind's fields only; the values are checked by the service, as the API's."""
+
     format = forms.ChoiceField(choices=[(f, f.upper()) for f in FORMATS])
-    # Which are needed depends on the kind; report_parameters checks them.
-    table = forms.CharField(required=False, max_length=20, label="Table id")
-    gaming_day = forms.CharField(required=False, max_length=10, label="Gaming day",
+    # Not required here: the service says what a kind needs, for every door alike.
+    table = forms.ChoiceField(required=False, label="Table")
+    gaming_day = forms.DateField(required=False, label="Gaming day",
                                  widget=forms.DateInput(attrs={"type": "date"}))
-    date_from = forms.CharField(required=False, max_length=10, label="From gaming day",
+    date_from = forms.DateField(required=False, label="From gaming day",
                                 widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.CharField(required=False, max_length=10, label="To gaming day",
+    date_to = forms.DateField(required=False, label="To gaming day",
                               widget=forms.DateInput(attrs={"type": "date"}))
-    player = forms.CharField(required=False, max_length=20, label="Player id")
-    as_of = forms.CharField(required=False, max_length=40, label="As of (ISO time with offset)")
+    # Chosen from the players found by name (the search box above it); the value sent is
+    # the player's id, which the service checks.
+    player = forms.CharField(required=False, label="Player", widget=forms.Select())
+    # A moment on the casino's clock (no offset to type); empty means now, in the service.
+    as_of = forms.DateTimeField(
+        required=False, label="As of (casino time; leave empty for now)",
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1},
+                                   format="%Y-%m-%dT%H:%M:%S"))
+
+    def __init__(self, *args: Any, kind: str, players: list[Player] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        wanted = set(KINDS[kind].parameters)
+        for name in [n for n in self.fields if n != "format" and n not in wanted]:
+            del self.fields[name]
+        if "table" in self.fields:
+            table = self.fields["table"]
+            assert isinstance(table, forms.ChoiceField)
+            table.choices = [("", "Choose a table")] + [
+                (str(t.pk), t.name) for t in Table.objects.order_by("name", "pk")]
+        if "player" in self.fields:
+            self.fields["player"].widget.choices = [  # type: ignore[attr-defined]
+                (str(p.pk), f"{p.name} (#{p.pk}, {p.currency})") for p in players or []]
+
+    def parameters(self) -> dict[str, str]:
+        """The fields as the service reads them (text; a moment with its offset)."""
+        return {name: value.isoformat() if hasattr(value, "isoformat") else str(value)
+                for name, value in self.cleaned_data.items()
+                if name != "format" and value not in (None, "")}
 
 
 class CloseDayForm(forms.Form):
@@ -59,12 +96,42 @@ def _user(request: HttpRequest) -> User:
     return request.user
 
 
+def _kinds(user: User) -> list[tuple[str, str]]:
+    return [(k, spec.label) for k, spec in KINDS.items()
+            if reporting.report_may_read(user=user, kind=k)]
+
+
+def _kind(request: HttpRequest, given: str | None) -> str:
+    mine = [k for k, _ in _kinds(_user(request))]
+    return given if given in mine else (mine[0] if mine else "table_day")
+
+
+def _players(query: str) -> list[Player]:
+    found = Player.objects.order_by("name", "pk")
+    if query.strip():
+        found = found.filter(name__icontains=query.strip())
+    return list(found[:PLAYERS_SHOWN])
+
+
 def _visible_reports(user: User) -> list[Report]:
-    kinds = [k for k in KINDS if reporting.report_may_read(user=user, kind=k)]
+    kinds = [k for k, _ in _kinds(user)]
     found = list(Report.objects.filter(kind__in=kinds).select_related("requested_by")
                  .order_by("-id")[:20])
+    ids: dict[str, set[int]] = {"table": set(), "player": set()}
     for report in found:
-        report.label = KIND_LABELS.get(report.kind, report.kind)  # type: ignore[attr-defined]
+        for name in ids:
+            value = str(report.parameters.get(name, ""))
+            if value.isdigit():
+                ids[name].add(int(value))
+    tables = dict(Table.objects.filter(pk__in=ids["table"]).values_list("pk", "name"))
+    players = dict(Player.objects.filter(pk__in=ids["player"]).values_list("pk", "name"))
+    now = timezone.now()
+    for report in found:
+        report.label = KINDS[report.kind].label  # type: ignore[attr-defined]
+        report.in_words = parameters_in_words(  # type: ignore[attr-defined]
+            report.kind, report.parameters, tables=tables, players=players)
+        report.waiting = reporting.report_waiting_for_worker(  # type: ignore[attr-defined]
+            report=report, now=now)
     return found
 
 
@@ -75,13 +142,37 @@ def _list_context(request: HttpRequest) -> dict:
                         for r in reports)}
 
 
+def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None) -> dict:
+    query = request.GET.get("q", "")
+    fmt = request.GET.get("format")   # kept when the kind changes
+    return {"kind": kind, "kinds": _kinds(_user(request)), "query": query,
+            "form": form or ReportForm(kind=kind, players=_players(query),
+                                       initial={"format": fmt if fmt in FORMATS else "pdf"}),
+            "kind_spec": KINDS[kind], "players_shown": PLAYERS_SHOWN}
+
+
 @login_required
 @permission_required(RUN, raise_exception=True)
 @require_GET
 def reports(request: HttpRequest) -> HttpResponse:
+    kind = _kind(request, request.GET.get("kind"))
+    htmx = getattr(request, "htmx", None)   # django-htmx's middleware sets it
+    if htmx and not htmx.history_restore_request:
+        # the kind changed: only the asking part is swapped
+        return render(request, f"{TEMPLATE}#ask", _ask_context(request, kind))
     days = list(ClosedDay.objects.prefetch_related("tables__table").order_by("-gaming_day")[:7])
-    return render(request, TEMPLATE, {**_list_context(request), "form": ReportForm(),
+    return render(request, TEMPLATE, {**_list_context(request), **_ask_context(request, kind),
                                       "closed_days": days, "close_form": CloseDayForm()})
+
+
+@login_required
+@permission_required(RUN, raise_exception=True)
+@permission_required("casino.view_player", raise_exception=True)
+@require_GET
+def report_players(request: HttpRequest) -> HttpResponse:
+    """The players whose name holds what was typed, as the options of the player field."""
+    return render(request, f"{TEMPLATE}#player-options",
+                  {"players": _players(request.GET.get("q", ""))})
 
 
 @login_required
@@ -114,39 +205,82 @@ def reports_live(request: HttpRequest) -> HttpResponse:
     return render(request, f"{TEMPLATE}#report-list", _list_context(request))
 
 
+def _back(kind: str) -> HttpResponse:
+    return redirect(f"{reverse('console:reports')}?kind={kind}")
+
+
 @login_required
 @permission_required(RUN, raise_exception=True)
 @require_POST
 def report_ask(request: HttpRequest) -> HttpResponse:
-    form = ReportForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Choose a kind of report and a format.")
+    kind = request.POST.get("kind", "")
+    if kind not in KINDS:
+        messages.error(request, "Choose a kind of report.")
         return redirect("console:reports")
-    fields = {k: v for k, v in form.cleaned_data.items() if v}
-    kind, fmt = fields.pop("kind"), fields.pop("format")
+    form = ReportForm(request.POST, kind=kind)
+    if not form.is_valid():
+        said = "; ".join(f"{_label(form, name)}: {' '.join(str(e) for e in errors)}"
+                         for name, errors in form.errors.items())
+        messages.error(request, f"The report's parameters are not valid. {said}")
+        return _back(kind)
     try:
-        report = reporting.report_request(kind=kind, format=fmt, parameters=fields,
-                                          by=_user(request))
+        report = reporting.report_request(kind=kind, format=form.cleaned_data["format"],
+                                          parameters=form.parameters(), by=_user(request))
     except DomainError as refused:
         problems = refused.detail.get("fields", {})
-        said = "; ".join(f"{name.replace('_', ' ')}: {', '.join(why)}"
+        said = "; ".join(f"{_label(form, name)}: {', '.join(why)}"
                          for name, why in problems.items())
         messages.error(request, f"{refused.message} {said}".strip())
-        return redirect("console:reports")
-    messages.success(request, f"{KIND_LABELS[kind]} asked for (report #{report.pk}); it "
+        return _back(kind)
+    messages.success(request, f"{KINDS[kind].label} asked for (report #{report.pk}); it "
                               "is being made.")
-    return redirect("console:reports")
+    return _back(kind)
+
+
+def _label(form: ReportForm, name: str) -> str:
+    field = form.fields.get(name)
+    return str(field.label) if field is not None and field.label else name.replace("_", " ")
+
+
+def _visible_report(request: HttpRequest, report_id: int) -> Report:
+    report = Report.objects.select_related("requested_by").filter(pk=report_id).first()
+    if report is None or not reporting.report_may_read(user=_user(request), kind=report.kind):
+        raise Http404("no such report")
+    return report
 
 
 @login_required
 @permission_required(RUN, raise_exception=True)
 @require_GET
 def report_download(request: HttpRequest, report_id: int) -> FileResponse:
-    report = Report.objects.filter(pk=report_id, status=Report.Status.DONE).first()
-    if report is None or not reporting.report_may_read(user=_user(request), kind=report.kind):
-        raise Http404("no such report, or not done yet")
+    report = _visible_report(request, report_id)
+    if report.status != Report.Status.DONE:
+        raise Http404("not done yet")
     return FileResponse(report.file.open("rb"), as_attachment=True,
                         filename=report.file_name, content_type=report.content_type)
+
+
+@login_required
+@permission_required(RUN, raise_exception=True)
+@require_GET
+def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
+    """The report read as a page, with its charts: laid out now from the same parameters
+    by the same code as its file; says at which chain head, and whether the file was
+    read at another."""
+    report = _visible_report(request, report_id)
+    try:
+        document = reporting.report_read(report=report, by=_user(request))
+    except DomainError as refused:
+        messages.error(request, f"Report #{report.pk} cannot be read: {refused.message}")
+        return redirect("console:reports")
+    sections = [(section.title, grid(section)) for section in document.sections]
+    charts = [(chart.title, "data:image/png;base64,"
+               + base64.b64encode(chart_png(chart)).decode("ascii"))
+              for chart in document.charts]
+    return render(request, PAGE_TEMPLATE, {
+        "report": report, "label": KINDS[report.kind].label, "document": document,
+        "made_at": shown(document.made_at), "sections": sections, "charts": charts,
+        "same_head": report.chain_seq in (None, document.chain_seq)})
 
 
 @login_required
@@ -168,7 +302,8 @@ def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
         result = (row.house_win_house_banked + row.house_win_house_stakes
                   + row.commission_players + row.commission_bankers)
         series[row.table_name] = hold_percent(result, row.handle) or Decimal(0)
-    png = chart_png(Chart(title=f"Hold % by table, gaming day {day}", y_label="hold %",
+    png = chart_png(Chart(title=f"Hold % by table (house result / handle), gaming day {day}",
+                          y_label="hold % (house result / handle)",
                           series={str(day): series}, file_stem="closed-day"),
                     width=7, height=3)
     response = HttpResponse(png, content_type="image/png")

@@ -11,6 +11,8 @@ urlpatterns = [
     path("reports/", reports.reports, name="reports"),
     path("reports/live/", reports.reports_live, name="reports-live"),
     path("reports/ask/", reports.report_ask, name="report-ask"),
+    path("reports/players/", reports.report_players, name="report-players"),
+    path("reports/<int:report_id>/", reports.report_page, name="report-page"),
     path("reports/<int:report_id>/download/", reports.report_download, name="report-download"),
     path("reports/days/close/", reports.gaming_day_close, name="gaming-day-close"),
     path("reports/days/<str:gaming_day>/chart.png", reports.closed_day_chart,

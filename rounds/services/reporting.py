@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.core.files.base import ContentFile
@@ -27,6 +28,7 @@ from casino.shared.errors import (
     ValidationFailed,
 )
 from rounds.models import Report
+from rounds.report_files.document import Document
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS, report_document, report_parameters
 
@@ -34,6 +36,10 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 log = logging.getLogger(__name__)
+
+# A report a worker has not taken after this long is most likely waiting for a worker that
+# is not running (a worker takes a report within a second or two of its asking).
+WORKER_WAIT = timedelta(seconds=30)
 
 
 def report_permissions(kind: str) -> tuple[str, ...]:
@@ -83,6 +89,30 @@ def report_retry(*, report_id: int, by: User) -> Report:
     return report
 
 
+def report_waiting_for_worker(*, report: Report, now: datetime) -> bool:
+    """Whether ``report`` has been queued for longer than WORKER_WAIT with nothing done:
+    no worker has taken it (none is running, or all are busy)."""
+    return (report.status == Report.Status.QUEUED and report.progress == 0
+            and now - report.requested_at > WORKER_WAIT)
+
+
+def _made_by(by: User) -> str:
+    role = next((LABELS[g] for g in by.groups.values_list("name", flat=True) if g in LABELS),
+                "staff")
+    return f"{by.get_username()} ({role})"
+
+
+def report_read(*, report: Report, by: User) -> Document:
+    """The report's Document laid out now, for ``by`` to read as a page: the same
+    parameters and code as its file, from one snapshot (its chain head says at which)."""
+    if not report_may_read(user=by, kind=report.kind):
+        raise NotFound(f"There is no report #{report.pk}.", detail={"report_id": report.pk})
+    return report_document(
+        kind=report.kind, parameters=report_parameters(kind=report.kind,
+                                                       raw=report.parameters),
+        made_by=_made_by(by), made_at=timezone.now())
+
+
 def _queue(report_id: int) -> None:
     from rounds.tasks import report_make_task
 
@@ -108,13 +138,10 @@ def report_make(*, report_id: int) -> str:
     if not claimed:
         return str(report.status)
     try:
-        by = report.requested_by
-        role = next((LABELS[g] for g in by.groups.values_list("name", flat=True)
-                     if g in LABELS), "staff")
         document = report_document(
             kind=report.kind, parameters=report_parameters(kind=report.kind,
                                                            raw=report.parameters),
-            made_by=f"{by.get_username()} ({role})", made_at=timezone.now())
+            made_by=_made_by(report.requested_by), made_at=timezone.now())
         _progress(report_id, 60)
         fmt = FORMATS[report.format]
         content = fmt.render(document)

@@ -170,3 +170,36 @@ def test_a_statement_of_an_account_that_does_not_exist_is_not_found(db):
         player_statement(player_id=999999, date_from=date(2026, 1, 1),
                          date_to=date(2026, 1, 1))
     assert not Player.objects.exists()
+
+
+def test_the_day_by_hour_adds_up_to_the_days_house_result_and_the_ledger(
+        dutch_seed: DutchSeed, dealer, make_table, seat_player):
+    from rounds.reports import day_by_hour
+
+    other = make_table(name="Table B")
+    seat_player(other, 1, funds=10_000)
+    dealer.house_round(other, {1: "30.00"}, {"1": "loss"})
+    # the warm-up round settled three hours before the rest
+    warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
+    assert warm_up.settled_at is not None
+    Round.objects.filter(pk=warm_up.pk).update(
+        settled_at=warm_up.settled_at - timedelta(hours=3))
+    day = date.fromisoformat(dutch_seed.gaming_day)
+
+    one = day_by_hour(gaming_day=day, table_id=dutch_seed.table.pk)
+    floor = day_by_hour(gaming_day=day)
+
+    assert [h.rounds for h in one] == [1, 1]
+    assert (one[1].hour - one[0].hour) == timedelta(hours=3)
+    assert sum(h.house_result for h in one) == table_day_report(
+        table_id=dutch_seed.table.pk, gaming_day=day).house_result == 800
+    assert sum(h.rounds for h in floor) == 3
+    assert sum(h.house_result for h in floor) == floor_day_report(
+        gaming_day=day).totals[0].house_result
+    # against the ledger: what the rounds of the hour moved to the house's accounts
+    latest = one[1].hour
+    refs = [f"round:{pk}" for pk in Round.objects.filter(
+        table=dutch_seed.table, settled_at__gte=latest).values_list("pk", flat=True)]
+    assert _moved(refs, kind__in=["commission", "table_bankroll"]) == one[1].house_result
+    # each hour starts on the hour of the casino's clock
+    assert all(timezone.localtime(h.hour).minute == 0 for h in floor)

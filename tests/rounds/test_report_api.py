@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 
 import pytest
@@ -162,3 +163,28 @@ def test_a_role_sees_only_the_kinds_it_may_read(pit_boss_client, staff_client, d
 def test_unknown_reports_are_not_found(auditor_client, db):
     assert auditor_client.get("/api/v1/reports/999999").status_code == 404
     assert auditor_client.post("/api/v1/reports/999999/retry").status_code == 404
+
+
+@pytest.mark.parametrize("as_of", [None, "", "  "])
+def test_a_trial_balance_asked_without_a_moment_is_as_of_the_moment_it_was_asked(
+        auditor_client, db, settings, tmp_path, as_of):
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    settings.MEDIA_ROOT = tmp_path
+    body = {"kind": "trial_balance", "format": "json"}
+    if as_of is not None:
+        body["as_of"] = as_of
+    before = timezone.now()
+
+    asked = auditor_client.post("/api/v1/reports", body, format="json")
+
+    assert asked.status_code == 202, asked.json()
+    moment = datetime.fromisoformat(asked.json()["parameters"]["as_of"])
+    assert before <= moment <= timezone.now()
+    # the file is as of that stored moment, whenever a worker makes it
+    done = _wait(auditor_client, asked.json()["id"])
+    assert done["status"] == "done", done
+    made = json.loads(b"".join(auditor_client.get(done["file"]).streaming_content))
+    assert made["parameters"]["as_of"] == moment.isoformat()

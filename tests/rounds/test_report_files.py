@@ -8,7 +8,7 @@ import io
 import json
 import shutil
 import subprocess
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -135,7 +135,7 @@ def _first_page_png(pdf: bytes, name: str, tmp_path: Path) -> Path:
     ("table_day", ["400.00", "7.00", "1.00", "8.00", "2.00"]),
     ("floor_day", ["Total", "400.00", "8.00"]),
     ("banker", ["Banker Bram", "300.00", "160.00", "140.00", "20.00", "1.00"]),
-    ("player_statement", ["opening", "95.00", "595.00", "closing"]),
+    ("player_statement", ["Opening balance", "95.00", "595.00", "Closing balance"]),
     ("trial_balance", ["check out", "0.00"]),
 ])
 def test_each_pdf_kind_has_its_title_block_and_figures(dutch_seed, tmp_path, kind, figures):
@@ -232,3 +232,122 @@ def test_a_report_csv_text_cell_never_starts_a_formula():
     # a player's name as a formula is text in the file; an amount stays a number
     assert cell_text('=HYPERLINK("http://x.example")') == '\'=HYPERLINK("http://x.example")'
     assert cell_text(Decimal("-120.00")) == "-120.00"
+
+
+def _all_pages_png(pdf: bytes, name: str, tmp_path: Path) -> list[Path]:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / f"{name}.pdf"
+    source.write_bytes(pdf)
+    subprocess.run([_tool("pdftoppm"), "-png", "-r", "80", str(source), str(ARTEFACTS / name)],
+                   check=True)
+    return sorted(ARTEFACTS.glob(f"{name}-*.png"))
+
+
+@needs_poppler
+def test_a_tables_day_pdf_is_a_sheet_of_labelled_figures_not_a_strip_of_field_names(
+        dutch_seed, tmp_path):
+    document = _document("table_day", dutch_seed)
+
+    text = _pdf_text(FORMATS["pdf"].render(document), tmp_path)
+
+    lines = {" ".join(line.split()) for line in text.splitlines()}
+    # one line per figure: its label in words, then the figure
+    for line in ["Handle (wagers against a bank) 400.00", "Commission from winning players 7.00",
+                 "Commission from player bankers 1.00", "House result (the four above) 8.00",
+                 "Hold % (house result / handle) 2.00", "Rounds settled 2"]:
+        assert line in lines, line
+    assert f"{dutch_seed.table.name} (EUR)" in text
+    for field_name in ("rounds co banked", "closed false", "false", "hold percent",
+                       "house_result"):
+        assert field_name not in text, field_name
+    assert "win / drop" in text                         # which hold it is, said
+    assert "Europe/Amsterdam" in text
+
+
+def test_a_one_hour_day_has_no_chart_and_a_day_over_hours_has_its_result_by_hour(dutch_seed):
+    from rounds.models import Round
+
+    assert _document("table_day", dutch_seed).charts == []
+    warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
+    assert warm_up.settled_at is not None
+    Round.objects.filter(pk=warm_up.pk).update(
+        settled_at=warm_up.settled_at - timedelta(hours=2))
+
+    (chart,) = _document("table_day", dutch_seed).charts
+
+    (values,) = chart.series.values()
+    assert len(values) == 3                    # every hour from the first to the last
+    assert sum(values.values()) == Decimal("8.00") == Decimal(
+        _csv(_document("table_day", dutch_seed))[0]["house_result"])
+    assert all(label.endswith(":00") for label in values)
+
+
+def test_a_floor_of_two_tables_compares_their_hold(dutch_seed, dealer, make_table,
+                                                   seat_player):
+    other = make_table(name="Table B")
+    seat_player(other, 1, funds=10_000)
+    dealer.house_round(other, {1: "30.00"}, {"1": "loss"})
+
+    charts = _document("floor_day", dutch_seed).charts
+
+    (hold,) = [c for c in charts if c.file_stem == "hold-by-table"]
+    assert "house result / handle" in hold.title
+    assert hold.series == {"EUR": {dutch_seed.table.name: Decimal("2.00"),
+                                   "Table B": Decimal("100.00")}}
+
+
+@needs_poppler
+def test_the_statement_pdf_shows_its_times_on_the_casinos_clock(dutch_seed, tmp_path):
+    from ledger.models import Entry
+
+    entry = Entry.objects.get(ref=f"round:{dutch_seed.round_id}")
+    document = _document("player_statement", dutch_seed)
+
+    pdf = FORMATS["pdf"].render(document)
+
+    text = _pdf_text(pdf, tmp_path)
+    assert timezone.localtime(entry.created_at).strftime("%Y-%m-%d %H:%M:%S") in text
+    assert "+01:00" not in text and "T0" not in text   # no ISO stamps
+    assert "Posted at" in text and "Balance after" in text and "round settlement" in text
+    assert _all_pages_png(pdf, "statement", tmp_path)
+
+
+def test_the_service_reads_an_empty_moment_as_now_and_refuses_one_without_offset(db):
+    from casino.shared.errors import ValidationFailed
+    from rounds.report_files.kinds import report_parameters
+
+    before = timezone.now()
+    for empty in ({}, {"as_of": ""}, {"as_of": None}):
+        moment = report_parameters(kind="trial_balance", raw=empty)["as_of"]
+        assert before <= moment <= timezone.now()
+    with pytest.raises(ValidationFailed):
+        report_parameters(kind="trial_balance", raw={"as_of": "2026-01-01T10:00:00"})
+    # a kind without a default still needs its parameters
+    with pytest.raises(ValidationFailed):
+        report_parameters(kind="floor_day", raw={"gaming_day": ""})
+
+
+@needs_poppler
+def test_a_floor_wider_than_the_page_goes_on_in_a_second_sheet_with_its_labels(tmp_path):
+    from rounds.report_files.kinds import TABLE_DAY_COLUMNS, _day_section
+
+    def row(name: str, handle: str) -> list:
+        figures: dict[str, Any] = dict.fromkeys(TABLE_DAY_COLUMNS, Decimal("0.00"))
+        figures.update(gaming_day=date(2026, 12, 1), table=name, handle=Decimal(handle),
+                       closed=False, currency="EUR", hold_percent=None)
+        return [figures[c] for c in TABLE_DAY_COLUMNS]
+
+    rows = [row(f"Table {n}", f"{n}000.00") for n in range(1, 15)] + [row("Total", "105000.00")]
+    document = Document(
+        kind="floor_day", title="Floor day", casino="C", period="p", made_at=timezone.now(),
+        made_by="x", chain_seq=0, chain_hash="0" * 64,
+        sections=[_day_section("Tables and total", rows)])
+
+    text = _pdf_text(FORMATS["pdf"].render(document), tmp_path)
+
+    for n in range(1, 15):
+        assert f"Table {n} (EUR)" in text and f"{n}000.00" in text
+    assert "Total (EUR)" in text and "105000.00" in text
+    assert text.count("Handle (wagers against a bank)") >= 2    # the labels again
+    lines = [line for line in text.splitlines() if "Handle (wagers" in line]
+    assert all(len(line.split()) <= 4 + 8 for line in lines)   # never a 15-column strip
