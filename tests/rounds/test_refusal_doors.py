@@ -9,6 +9,7 @@ import logging
 from datetime import date, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from casino import roles
@@ -23,11 +24,17 @@ from rounds.models import ClosedDay, Round
 pytestmark = pytest.mark.django_db
 
 
-def signed_in(role: str, name: str) -> Client:
+class StaffClient(Client):
+    """A console client signed in as one member of staff, who is kept to check the traces."""
+
+    user: User
+
+
+def signed_in(role: str, name: str) -> StaffClient:
     user, _ = staff_create(username=name, role=role)
-    client = Client()
+    client = StaffClient()
     client.force_login(user)
-    client.user = user  # type: ignore[attr-defined]
+    client.user = user
     return client
 
 
@@ -274,7 +281,8 @@ def test_a_settings_change_the_admin_form_refuses_leaves_a_trace(table, seat_pla
     assert response.status_code == 200 and "Not saved" in response.content.decode()
     (refusal,) = Refusal.objects.all()
     assert (refusal.action, refusal.code, refusal.ref, refusal.by) == (
-        "table_update", "round_in_progress", f"table:{table.pk}", boss.user)
+        "table_update", "round_in_progress", f"table:{table.pk}",
+        User.objects.get(username=f"admin-{roles.PIT_BOSS}"))
     table.refresh_from_db()
     assert table.max_bet == 10_000
 
