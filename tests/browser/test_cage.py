@@ -67,6 +67,12 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     screen.sign_in("carla")
     page = screen.page
 
+    # signed in, the cage is at home on its own screen (issue 22), not on the floor's
+    assert page.url.endswith("/cage/")
+    assert page.get_by_role("heading", name="Cage").is_visible()
+    assert not page.get_by_text("The floor is for pit staff").count()
+    screen.shot("signed-in")
+
     # find: both Annas, flagged as sharing a name
     screen.goto("/cage/")
     # typing is enough: the results follow the search box (htmx swaps them in)
@@ -106,6 +112,11 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     assert figure(screen, "balance-after") == "210.00 EUR"
     withdrawal_entry = int(figure(screen, "entry"))
     assert page.get_by_role("button", name="Print receipt").is_visible()
+    # the casino's name, and a line for the cashier and one for the player to sign
+    assert figure(screen, "casino") == "Pai Gow Poker casino · cage"
+    signatures = page.get_by_label("Signatures")
+    assert signatures.get_by_text("Cashier (carla):").is_visible()
+    assert signatures.get_by_text(f"Player (Anna Jansen #{anna.pk}):").is_visible()
     screen.shot("withdrawal-receipt")
     page.emulate_media(media="print")
     assert not page.locator(".topbar").is_visible()
@@ -137,6 +148,8 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     assert figure(screen, "opening") == "0.00 EUR"
     assert figure(screen, "closing") == "210.00 EUR" == f"{format_minor(ledger.closing, 'EUR')} EUR"
     assert page.locator("tr[data-row=line]", has_text=round_of(anna)).count() == 1
+    # what went out, with one sign: the round's 20.00 and the 120.00 paid out
+    assert page.get_by_text("4 movements: in 350.00 EUR, out 140.00 EUR.").is_visible()
     screen.shot("statement")
 
     # the CSV: one header row, decimal strings, the running balance adds up
@@ -144,16 +157,21 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
         page.get_by_role("link", name="Download CSV").click()
     text = Path(info.value.path()).read_text(encoding="utf-8")
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance"]
-    body = table[1:]
-    assert [int(r[1]) for r in body] == [line.entry_id for line in ledger.lines]
+    assert table[0] == ["player_id", "player", "posted_at", "entry", "kind", "reference",
+                        "amount", "balance"]
+    # every row names the player; the opening balance first, the closing one last
+    assert {(r[0], r[1]) for r in table[1:]} == {(str(anna.pk), "Anna Jansen")}
+    assert table[1][4:] == ["opening", "Opening balance", "", "0.00"]
+    assert table[-1][4:] == ["closing", "Closing balance", "", "210.00"]
+    body = table[2:-1]
+    assert [int(r[3]) for r in body] == [line.entry_id for line in ledger.lines]
     running = 0
     for row in body:
-        running += int(row[4].replace(".", ""))
-        assert row[5] == format_minor(running, "EUR")
-    assert body[-1][5] == "210.00"
-    assert body[-2][2:5] == ["deposit", "Slip 4711", "250.00"]
-    assert body[1][2:5] == ["round_settlement", round_of(anna), "-20.00"]
+        running += int(row[6].replace(".", ""))
+        assert row[7] == format_minor(running, "EUR")
+    assert body[-1][7] == "210.00"
+    assert body[-2][4:7] == ["deposit", "Slip 4711", "250.00"]
+    assert body[1][4:7] == ["round_settlement", round_of(anna), "-20.00"]
 
     # the date filter, in gaming days: from the next gaming day on, nothing moved yet and the
     # opening balance is today's closing one
@@ -233,10 +251,16 @@ def test_a_new_player_is_registered_and_takes_a_first_deposit(
     assert page.get_by_text("No player matches “Daan”.").is_visible()
     page.get_by_role("link", name="Register a new player").click()
     page.get_by_label("Name").fill("Daan de Vries")
+    # the identity the cage reads from the document (issue 22)
+    page.get_by_label("Date of birth").fill("1990-04-12")
+    page.get_by_label("Identity document").select_option("Passport")
+    page.get_by_label("Document number").fill("nx-123 456")
     screen.shot("register")
     page.get_by_role("button", name="Register").click()
 
     daan = Player.objects.get(name="Daan de Vries")
+    assert (daan.date_of_birth.isoformat(), daan.id_document_kind,
+            daan.id_document_number) == ("1990-04-12", "passport", "NX123456")
     assert page.get_by_role("status").inner_text() == (
         f"Daan de Vries is registered as player #{daan.pk}.")
     assert figure(screen, "available") == "0.00 EUR"
