@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
 
 from casino import roles
 from casino.models import Player
@@ -19,7 +21,7 @@ from casino.selectors import player_account_ref, player_balance
 from casino.services import player_create, player_deposit
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
-from ledger.models import Account, Entry
+from ledger.models import Account, Entry, Hold
 from ledger.selectors import account_find, account_statement
 from rounds import services
 
@@ -312,3 +314,64 @@ def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
     deposit_entry = Entry.objects.filter(kind="deposit").order_by("-id").first()
     assert deposit_entry is not None and deposit_entry.created_by is not None
     assert deposit_entry.created_by.username == "carla"
+
+
+def test_a_namesake_is_registered_with_the_warning_then_told_apart_at_the_table(
+    screen_factory: Any, staff_user: Any, anna: Player
+) -> None:
+    # given Anna Jansen (with her passport on file) seated at Table 1, and "anna jansen"
+    Player.objects.filter(pk=anna.pk).update(date_of_birth="1980-05-01",
+                                             id_document_kind="passport",
+                                             id_document_number="NX999111")
+    staff_user(roles.CAGE, "carla")
+    cage = screen_factory(who="carla")
+    cage.sign_in("carla")
+    page = cage.page
+
+    # when the cage registers a third Anna Jansen: the others are shown, nobody registered
+    cage.goto("/cage/players/new/")
+    page.get_by_label("Name").fill("Anna Jansen")
+    page.get_by_label("Date of birth").fill("1995-09-30")
+    page.get_by_label("Identity document").select_option("Identity card")
+    page.get_by_label("Document number").fill("IDC 4455 66")
+    page.get_by_role("button", name="Register").click()
+    warning = page.get_by_test_id("namesakes")
+    assert warning.get_by_text("2 players already called Anna Jansen.").is_visible()
+    assert warning.locator("li").count() == 2
+    assert warning.locator(f"li[data-player='{anna.pk}']").inner_text().strip() == (
+        f"Anna Jansen #{anna.pk}: born 1980-05-01; Passport NX999111; registered "
+        f"{timezone.localdate(anna.created_at).isoformat()}")
+    assert Player.objects.filter(name__iexact="anna jansen").count() == 2
+    cage.shot("namesakes-shown")
+
+    # then, ticked as a different person, she is registered with her document
+    page.get_by_label("This is a different person from the players listed above").check()
+    page.get_by_role("button", name="Register").click()
+    third = Player.objects.filter(name="Anna Jansen").order_by("-pk").first()
+    assert third is not None and third.pk != anna.pk
+    assert third.id_document_number == "IDC445566"
+    assert page.get_by_role("status").inner_text() == (
+        f"Anna Jansen is registered as player #{third.pk}.")
+    cage.shot("namesake-registered")
+
+    # at the table, the two Anna Jansens are told apart in the buttons and the messages
+    pia = User.objects.get(username="pia")
+    table = services.table_create(by=pia, name="Table 2")
+    services.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=pia)
+    services.seat_take(table_id=table.pk, number=2, player_id=third.pk, by=pia)
+    round_ = services.round_open(table_id=table.pk, by=pia)
+    pit = screen_factory(who="pia")
+    pit.sign_in("pia")
+    pit.goto(f"/tables/{table.pk}/")
+    shown = pit.page
+    assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{anna.pk} (seat 1)"
+                             ).is_visible()
+    assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{third.pk} (seat 2)"
+                             ).is_visible()
+    pit.shot("namesakes-at-the-table")
+    shown.get_by_role("button", name="Bet 25 EUR on seat 2").click()
+    refusal = shown.get_by_text(f"Anna Jansen #{third.pk} (seat 2) has 0.00 EUR available; "
+                                "this needs 25.00 EUR.")
+    refusal.wait_for()
+    pit.shot("namesake-refused")
+    assert not Hold.objects.filter(ref=f"round:{round_.pk}").exists()
