@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
@@ -14,22 +15,54 @@ from casino import selectors, services
 from casino.models import Player, Refusal
 from casino.shared.admin import ReadOnlyAdmin, StyledAdmin, staff_user
 from casino.shared.approvals import VIEW_ALL, Approval
+from casino.shared.errors import DomainError
 from casino.shared.money import format_minor
+
+
+class PlayerAdminForm(forms.ModelForm):
+    """The identity checked by the service's own rule (player_identity_check) before the
+    model's constraint sees it, so a refusal reads as the cage's screen words it."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "currency", "date_of_birth", "id_document_kind", "id_document_number",
+                  "photo_ref"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.instance.pk is None:
+            try:
+                identity = services.player_identity_check(identity=services.Identity(
+                    date_of_birth=data.get("date_of_birth"),
+                    id_document_kind=data.get("id_document_kind") or "",
+                    id_document_number=data.get("id_document_number") or "",
+                    photo_ref=data.get("photo_ref") or ""))
+            except DomainError as exc:
+                raise forms.ValidationError(exc.message) from None
+            data["id_document_number"] = identity.id_document_number
+            self.instance.id_document_number = identity.id_document_number
+        return data
 
 
 @admin.register(Player)
 class PlayerAdmin(StyledAdmin):
-    list_display = ["id", "name", "currency", "available", "created_at"]
-    search_fields = ["name"]
-    fields = ["name", "currency", "created_at", "created_by", "balance"]
+    form = PlayerAdminForm
+    list_display = ["id", "name", "currency", "date_of_birth", "available", "created_at"]
+    search_fields = ["name", "id_document_number"]
+    fields = ["name", "currency", "date_of_birth", "id_document_kind", "id_document_number",
+              "photo_ref", "created_at", "created_by", "balance"]
     readonly_fields = ["created_at", "created_by", "balance"]
+    # Recorded at registration, from the document the cage read; a rename is the only change.
+    IDENTITY = ["currency", "date_of_birth", "id_document_kind", "id_document_number",
+                "photo_ref"]
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return selectors.player_list()
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # The account is opened in the player's currency, so it never changes after.
-        return [*self.readonly_fields, "currency"] if obj is not None else self.readonly_fields
+        return [*self.readonly_fields, *self.IDENTITY] if obj is not None \
+            else self.readonly_fields
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A player's record stays with their ledger account (and the service's database
@@ -54,8 +87,16 @@ class PlayerAdmin(StyledAdmin):
         if change:
             services.player_rename(player_id=obj.pk, name=obj.name, by=staff_user(request))
             return
-        created = services.player_create(name=obj.name, currency=obj.currency,
-                                         by=staff_user(request))
+        created = services.player_create(
+            name=obj.name, currency=obj.currency, by=staff_user(request),
+            identity=services.Identity(
+                date_of_birth=obj.date_of_birth, id_document_kind=obj.id_document_kind,
+                id_document_number=obj.id_document_number, photo_ref=obj.photo_ref))
+        others = selectors.player_namesakes(name=created.name, exclude_id=created.pk)
+        if others:
+            self.message_user(request, "Registered beside players of the same name: "
+                              + "; ".join(selectors.namesake_text(p) for p in others)
+                              + ". Check this is a different person.", messages.WARNING)
         obj.pk, obj.created_at, obj.created_by = created.pk, created.created_at, created.created_by
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -53,6 +54,39 @@ def player_find(*, search: str) -> QuerySet[Player]:
     namesake = Player.objects.filter(name__iexact=OuterRef("name")).exclude(pk=OuterRef("pk"))
     return player_list(search=search).annotate(available=F("posted") - F("held"),
                                                has_namesake=Exists(namesake))
+
+
+def player_namesakes(*, name: str, exclude_id: int | None = None) -> list[Player]:
+    """The players called ``name`` (case and surrounding spaces aside), in id order."""
+    found = Player.objects.filter(name__iexact=name.strip()).order_by("id")
+    if exclude_id is not None:
+        found = found.exclude(pk=exclude_id)
+    return list(found[:20])
+
+
+def namesake_text(player: Player) -> str:
+    """One namesake as the cage tells them apart: "Anna #4, born 1980-05-01, passport
+    NX12345"."""
+    parts = [f"{player.name} #{player.pk}"]
+    if player.date_of_birth:
+        parts.append(f"born {player.date_of_birth.isoformat()}")
+    if player.id_document_number:
+        parts.append(f"{player.get_id_document_kind_display().lower()} "
+                     f"{player.id_document_number}")
+    return ", ".join(parts)
+
+
+def player_label(player: Player, *, seat: int | None = None,
+                 among: Iterable[Player | None] = ()) -> str:
+    """How a player is named where others are (a table's seats, its messages and buttons):
+    the name alone when nobody else in ``among`` has it (case aside), else the name with
+    the id and, when known, the seat: "Anna #4 (seat 5)". Used by the table screen and the
+    services' refusals, so two Annas at a table are never told apart by guesswork."""
+    name = player.name.strip().casefold()
+    if not any(other is not None and other.pk != player.pk
+               and other.name.strip().casefold() == name for other in among):
+        return player.name
+    return f"{player.name} #{player.pk}" + (f" (seat {seat})" if seat is not None else "")
 
 
 def player_get(*, player_id: int) -> Player:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from django.conf import settings
@@ -17,8 +19,14 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from casino import roles
-from casino.models import Currency, Player
-from casino.selectors import player_account_ref, player_balance, player_get
+from casino.models import ID_NUMBER_SHAPE, Currency, IdDocument, Player
+from casino.selectors import (
+    namesake_text,
+    player_account_ref,
+    player_balance,
+    player_get,
+    player_namesakes,
+)
 from casino.shared import approvals
 from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
@@ -93,16 +101,95 @@ def token_create(*, user: User) -> tuple[AuthToken, str]:
 # A player's money is a ledger account (kind "player", ref "player:<id>"); the cage's cash is
 # the counter-side of every deposit and withdrawal (one "cage" account per currency).
 
-def player_create(*, name: str, currency: str, by: User | None) -> Player:
-    """Register a player and open their account in their currency."""
+@dataclass(frozen=True)
+class Identity:
+    """Who a player is, as the cage reads it from their identity document (all empty for a
+    player registered without one)."""
+
+    date_of_birth: date | None = None
+    id_document_kind: str = ""
+    id_document_number: str = ""
+    photo_ref: str = ""
+
+
+class Namesake(Conflict):
+    code = "namesake"
+
+
+def player_identity_check(*, identity: Identity, today: date | None = None) -> Identity:
+    """The identity as stored, or a refusal in words: a date of birth in the past and at
+    least ``CASINO_MIN_PLAYER_AGE`` years ago; a document's kind with its number (capitals
+    and digits, 5 to 20 of them, the spaces and dashes typed removed). A date of birth and
+    a document come together, or neither (a player registered by a system that has none)."""
+    today = today or timezone.localdate()
+    born = identity.date_of_birth
+    kind = identity.id_document_kind.strip()
+    number = "".join(identity.id_document_number.split()).replace("-", "").upper()
+    photo = identity.photo_ref.strip()
+    if not (born or kind or number or photo):
+        return Identity()
+    missing = [label for label, value in (("the date of birth", born),
+                                          ("the identity document's kind", kind),
+                                          ("the document's number", number)) if not value]
+    if missing:
+        raise ValidationFailed(f"A player's identity needs {', '.join(missing)}.",
+                               code="identity_incomplete", detail={"missing": missing})
+    assert born is not None
+    if kind not in IdDocument.values:
+        raise ValidationFailed(f"The cage does not take {kind!r} as an identity document.",
+                               code="invalid_id_document",
+                               detail={"kind": kind, "known": list(IdDocument.values)})
+    if not re.fullmatch(ID_NUMBER_SHAPE, number):
+        raise ValidationFailed("A document number is 5 to 20 letters and digits "
+                               "(spaces and dashes aside).", code="invalid_id_number",
+                               detail={"number": identity.id_document_number})
+    if born >= today or born.year < 1900:
+        raise ValidationFailed("The date of birth must be a day in the past.",
+                               code="invalid_date_of_birth",
+                               detail={"date_of_birth": born.isoformat()})
+    adult = settings.CASINO_MIN_PLAYER_AGE
+    # The birthday of the year they come of age (29 February: 1 March in other years).
+    try:
+        of_age = born.replace(year=born.year + adult)
+    except ValueError:
+        of_age = date(born.year + adult, 3, 1)
+    if of_age > today:
+        raise ValidationFailed(f"A player must be at least {adult} years old; this date of "
+                               f"birth makes them {adult} on {of_age.isoformat()}.",
+                               code="under_age",
+                               detail={"date_of_birth": born.isoformat(), "min_age": adult})
+    return Identity(date_of_birth=born, id_document_kind=kind, id_document_number=number,
+                    photo_ref=photo)
+
+
+def player_create(*, name: str, currency: str, by: User | None,
+                  identity: Identity | None = None, namesakes_seen: bool = True) -> Player:
+    """Register a player and open their account in their currency.
+
+    ``namesakes_seen=False``: refused (409 ``namesake``, the players of that name in the
+    detail) when a player of the same name (case aside) exists, so the cage looks at them
+    first and registers again with ``namesakes_seen=True`` for a different person. The API
+    registers namesakes and names them in its answer (casino.api.players)."""
     name = name.strip()
     if not name:
         raise ValidationFailed("A player needs a name.", code="invalid_name")
     if currency not in Currency.values:
         raise ValidationFailed(f"The floor does not take {currency!r}.", code="invalid_currency",
                                detail={"currency": currency, "known": list(Currency.values)})
+    identity = player_identity_check(identity=identity or Identity())
+    if not namesakes_seen:
+        found = player_namesakes(name=name)
+        if found:
+            raise Namesake(
+                f"{len(found)} player{'s' if len(found) > 1 else ''} already called {name}: "
+                + "; ".join(namesake_text(p) for p in found)
+                + ". Check the identity document: register only a different person.",
+                detail={"players": [{"id": p.pk, "name": p.name} for p in found]})
     with transaction.atomic():
-        player = Player.objects.create(name=name, currency=currency, created_by=by)
+        player = Player.objects.create(
+            name=name, currency=currency, created_by=by,
+            date_of_birth=identity.date_of_birth, id_document_kind=identity.id_document_kind,
+            id_document_number=identity.id_document_number, photo_ref=identity.photo_ref)
         player_account_open(player=player)
     return player
 

@@ -205,6 +205,8 @@ TIME_ZONE = env.str("DJANGO_TIME_ZONE", default="Europe/Amsterdam")
 GAMING_DAY_START_HOUR = env.int("GAMING_DAY_START_HOUR", default=6)
 # The name printed on the auditors' report files.
 CASINO_NAME = env.str("CASINO_NAME", default="Pai Gow Poker casino")
+# The youngest a player may be at registration, in years (casino.services.player_create).
+CASINO_MIN_PLAYER_AGE = env.int("CASINO_MIN_PLAYER_AGE", default=18)
 USE_I18N = True
 USE_TZ = True
 # Times written one way everywhere, the admin included (casino/shared/formats/en/formats.py).

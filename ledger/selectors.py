@@ -206,6 +206,11 @@ class Statement:
     def debits(self) -> int:
         return sum(line.amount for line in self.lines if line.amount < 0)
 
+    @property
+    def debited(self) -> int:
+        """What went out, as a positive amount: "out 120.00 EUR" reads with one sign."""
+        return -self.debits
+
 
 def account_statement(*, account_id: int, since: datetime | None = None,
                       until: datetime | None = None) -> Statement:

@@ -19,6 +19,7 @@ from casino import selectors, services
 from casino.api.serializers import (
     CashInput,
     CorrectionInput,
+    PlayerCreatedOutput,
     PlayerInput,
     PlayerOutput,
     PlayerSearch,
@@ -46,13 +47,22 @@ class PlayerListView(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(summary="Register a player (opens their account)", request=PlayerInput,
-                   responses={201: PlayerOutput})
+    @extend_schema(
+        summary="Register a player (opens their account)", request=PlayerInput,
+        description="A player of the same name as others is registered all the same: the "
+                    "answer's `namesakes` lists the others (empty when none), so the caller "
+                    "can check it registered a different person.",
+        responses={201: PlayerCreatedOutput})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        player = services.player_create(**parse(PlayerInput, request.data),
-                                        by=acting_user(request))
-        return Response(PlayerOutput(selectors.player_get(player_id=player.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        data = parse(PlayerInput, request.data)
+        identity = services.Identity(
+            date_of_birth=data.pop("date_of_birth"), id_document_kind=data.pop("id_document_kind"),
+            id_document_number=data.pop("id_document_number"), photo_ref=data.pop("photo_ref"))
+        player = services.player_create(**data, identity=identity, by=acting_user(request))
+        shown = selectors.player_get(player_id=player.pk)
+        shown.namesakes = selectors.player_namesakes(  # type: ignore[attr-defined]
+            name=player.name, exclude_id=player.pk)
+        return Response(PlayerCreatedOutput(shown).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerDetailView(APIView):

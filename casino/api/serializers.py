@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino import selectors
-from casino.models import Currency, Player
+from casino.models import Currency, IdDocument, Player
 from casino.shared.api.fields import AmountField
 from ledger.api.serializers import BalanceOutput, balance_data
 
@@ -17,12 +17,35 @@ from ledger.api.serializers import BalanceOutput, balance_data
 class PlayerInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     currency = serializers.ChoiceField(choices=Currency.choices, default=Currency.EUR)
+    # The identity the cage records (casino.services.player_identity_check): all three of
+    # date of birth, document kind and number, or none.
+    date_of_birth = serializers.DateField(required=False, allow_null=True, default=None,
+                                          help_text="YYYY-MM-DD; the player must be of age "
+                                                    "(CASINO_MIN_PLAYER_AGE, 18 by default).")
+    id_document_kind = serializers.ChoiceField(choices=IdDocument.choices, required=False,
+                                               allow_blank=True, default="")
+    id_document_number = serializers.CharField(max_length=40, required=False,
+                                               allow_blank=True, default="",
+                                               help_text="5 to 20 letters and digits; "
+                                                         "spaces and dashes are dropped.")
+    photo_ref = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                      default="", help_text="Where the cage keeps the photo.")
+
+
+class NamesakeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    date_of_birth = serializers.DateField(allow_null=True)
 
 
 class PlayerOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     currency = serializers.CharField()
+    date_of_birth = serializers.DateField(allow_null=True)
+    id_document_kind = serializers.CharField()
+    id_document_number = serializers.CharField()
+    photo_ref = serializers.CharField()
     created_at = serializers.DateTimeField()
     balance = serializers.SerializerMethodField()
 
@@ -68,3 +91,9 @@ class Health(serializers.Serializer):
 # The same fields, answered with 503 when the database cannot answer; a schema of its own.
 class HealthDown(Health):
     pass
+
+
+class PlayerCreatedOutput(PlayerOutput):
+    namesakes = NamesakeOutput(many=True, help_text=(
+        "Other players already registered under the same name (case aside): registered all "
+        "the same, the caller checks this is a different person."))

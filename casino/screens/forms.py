@@ -8,17 +8,40 @@ from typing import Any
 
 from django import forms
 
-from casino.models import Currency
+from casino.models import Currency, IdDocument
+from casino.services import Identity
 from casino.shared.errors import DomainError
 from casino.shared.money import minor_digits, to_minor
 
 
 class PlayerForm(forms.Form):
+    """A player's registration: the cage records the identity document it reads (the
+    service checks the age and the number's shape: casino.services.player_identity_check)."""
+
     name = forms.CharField(max_length=200, label="Name",
                            help_text="As on the player's identity document.")
     currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.EUR,
                                  label="Currency",
                                  help_text="The player's account is kept in this currency.")
+    date_of_birth = forms.DateField(label="Date of birth",
+                                    widget=forms.DateInput(attrs={"type": "date"}))
+    id_document_kind = forms.ChoiceField(choices=[("", "Choose…"), *IdDocument.choices],
+                                         label="Identity document")
+    id_document_number = forms.CharField(max_length=40, label="Document number",
+                                         help_text="Letters and digits as printed; spaces "
+                                                   "and dashes are left out.")
+    photo_ref = forms.CharField(max_length=200, required=False, label="Photo reference",
+                                help_text="Optional: where the cage keeps the player's photo.")
+    # Ticked once the cashier has seen the players of the same name (shown only then).
+    namesakes_seen = forms.BooleanField(
+        required=False, label="This is a different person from the players listed above")
+
+    def identity(self) -> Identity:
+        data = self.cleaned_data
+        return Identity(date_of_birth=data["date_of_birth"],
+                        id_document_kind=data["id_document_kind"],
+                        id_document_number=data["id_document_number"],
+                        photo_ref=data.get("photo_ref", ""))
 
 
 class MovementForm(forms.Form):

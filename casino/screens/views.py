@@ -95,20 +95,31 @@ def cage_find(request: HttpRequest) -> HttpResponse:
 
 @staff_may("casino.add_player")
 def player_new(request: HttpRequest) -> HttpResponse:
+    """Register a player. A name already on file is not registered at once: the cashier
+    sees those players (id, date of birth, document) and ticks that this is a different
+    person, or opens the existing player instead."""
     form = PlayerForm(request.POST or None)
+    namesakes: list[Player] = []
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            player = services.player_create(name=form.cleaned_data["name"],
-                                            currency=form.cleaned_data["currency"],
-                                            by=request.user)  # type: ignore[arg-type]
+            player = services.player_create(
+                name=form.cleaned_data["name"], currency=form.cleaned_data["currency"],
+                identity=form.identity(), namesakes_seen=form.cleaned_data["namesakes_seen"],
+                by=request.user)  # type: ignore[arg-type]
+        except services.Namesake as exc:
+            namesakes = selectors.player_namesakes(name=form.cleaned_data["name"])
+            status = exc.status
         except DomainError as exc:
             form.add_error(None, exc.message)
             refusal_trace_request(request, exc, action="player_create")
         else:
             messages.success(request, f"{player.name} is registered as player #{player.pk}.")
             return redirect("console:cage:player", player_id=player.pk)
-    return render(request, TEMPLATES + "player_new.html", {"form": form},
-                  status=400 if form.errors else 200)
+    if form.errors:
+        status = 400
+    return render(request, TEMPLATES + "player_new.html",
+                  {"form": form, "namesakes": namesakes}, status=status)
 
 
 # --- one player: balance, deposit, withdrawal ----------------------------------------------
@@ -231,7 +242,8 @@ def receipt(request: HttpRequest, entry_id: int) -> HttpResponse:
         shown = selectors.cage_receipt(entry_id=entry_id)
     except NotFound as exc:
         raise Http404(exc.message) from None
-    return render(request, TEMPLATES + "receipt.html", {"receipt": shown, **_where()})
+    return render(request, TEMPLATES + "receipt.html",
+                  {"receipt": shown, "casino": settings.CASINO_NAME, **_where()})
 
 
 # --- the statement -------------------------------------------------------------------------
@@ -260,14 +272,18 @@ def statement(request: HttpRequest, player_id: int) -> HttpResponse:
                   status=200 if shown is not None else 400)
 
 
-CSV_HEADER = ["posted_at", "entry", "kind", "reference", "amount", "balance"]
+CSV_HEADER = ["player_id", "player", "posted_at", "entry", "kind", "reference", "amount",
+              "balance"]
 
 
 @require_GET
 @staff_may("ledger.view_entry")
 def statement_csv(request: HttpRequest, player_id: int) -> HttpResponse:
-    """The statement's movements as CSV: times in the casino's zone with their offset,
-    amounts as decimal strings in the currency's unit."""
+    """The statement as CSV, one table a spreadsheet sorts and filters: every row names the
+    player (id and name), the first is the opening balance (at the period's start), then
+    each movement, the last the closing balance (at the period's end, or when downloaded).
+    Times in the casino's zone with their offset; amounts plain decimal numbers in the
+    currency's unit; text cells made safe from formulas (casino.shared.spreadsheet)."""
     player = _player(player_id)
     form, shown = _statement(request, player)
     if shown is None:
@@ -280,8 +296,17 @@ def statement_csv(request: HttpRequest, player_id: int) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerow(CSV_HEADER)
     cur = shown.currency
+    who = [player.pk, safe_cell(player.name)]
+
+    def when(moment: Any) -> str:
+        return casino_time_text(moment, "%Y-%m-%dT%H:%M:%S%z") if moment else ""
+
+    writer.writerow([*who, when(shown.since), "", "opening", "Opening balance", "",
+                     format_minor(shown.opening, cur)])
     for line in shown.lines:
-        writer.writerow([casino_time_text(line.posted_at, "%Y-%m-%dT%H:%M:%S%z"), line.entry_id,
+        writer.writerow([*who, when(line.posted_at), line.entry_id,
                          safe_cell(line.kind), safe_cell(line.reference),
                          format_minor(line.amount, cur), format_minor(line.balance, cur)])
+    writer.writerow([*who, when(shown.until or timezone.now()), "", "closing",
+                     "Closing balance", "", format_minor(shown.closing, cur)])
     return response

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from casino.models import Player
-from casino.selectors import player_account_ref
+from casino.selectors import player_account_ref, player_label
 from casino.shared.approvals import Approval, approvals_pending
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
@@ -53,6 +53,7 @@ class SeatRow:
     wager: Wager | None = None
     is_banker: bool = False
     rebet: int | None = None           # the wager Re-Bet would repeat
+    label: str = ""                    # the player's name at this table (player_label)
 
 
 @dataclass
@@ -224,6 +225,7 @@ def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:
             is_banker=bool(round_ and round_.banker_is_house is False
                            and round_.banker_seat == seat.number),
             rebet=rebets.get(player.pk) if player else None,
+            label=player_label(player, seat=seat.number, among=players) if player else "",
         ))
     return rows
 

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.money import to_minor
@@ -148,9 +149,20 @@ def _form_refused(request: HttpRequest, form: Any) -> None:
             messages.error(request, error)
 
 
-def _seat_name(round_: Round, seat: int) -> str:
-    found = round_.table.seats.filter(number=seat).select_related("player").first()
-    return found.player.name if found and found.player else ""
+def _seat_name(round_: Round, seat: int | None) -> str:
+    """The player in the seat as messages name them: "Anna #4 (seat 5)" when another
+    player at the table has the same name (casino.selectors.player_label)."""
+    seats = list(round_.table.seats.select_related("player"))
+    found = next((s for s in seats if s.number == seat and s.player), None)
+    if found is None or found.player is None:
+        return ""
+    return player_label(found.player, seat=found.number, among=[s.player for s in seats])
+
+
+def _banker_name(round_: Round) -> str:
+    if round_.banker_player is None:
+        return ""
+    return _seat_name(round_, round_.banker_seat) or round_.banker_player.name
 
 
 # --- the floor ------------------------------------------------------------------------------
@@ -158,7 +170,11 @@ def _seat_name(round_: Round, seat: int) -> str:
 @login_required
 @require_GET
 def floor(request: HttpRequest) -> HttpResponse:
-    """Every table at a glance; the live part refreshes itself (floor_live)."""
+    """Every table at a glance; the live part refreshes itself (floor_live). The cage has
+    no tables to see: its home is the cage's screen, where signing in (LOGIN_REDIRECT_URL,
+    "/") takes it through here."""
+    if not request.user.has_perm(VIEW) and request.user.has_perm("casino.deposit_funds"):
+        return redirect("console:cage:find")
     if not request.user.has_perm(VIEW):
         return render(request, "rounds/screens/floor.html", {"tables": None})
     return render(request, "rounds/screens/floor.html", {"tables": selectors.floor()})
@@ -306,7 +322,7 @@ def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
         services.round_deal(round_id=round_id, by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
-                 who=round_.banker_player.name if round_.banker_player else "")
+                 who=_banker_name(round_))
     return _screen(request, round_.table_id)
 
 
@@ -323,7 +339,7 @@ def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
         messages.success(request, "The deal is recorded: set the players' hands.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
-                 who=round_.banker_player.name if round_.banker_player else "")
+                 who=_banker_name(round_))
     return _screen(request, round_.table_id)
 
 
@@ -407,7 +423,9 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
         seat = services.seat_take(table_id=table_id, number=form.cleaned_data["number"],
                                   player_id=form.cleaned_data["player"], by=_user(request))
         assert seat.player is not None
-        messages.success(request, f"{seat.player.name} sits at seat {seat.number}.")
+        seated = [s.player for s in seat.table.seats.select_related("player")]
+        messages.success(request, f"{player_label(seat.player, among=seated)} sits at seat "
+                                  f"{seat.number}.")
     except DomainError as error:
         _refused(request, error)
     return _screen(request, table_id)

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from casino.models import Player
+from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.db import SqlRead, columns, insert_row, update_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
@@ -144,7 +146,9 @@ def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
                                  state=Wager.State.ACTIVE, round__state__in=Round.State.PLAYED)
             .order_by("-round__number").first())
     if last is None:
-        raise Conflict(f"{player.name} has no earlier wager at this table to repeat",
+        seated = Player.objects.filter(seats__table_id=round_.table_id)
+        raise Conflict(f"{player_label(player, seat=seat, among=seated)} has no earlier "
+                       "wager at this table to repeat",
                        code="no_previous_wager")
     return wager_place(round_id=round_id, seat=seat, amount=last.amount, by=by)
 

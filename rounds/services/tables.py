@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.models import Player
+from casino.selectors import player_label
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
@@ -161,9 +162,12 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
         player = Player.objects.get(pk=player_id)
     except Player.DoesNotExist:
         raise NotFound(f"no player #{player_id}") from None
+    # Named apart from a namesake already at the table ("Anna #4").
+    who = player_label(player, among=Player.objects.filter(
+        pk__in=[s.player_id for s in seats.values() if s.player_id]))
     if player.currency != table.currency:
         raise SeatProblem(
-            f"{player.name} plays in {player.currency}; this table plays in {table.currency}"
+            f"{who} plays in {player.currency}; this table plays in {table.currency}"
         )
     seat = seats[number]
     if seat.player_id == player.pk:
@@ -173,7 +177,7 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
                           detail={"seat": number, "player": seat.player_id})
     elsewhere = [s.number for s in seats.values() if s.player_id == player.pk]
     if elsewhere:
-        raise SeatProblem(f"{player.name} already sits at seat {elsewhere[0]} of this table",
+        raise SeatProblem(f"{who} already sits at seat {elsewhere[0]} of this table",
                           detail={"seat": elsewhere[0]})
     seat.player = player
     seat.since = timezone.now()

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
 
 from casino import roles
 from casino.models import Player
@@ -19,7 +21,7 @@ from casino.selectors import player_account_ref, player_balance
 from casino.services import player_create, player_deposit
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
-from ledger.models import Account, Entry
+from ledger.models import Account, Entry, Hold
 from ledger.selectors import account_find, account_statement
 from rounds import services
 
@@ -67,6 +69,12 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     screen.sign_in("carla")
     page = screen.page
 
+    # signed in, the cage is at home on its own screen (issue 22), not on the floor's
+    assert page.url.endswith("/cage/")
+    assert page.get_by_role("heading", name="Cage").is_visible()
+    assert not page.get_by_text("The floor is for pit staff").count()
+    screen.shot("signed-in")
+
     # find: both Annas, flagged as sharing a name
     screen.goto("/cage/")
     # typing is enough: the results follow the search box (htmx swaps them in)
@@ -106,6 +114,11 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     assert figure(screen, "balance-after") == "210.00 EUR"
     withdrawal_entry = int(figure(screen, "entry"))
     assert page.get_by_role("button", name="Print receipt").is_visible()
+    # the casino's name, and a line for the cashier and one for the player to sign
+    assert figure(screen, "casino") == "Pai Gow Poker casino · cage"
+    signatures = page.get_by_label("Signatures")
+    assert signatures.get_by_text("Cashier (carla):").is_visible()
+    assert signatures.get_by_text(f"Player (Anna Jansen #{anna.pk}):").is_visible()
     screen.shot("withdrawal-receipt")
     page.emulate_media(media="print")
     assert not page.locator(".topbar").is_visible()
@@ -137,6 +150,8 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     assert figure(screen, "opening") == "0.00 EUR"
     assert figure(screen, "closing") == "210.00 EUR" == f"{format_minor(ledger.closing, 'EUR')} EUR"
     assert page.locator("tr[data-row=line]", has_text=round_of(anna)).count() == 1
+    # what went out, with one sign: the round's 20.00 and the 120.00 paid out
+    assert page.get_by_text("4 movements: in 350.00 EUR, out 140.00 EUR.").is_visible()
     screen.shot("statement")
 
     # the CSV: one header row, decimal strings, the running balance adds up
@@ -144,16 +159,21 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
         page.get_by_role("link", name="Download CSV").click()
     text = Path(info.value.path()).read_text(encoding="utf-8")
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance"]
-    body = table[1:]
-    assert [int(r[1]) for r in body] == [line.entry_id for line in ledger.lines]
+    assert table[0] == ["player_id", "player", "posted_at", "entry", "kind", "reference",
+                        "amount", "balance"]
+    # every row names the player; the opening balance first, the closing one last
+    assert {(r[0], r[1]) for r in table[1:]} == {(str(anna.pk), "Anna Jansen")}
+    assert table[1][4:] == ["opening", "Opening balance", "", "0.00"]
+    assert table[-1][4:] == ["closing", "Closing balance", "", "210.00"]
+    body = table[2:-1]
+    assert [int(r[3]) for r in body] == [line.entry_id for line in ledger.lines]
     running = 0
     for row in body:
-        running += int(row[4].replace(".", ""))
-        assert row[5] == format_minor(running, "EUR")
-    assert body[-1][5] == "210.00"
-    assert body[-2][2:5] == ["deposit", "Slip 4711", "250.00"]
-    assert body[1][2:5] == ["round_settlement", round_of(anna), "-20.00"]
+        running += int(row[6].replace(".", ""))
+        assert row[7] == format_minor(running, "EUR")
+    assert body[-1][7] == "210.00"
+    assert body[-2][4:7] == ["deposit", "Slip 4711", "250.00"]
+    assert body[1][4:7] == ["round_settlement", round_of(anna), "-20.00"]
 
     # the date filter, in gaming days: from the next gaming day on, nothing moved yet and the
     # opening balance is today's closing one
@@ -233,10 +253,16 @@ def test_a_new_player_is_registered_and_takes_a_first_deposit(
     assert page.get_by_text("No player matches “Daan”.").is_visible()
     page.get_by_role("link", name="Register a new player").click()
     page.get_by_label("Name").fill("Daan de Vries")
+    # the identity the cage reads from the document (issue 22)
+    page.get_by_label("Date of birth").fill("1990-04-12")
+    page.get_by_label("Identity document").select_option("Passport")
+    page.get_by_label("Document number").fill("nx-123 456")
     screen.shot("register")
     page.get_by_role("button", name="Register").click()
 
     daan = Player.objects.get(name="Daan de Vries")
+    assert (daan.date_of_birth, daan.id_document_kind,
+            daan.id_document_number) == (date(1990, 4, 12), "passport", "NX123456")
     assert page.get_by_role("status").inner_text() == (
         f"Daan de Vries is registered as player #{daan.pk}.")
     assert figure(screen, "available") == "0.00 EUR"
@@ -288,3 +314,64 @@ def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
     deposit_entry = Entry.objects.filter(kind="deposit").order_by("-id").first()
     assert deposit_entry is not None and deposit_entry.created_by is not None
     assert deposit_entry.created_by.username == "carla"
+
+
+def test_a_namesake_is_registered_with_the_warning_then_told_apart_at_the_table(
+    screen_factory: Any, staff_user: Any, anna: Player
+) -> None:
+    # given Anna Jansen (with her passport on file) seated at Table 1, and "anna jansen"
+    Player.objects.filter(pk=anna.pk).update(date_of_birth="1980-05-01",
+                                             id_document_kind="passport",
+                                             id_document_number="NX999111")
+    staff_user(roles.CAGE, "carla")
+    cage = screen_factory(who="carla")
+    cage.sign_in("carla")
+    page = cage.page
+
+    # when the cage registers a third Anna Jansen: the others are shown, nobody registered
+    cage.goto("/cage/players/new/")
+    page.get_by_label("Name").fill("Anna Jansen")
+    page.get_by_label("Date of birth").fill("1995-09-30")
+    page.get_by_label("Identity document").select_option("Identity card")
+    page.get_by_label("Document number").fill("IDC 4455 66")
+    page.get_by_role("button", name="Register").click()
+    warning = page.get_by_test_id("namesakes")
+    assert warning.get_by_text("2 players already called Anna Jansen.").is_visible()
+    assert warning.locator("li").count() == 2
+    assert warning.locator(f"li[data-player='{anna.pk}']").inner_text().strip() == (
+        f"Anna Jansen #{anna.pk}: born 1980-05-01; Passport NX999111; registered "
+        f"{timezone.localdate(anna.created_at).isoformat()}")
+    assert Player.objects.filter(name__iexact="anna jansen").count() == 2
+    cage.shot("namesakes-shown")
+
+    # then, ticked as a different person, she is registered with her document
+    page.get_by_label("This is a different person from the players listed above").check()
+    page.get_by_role("button", name="Register").click()
+    third = Player.objects.filter(name="Anna Jansen").order_by("-pk").first()
+    assert third is not None and third.pk != anna.pk
+    assert third.id_document_number == "IDC445566"
+    assert page.get_by_role("status").inner_text() == (
+        f"Anna Jansen is registered as player #{third.pk}.")
+    cage.shot("namesake-registered")
+
+    # at the table, the two Anna Jansens are told apart in the buttons and the messages
+    pia = User.objects.get(username="pia")
+    table = services.table_create(by=pia, name="Table 2")
+    services.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=pia)
+    services.seat_take(table_id=table.pk, number=2, player_id=third.pk, by=pia)
+    round_ = services.round_open(table_id=table.pk, by=pia)
+    pit = screen_factory(who="pia")
+    pit.sign_in("pia")
+    pit.goto(f"/tables/{table.pk}/")
+    shown = pit.page
+    assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{anna.pk} (seat 1)"
+                             ).is_visible()
+    assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{third.pk} (seat 2)"
+                             ).is_visible()
+    pit.shot("namesakes-at-the-table")
+    shown.get_by_role("button", name="Bet 25 EUR on seat 2").click()
+    refusal = shown.get_by_text(f"Anna Jansen #{third.pk} (seat 2) has 0.00 EUR available; "
+                                "this needs 25.00 EUR.")
+    refusal.wait_for()
+    pit.shot("namesake-refused")
+    assert not Hold.objects.filter(ref=f"round:{round_.pk}").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -14,10 +15,16 @@ from casino import roles
 from casino.models import Player
 from casino.selectors import player_balance
 from casino.services import player_create, player_deposit, staff_create
+from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
 
 pytestmark = pytest.mark.django_db
+
+
+# What the cage reads from a player's identity document (issue 22: registration records it).
+IDENTITY = {"date_of_birth": "1990-04-12", "id_document_kind": "passport",
+            "id_document_number": "NX123456"}
 
 
 def signed_in(role: str) -> Client:
@@ -75,8 +82,15 @@ def test_an_auditor_reads_a_statement_and_its_csv(anna):
     assert page.status_code == 200 and "120.00 EUR" in page.content.decode()
     assert download["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(download.content.decode())))
-    assert rows[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance"]
-    assert [r[2:] for r in rows[1:]] == [["deposit", "Deposit at the cage", "120.00", "120.00"]]
+    assert rows[0] == ["player_id", "player", "posted_at", "entry", "kind", "reference",
+                       "amount", "balance"]
+    # every row names the player; the opening and closing balances frame the movements
+    assert {tuple(r[:2]) for r in rows[1:]} == {(str(anna.pk), "Anna")}
+    assert [r[4:] for r in rows[1:]] == [
+        ["opening", "Opening balance", "", "0.00"],
+        ["deposit", "Deposit at the cage", "120.00", "120.00"],
+        ["closing", "Closing balance", "", "120.00"],
+    ]
 
 
 def test_a_statement_csv_cell_never_starts_a_spreadsheet_formula(anna):
@@ -90,10 +104,10 @@ def test_a_statement_csv_cell_never_starts_a_spreadsheet_formula(anna):
 
     # then each such cell is text (a leading '), and the amounts stay numbers
     rows = list(csv.reader(io.StringIO(download.content.decode())))
-    references = [r[3] for r in rows[2:]]
+    references = [r[5] for r in rows[3:-1]]
     assert references == ['\'=HYPERLINK("http://x.example","pay")', "'+1+1", "'@SUM(A1)",
                           "'\tcmd", "'-2+3"]
-    assert [r[4] for r in rows[2:]] == ["1.00", "1.01", "1.02", "1.03", "1.04"]
+    assert [r[6] for r in rows[3:-1]] == ["1.00", "1.01", "1.02", "1.03", "1.04"]
 
 
 @pytest.mark.parametrize("text, safe", [
@@ -136,8 +150,8 @@ def test_a_receipt_is_only_for_a_cage_movement(anna):
 def test_registering_a_player_through_the_screen_opens_their_account(anna):
     client = signed_in(roles.CAGE)
 
-    response = client.post("/cage/players/new/", {"name": "Bram", "currency": "EUR"},
-                           follow=True)
+    response = client.post("/cage/players/new/", {"name": "Bram", "currency": "EUR",
+                                                  **IDENTITY}, follow=True)
 
     bram = Player.objects.get(name="Bram")
     assert response.redirect_chain[-1][0] == f"/cage/players/{bram.pk}/"
@@ -219,3 +233,147 @@ def test_a_form_sent_again_with_another_amount_is_refused_and_moves_nothing(anna
     assert again.status_code == 409
     assert "already sent with other figures" in again.content.decode()
     assert player_balance(anna).posted == 12_000 + 2_500
+
+
+def test_the_cage_signs_in_to_its_own_screen_and_the_floor_sends_it_there():
+    # issue 22: the cage landed on "The floor is for pit staff"
+    staff_create(username="carla", role=roles.CAGE, password="cage-screens-2026")
+    client = Client()
+
+    signed_in_page = client.post("/login/", {"username": "carla",
+                                             "password": "cage-screens-2026"}, follow=True)
+
+    assert signed_in_page.redirect_chain[-1][0] == "/cage/"
+    html = signed_in_page.content.decode()
+    assert "Find a player by name or id" in html and "The floor is for pit staff" not in html
+    assert client.get("/")["Location"] == "/cage/"
+
+
+def test_a_receipt_names_the_casino_and_has_the_cashier_and_player_sign(anna, settings):
+    settings.CASINO_NAME = "Casino Zandvoort"
+    client = signed_in(roles.CAGE)
+
+    paid = client.post(f"/cage/players/{anna.pk}/withdraw/", {"withdraw-amount": "20.00"})
+    html = client.get(paid["Location"]).content.decode()
+
+    assert "Casino Zandvoort" in html
+    signatures = html.split('class="signatures"')[1].split("</div>")[0]
+    assert f"Cashier (screen-{roles.CAGE}):" in signatures
+    assert f"Player (Anna #{anna.pk}):" in signatures
+    assert signatures.count("signature-line") == 2
+
+
+def test_the_statement_says_what_went_out_with_one_sign(anna):
+    client = signed_in(roles.CAGE)
+    client.post(f"/cage/players/{anna.pk}/withdraw/", {"withdraw-amount": "20.00"})
+
+    html = client.get(f"/cage/players/{anna.pk}/statement/").content.decode()
+
+    assert "in 120.00 EUR, out 20.00 EUR." in html and "out -" not in html
+
+
+def test_a_statement_csv_for_a_period_opens_and_closes_with_the_balances_around_it(anna):
+    # given 120.00 deposited earlier and 20.00 paid out today
+    client = signed_in(roles.CAGE)
+    client.post(f"/cage/players/{anna.pk}/withdraw/", {"withdraw-amount": "20.00"})
+    today = gaming_day_of()
+
+    # when the statement of the days from tomorrow on is downloaded (nothing moved yet)
+    later = client.get(f"/cage/players/{anna.pk}/statement.csv",
+                       {"date_from": (today + timedelta(days=1)).isoformat()})
+    # and the one of today alone
+    day = client.get(f"/cage/players/{anna.pk}/statement.csv",
+                     {"date_from": today.isoformat(), "date_to": today.isoformat()})
+
+    # then the balance before the period opens it and the balance after closes it
+    rows = list(csv.reader(io.StringIO(later.content.decode())))
+    assert [(r[4], r[7]) for r in rows[1:]] == [("opening", "100.00"), ("closing", "100.00")]
+    rows = list(csv.reader(io.StringIO(day.content.decode())))
+    assert [(r[4], r[6], r[7]) for r in rows[1:]] == [
+        ("opening", "", "0.00"), ("deposit", "120.00", "120.00"),
+        ("withdrawal", "-20.00", "100.00"), ("closing", "", "100.00")]
+    # at the period's start and end, in the casino's zone (the gaming day starts at 06:00)
+    assert rows[1][2].startswith(f"{today.isoformat()}T06:00:00")
+    assert rows[-1][2].startswith(f"{(today + timedelta(days=1)).isoformat()}T06:00:00")
+    # amounts are plain numbers a spreadsheet sums
+    assert sum(float(r[6]) for r in rows[2:-1]) == float(rows[-1][7]) - float(rows[1][7])
+
+
+def test_a_player_named_like_a_formula_is_text_in_the_statement_csv():
+    player = player_create(name="=HYPERLINK(\"http://x.example\")", currency="EUR", by=None)
+
+    download = signed_in(roles.AUDITOR).get(f"/cage/players/{player.pk}/statement.csv")
+
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
+    assert {r[1] for r in rows[1:]} == {"'=HYPERLINK(\"http://x.example\")"}
+
+
+def test_registering_without_the_identity_is_refused_in_words_and_registers_nobody():
+    client = signed_in(roles.CAGE)
+
+    response = client.post("/cage/players/new/", {"name": "Bram", "currency": "EUR"})
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count("This field is required.") == 3
+    assert not Player.objects.filter(name="Bram").exists()
+
+
+@pytest.mark.parametrize("typed, words", [
+    ({"date_of_birth": "2100-01-01"}, "The date of birth must be a day in the past."),
+    ({"date_of_birth": "today"}, "Enter a valid date."),
+    ({"id_document_number": "N1"}, "A document number is 5 to 20 letters and digits"),
+    ({"id_document_number": "NX<script>"}, "A document number is 5 to 20 letters and digits"),
+])
+def test_an_identity_the_service_refuses_is_refused_in_words(typed, words):
+    client = signed_in(roles.CAGE)
+
+    response = client.post("/cage/players/new/", {"name": "Bram", "currency": "EUR",
+                                                  **IDENTITY, **typed})
+
+    assert response.status_code == 400
+    assert words in response.content.decode()
+    assert not Player.objects.filter(name="Bram").exists()
+
+
+def test_a_minor_is_not_registered(settings):
+    from django.utils import timezone
+
+    settings.CASINO_MIN_PLAYER_AGE = 21
+    today = timezone.localdate()
+    client = signed_in(roles.CAGE)
+    twenty = today.replace(year=today.year - 20) if not (today.month == 2 and today.day == 29) \
+        else today.replace(year=today.year - 20, day=28)
+
+    response = client.post("/cage/players/new/", {"name": "Bram", "currency": "EUR",
+                                                  **IDENTITY,
+                                                  "date_of_birth": twenty.isoformat()})
+
+    assert response.status_code == 400
+    assert "A player must be at least 21 years old" in response.content.decode()
+    assert not Player.objects.filter(name="Bram").exists()
+
+
+def test_a_namesake_is_shown_to_the_cage_and_registered_once_confirmed(anna):
+    # given Anna, registered with her passport
+    Player.objects.filter(pk=anna.pk).update(date_of_birth="1980-05-01",
+                                             id_document_kind="passport",
+                                             id_document_number="NX999111")
+    client = signed_in(roles.CAGE)
+    second = {"name": " anna ", "currency": "EUR", **IDENTITY}
+
+    # when a second Anna is registered: the cage is shown the first, nobody is registered
+    shown = client.post("/cage/players/new/", second)
+
+    assert shown.status_code == 409
+    html = shown.content.decode()
+    assert "1 player already called anna." in html
+    assert f"#{anna.pk}" in html and "1980-05-01" in html and "Passport NX999111" in html
+    assert "This is a different person from the players listed above" in html
+    assert Player.objects.filter(name__iexact="anna").count() == 1
+
+    # then, confirmed as a different person, she is registered
+    done = client.post("/cage/players/new/", {**second, "namesakes_seen": "on"})
+
+    assert done.status_code == 302
+    assert Player.objects.filter(name__iexact="anna").count() == 2
