@@ -35,6 +35,7 @@ from rounds.screens.forms import (
     SeatOnlyForm,
     TableSettingsForm,
     WagerForm,
+    WagerLowerForm,
 )
 from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
@@ -102,6 +103,9 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
                             for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
         context["offer"] = selectors.banker_offer(round_)
+        # Wagers come down (Clear, Lower) until the deal, also once the banker is set
+        # (services.wager_clear, wager_lower): an insolvent bank is resolved at the table.
+        context["wagers_open"] = context["can_run"]
     if round_ is not None:
         # Only the deals the table allows are offered (rules: deal modes); the services
         # refuse the others anyway.
@@ -195,7 +199,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
         return _screen(request, round_.table_id)
     seat = form.cleaned_data["seat"]
     try:
-        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
+        amount = to_minor(form.cleaned_data["amount"], round_.currency)
         services.wager_place(round_id=round_id, seat=seat, amount=amount, by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
@@ -210,6 +214,23 @@ def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
         services.wager_clear(round_id=round_id, seat=seat, by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
+    """Bring a seat's wager down before the deal (what a player-banker covers)."""
+    round_ = _round(round_id)
+    form = WagerLowerForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, round_.table_id)
+    try:
+        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
+        services.wager_lower(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
 
 
