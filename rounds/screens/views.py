@@ -119,8 +119,34 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
                 for p in selectors.outcome_positions(round_)]
     if user.has_perm(PIT):
         context["seatable"] = selectors.seatable_players(table=screen.table)
+    context["focus"], context["focus_at"] = (_next_focus(context) if context["can_run"]
+                                             else ("", ""))
     context.update(extra)
     return context
+
+
+def _next_focus(context: dict[str, Any]) -> tuple[str, str]:
+    """The control of the next thing to do, which the screen marks ``autofocus`` (htmx
+    focuses it after each swap), so a dealer on the keyboard goes on where the table is:
+    the next seat without a wager, the banker, Deal, the next hand to set, Settle, New Game.
+    It only points; every step is the service's to allow."""
+    screen, round_ = context["screen"], context["round"]
+    state = round_.state if round_ is not None else ""
+    if state == Round.State.BETTING:
+        for seat in screen.seats:
+            if seat.player is not None and seat.wager is None:
+                return "amount", str(seat.number)
+        offer = context.get("offer")
+        return ("bank-offer" if offer is not None and offer.seat else "bank-house"), ""
+    if state == Round.State.BANKER_SET:
+        covered = not (screen.exposure and screen.exposure.shortfall)
+        return ("deal" if covered and "electronic" in context.get("deal_modes", []) else ""), ""
+    if state == Round.State.DEALT:
+        for hand in screen.hands:  # the next hand not set yet (a set one may be re-set)
+            if hand.can_set and not (hand.hand and hand.hand.set_by):
+                return "hand", hand.position
+        return "settle", ""
+    return "new-game", ""
 
 
 def _screen(request: HttpRequest, table_id: int) -> HttpResponse:

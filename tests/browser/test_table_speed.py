@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from casino import roles
-from ledger.models import Hold
+from ledger.models import Entry, Hold
 from rounds import services
 from rounds.models import Round, Wager
 from tests.browser.tables import available, make_floor, seat_row
@@ -102,4 +102,68 @@ def test_an_insolvent_bank_made_solvent_by_lowering_a_wager(
     # the bank panel's "available" is the seat row's
     assert page.get_by_test_id("banker-available").inner_text() == \
         seat_row(page, 1).get_by_test_id("available").inner_text() == "0.00 EUR"
+    assert screen.policy_violations == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_house_banked_round_by_keyboard_alone(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given Anna and Bram seated, and a dealer who never touches the mouse
+    floor = make_floor({1: ("Anna", 100_000), 2: ("Bram", 100_000)})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=1024)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+
+    def focused() -> str:
+        return page.evaluate("() => document.activeElement.getAttribute('aria-label')"
+                             " || document.activeElement.id || document.activeElement.innerText")
+
+    def focus_is(expected: str) -> None:
+        page.wait_for_function("(name) => { const e = document.activeElement; return "
+                               "(e.getAttribute('aria-label') || e.id || e.innerText) === name"
+                               " }", arg=expected)
+
+    assert page.get_by_test_id("shortcuts").is_visible()
+    focus_is("Open the first round")
+    page.keyboard.press("Enter")
+    focus_is("amount-1")  # the first seat without a wager
+    screen.shot("seat-1-focused")
+    page.keyboard.type("10")
+    page.keyboard.press("Enter")
+    focus_is("amount-2")  # the second Enter acts on seat 2, not seat 1
+    assert seat_row(page, 1).get_by_test_id("wager").inner_text() == "10.00 EUR"
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    focus_is("The house banks")
+    screen.shot("banker-focused")
+    page.keyboard.press("Enter")
+    focus_is("Deal")
+    page.keyboard.press("Enter")
+    focus_is("House Way for Seat 1 · Anna")
+    screen.shot("hand-1-focused")
+    page.keyboard.press("h")  # the shortcut: House Way for the hand in focus
+    focus_is("House Way for Seat 2 · Bram")
+    page.keyboard.press("Enter")
+    focus_is("Done: settle the round")
+    screen.shot("settle-focused")
+    page.keyboard.press("s")
+    focus_is("New Game")
+    page.get_by_text("Round 1 is settled").wait_for()
+    screen.shot("settled")
+    assert focused() == "New Game"
+
+    # then the round is settled in one entry (none if every hand pushed), no hold is left
+    # open, and the seat rows show the ledger's balances
+    round_ = Round.objects.get(table=floor.table)
+    assert round_.state == Round.State.SETTLED
+    assert [w.amount for w in round_.wagers.filter(state=Wager.State.ACTIVE)] == [1_000, 700]
+    assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == (
+        1 if round_.entry_id else 0)
+    for n, player in floor.players.items():
+        assert seat_row(page, n).get_by_test_id("available").inner_text() == \
+            f"{available(player) / 100:.2f} EUR"
+    assert not Hold.objects.filter(ref=f"round:{round_.pk}", status=Hold.Status.OPEN).exists()
     assert screen.policy_violations == []

@@ -165,7 +165,7 @@ def test_the_screen_offers_no_deal_while_the_bank_is_short_and_lowers_a_wager(
                         headers=HTMX).content.decode()
 
     assert "Anna is 30.00 EUR short" not in page and "No deal yet" not in page
-    assert '<button type="submit" class="primary big">Deal</button>' in page
+    assert '<button type="submit" class="primary big" autofocus>Deal</button>' in page
     assert _held(round_) == [7_000, 8_000]
     console.post(f"/rounds/{round_.pk}/deal/", headers=HTMX)
     round_.refresh_from_db()
@@ -214,3 +214,53 @@ def test_after_the_deal_the_bank_panel_shows_the_bankers_available_as_the_seat_r
     seat_rows = re.findall(r'data-testid="available">([^<]*)<', page)
     assert seat_rows[0] == "50.00 EUR"  # seat 1, Anna's row
     assert not Entry.objects.filter(ref=f"round:{round_.pk}").exists()
+
+
+# --- 4. keyboard first: the focus on the next thing to do -----------------------------------------
+
+def _focused(page: str) -> list[str]:
+    """The controls the page marks autofocus (there must be one at most)."""
+    return re.findall(r'<(?:button|input)[^>]*\bautofocus\b[^>]*>', page)
+
+
+def test_the_focus_goes_to_the_next_thing_to_do_after_each_step(console, pit_boss, table,
+                                                               seat_player):
+    seat_player(table, 1)
+    seat_player(table, 2)
+    (opening,) = _focused(console.get(f"/tables/{table.pk}/").content.decode())
+    assert "Open the first round" not in opening  # the button's text follows the tag
+    page = console.post(f"/tables/{table.pk}/rounds/open/", headers=HTMX).content.decode()
+    round_ = Round.objects.get(table=table)
+    (focus,) = _focused(page)
+    assert 'id="amount-1"' in focus
+    page = console.post(f"/rounds/{round_.pk}/wagers/", {"seat": 1, "amount": "10"},
+                        headers=HTMX).content.decode()
+    (focus,) = _focused(page)
+    assert 'id="amount-2"' in focus  # the second seat, not seat 1 again
+    page = console.post(f"/rounds/{round_.pk}/wagers/", {"seat": 2, "amount": "5"},
+                        headers=HTMX).content.decode()
+    (focus,) = _focused(page)
+    assert re.search(r'autofocus>The house banks</button>', page)
+    page = console.post(f"/rounds/{round_.pk}/banker/", {"house": "on"},
+                        headers=HTMX).content.decode()
+    assert re.search(r'autofocus>Deal</button>', page) and len(_focused(page)) == 1
+    page = console.post(f"/rounds/{round_.pk}/deal/", headers=HTMX).content.decode()
+    (focus,) = _focused(page)
+    assert 'aria-label="House Way for Seat 1 · Player 1"' in focus
+    page = console.post(f"/rounds/{round_.pk}/hands/1/", {"house_way": "on"},
+                        headers=HTMX).content.decode()
+    (focus,) = _focused(page)
+    assert 'aria-label="House Way for Seat 2 · Player 2"' in focus
+    page = console.post(f"/rounds/{round_.pk}/hands/2/", {"house_way": "on"},
+                        headers=HTMX).content.decode()
+    assert re.search(r'autofocus>Done: settle the round</button>', page)
+    page = console.post(f"/rounds/{round_.pk}/settle/", headers=HTMX).content.decode()
+    assert re.search(r'autofocus>New Game</button>', page) and len(_focused(page)) == 1
+    round_.refresh_from_db()
+    assert round_.state == Round.State.SETTLED
+
+
+def test_the_shortcuts_are_shown_to_the_dealer(console, pit_boss, table):
+    page = console.get(f"/tables/{table.pk}/").content.decode()
+    assert "<kbd>H</kbd> House Way for the hand in focus" in page
+    assert 'data-key="n"' in page

@@ -50,6 +50,21 @@
     var form = event.target.name === "amount" ? chipForm(event.target) : null;
     if (form) { form._chips = []; var out = form.querySelector("[data-chip-sum]"); if (out) out.textContent = ""; }
   });
+  // The dealer's shortcuts (the legend on the table screen): H the House Way of the hand in
+  // focus (else the next hand to set), S settle, N New Game. Never while typing, never with
+  // a modifier; a key only presses a button the screen shows, which posts as a click does.
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var t = event.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var key = (event.key || "").toLowerCase();
+    if (!/^[hsn]$/.test(key) || !document.getElementById("screen")) return;
+    var selector = "#screen [data-key=" + key + "]:not([disabled])";
+    var hand = t && t.closest ? t.closest(".hand") : null;
+    var button = (hand && hand.querySelector(selector.replace("#screen ", ""))) ||
+      document.querySelector(selector + "[autofocus]") || document.querySelector(selector);
+    if (button) { event.preventDefault(); button.click(); }
+  });
   // Print buttons (receipts, statements).
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("[data-print]") : null;
