@@ -316,6 +316,11 @@ class WagerIn(serializers.Serializer):
     amount = AmountField()
 
 
+class WagerLowerIn(serializers.Serializer):
+    amount = AmountField(help_text="The lower amount: from the table minimum to less than "
+                                   "the wager")
+
+
 class SeatOnlyIn(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=6)
 

@@ -39,6 +39,7 @@ from rounds.api.serializers import (
     TableIn,
     TableOut,
     WagerIn,
+    WagerLowerIn,
 )
 from rounds.approvals import REVERSE, SETTLE_RESULTS
 from rounds.models import Round
@@ -189,10 +190,24 @@ class WagersView(APIView):
 class WagerView(APIView):
     permission_classes = [requires(RUN)]
 
-    @extend_schema(summary="Clear a seat's wager before the deal", request=None,
-                   responses={200: RoundOut})
+    @extend_schema(summary="Clear a seat's wager before the deal",
+                   description="While betting, or once the banker is set (to bring the felt "
+                               "down to what a player-banker covers).",
+                   request=None, responses={200: RoundOut})
     def delete(self, request: Request, round_id: int, seat: int) -> Response:
         services.wager_clear(round_id=round_id, seat=seat, by=acting_user(request))
+        return _round_response(round_id)
+
+    @extend_schema(summary="Lower a seat's wager before the deal",
+                   description="While betting, or once the banker is set; never up. The old "
+                               "hold is released and the lower amount held (400 "
+                               "`out_of_limits` below the table minimum or not lower).",
+                   request=WagerLowerIn, responses={200: RoundOut})
+    def patch(self, request: Request, round_id: int, seat: int) -> Response:
+        data = parse(WagerLowerIn, request.data,
+                     currency=selectors.round_currency(round_id=round_id))
+        services.wager_lower(round_id=round_id, seat=seat, amount=data["amount"],
+                             by=acting_user(request))
         return _round_response(round_id)
 
 

@@ -26,8 +26,24 @@ class AmountField(forms.CharField):
 
 
 class WagerForm(forms.Form):
+    """A seat's wager, sent once: the amount built from chips (the screen's script adds them
+    up in the amount field) or typed. A chip sent alone (no script) is the whole wager."""
+
     seat = forms.IntegerField(min_value=1, max_value=6)
-    amount = AmountField()
+    amount = AmountField(required=False)
+    chip = AmountField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        amount = (data.get("amount") or "").strip() or (data.get("chip") or "").strip()
+        if not amount:
+            raise forms.ValidationError("Type the wager, or add chips, then press Bet.")
+        data["amount"] = amount
+        return data
+
+
+class WagerLowerForm(forms.Form):
+    amount = AmountField(error_messages={"required": "Type the lower amount."})
 
 
 class BankerForm(forms.Form):

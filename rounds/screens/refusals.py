@@ -56,6 +56,9 @@ def refusal_text(error: DomainError, *, currency: str = "", who: str = "") -> st
     if error.code == "out_of_limits":
         low = detail.get("min_bet", detail.get("min"))
         high = detail.get("max_bet", detail.get("max"))
+        if "wager" in detail:  # a wager brought down (services.wager_lower)
+            return (f"A wager of {detail['wager']}{unit} only comes down: to {low}{unit} or "
+                    f"more, below {detail['wager']}{unit}. Clear takes it back whole.")
         if "min_bet" in detail:
             return f"A wager at this table is from {low}{unit} to {high}{unit}."
         return (f"The house stake is 0 (the house sits out) or from {low}{unit} "

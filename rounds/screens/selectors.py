@@ -62,12 +62,13 @@ class Exposure:
 
     against_bank: int                  # every wager against the bank plus the house stake
     required: int | None = None        # the player-banker's cover (None: the house banks)
-    available: int | None = None
+    available: int | None = None       # the banker's funds not held, as on the seat row
     banker_name: str = ""
+    held: bool = False                 # the cover is held (from the deal on)
 
     @property
     def shortfall(self) -> int:
-        if self.required is None or self.available is None:
+        if self.held or self.required is None or self.available is None:
             return 0
         return max(0, self.required - self.available)
 
@@ -195,16 +196,17 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
     assert round_.banker_player is not None
-    if round_.solvency_required is not None:  # recorded at the deal
-        return Exposure(against_bank=stakes, required=round_.solvency_required,
-                        available=round_.solvency_available,
-                        banker_name=round_.banker_player.name)
-    required = banker_cover_required(wagers=[w.amount for w in wagers],
-                                     house_stake=round_.house_stake,
-                                     co_banking=round_.table_rules.co_banking)
+    # The banker's funds not held now: the same figure as the banker's seat row, before the
+    # deal and after it (when the cover is held and so no longer available).
     funds = (available or {}).get(round_.banker_player_id or 0)
     if funds is None:
         funds = _available([round_.banker_player]).get(round_.banker_player.pk, 0)
+    if round_.solvency_required is not None:  # recorded at the deal, the cover held
+        return Exposure(against_bank=stakes, required=round_.solvency_required,
+                        available=funds, banker_name=round_.banker_player.name, held=True)
+    required = banker_cover_required(wagers=[w.amount for w in wagers],
+                                     house_stake=round_.house_stake,
+                                     co_banking=round_.table_rules.co_banking)
     return Exposure(against_bank=stakes, required=required, available=funds,
                     banker_name=round_.banker_player.name)
 

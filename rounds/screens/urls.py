@@ -29,6 +29,8 @@ urlpatterns = [
     path("rounds/<int:round_id>/wagers/rebet/", views.wager_rebet_all, name="wager-rebet-all"),
     path("rounds/<int:round_id>/wagers/<int:seat>/clear/", views.wager_clear,
          name="wager-clear"),
+    path("rounds/<int:round_id>/wagers/<int:seat>/lower/", views.wager_lower,
+         name="wager-lower"),
     path("rounds/<int:round_id>/wagers/<int:seat>/rebet/", views.wager_rebet,
          name="wager-rebet"),
     path("rounds/<int:round_id>/banker/", views.banker_set, name="banker-set"),

@@ -38,6 +38,7 @@ from rounds.screens.forms import (
     SeatOnlyForm,
     TableSettingsForm,
     WagerForm,
+    WagerLowerForm,
 )
 from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
@@ -111,6 +112,9 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
                             for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
         context["offer"] = selectors.banker_offer(round_)
+        # Wagers come down (Clear, Lower) until the deal, also once the banker is set
+        # (services.wager_clear, wager_lower): an insolvent bank is resolved at the table.
+        context["wagers_open"] = context["can_run"]
     if round_ is not None:
         # Only the deals the table allows are offered (rules: deal modes); the services
         # refuse the others anyway.
@@ -125,8 +129,34 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
                 for p in selectors.outcome_positions(round_)]
     if user.has_perm(PIT):
         context["seatable"] = selectors.seatable_players(table=screen.table)
+    context["focus"], context["focus_at"] = (_next_focus(context) if context["can_run"]
+                                             else ("", ""))
     context.update(extra)
     return context
+
+
+def _next_focus(context: dict[str, Any]) -> tuple[str, str]:
+    """The control of the next thing to do, which the screen marks ``autofocus`` (htmx
+    focuses it after each swap), so a dealer on the keyboard goes on where the table is:
+    the next seat without a wager, the banker, Deal, the next hand to set, Settle, New Game.
+    It only points; every step is the service's to allow."""
+    screen, round_ = context["screen"], context["round"]
+    state = round_.state if round_ is not None else ""
+    if state == Round.State.BETTING:
+        for seat in screen.seats:
+            if seat.player is not None and seat.wager is None:
+                return "amount", str(seat.number)
+        offer = context.get("offer")
+        return ("bank-offer" if offer is not None and offer.seat else "bank-house"), ""
+    if state == Round.State.BANKER_SET:
+        covered = not (screen.exposure and screen.exposure.shortfall)
+        return ("deal" if covered and "electronic" in context.get("deal_modes", []) else ""), ""
+    if state == Round.State.DEALT:
+        for hand in screen.hands:  # the next hand not set yet (a set one may be re-set)
+            if hand.can_set and not (hand.hand and hand.hand.set_by):
+                return "hand", hand.position
+        return "settle", ""
+    return "new-game", ""
 
 
 def _screen(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -220,7 +250,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
         return _screen(request, round_.table_id)
     seat = form.cleaned_data["seat"]
     try:
-        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
+        amount = to_minor(form.cleaned_data["amount"], round_.currency)
         services.wager_place(round_id=round_id, seat=seat, amount=amount, by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
@@ -235,6 +265,23 @@ def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
         services.wager_clear(round_id=round_id, seat=seat, by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
+    return _screen(request, round_.table_id)
+
+
+@_requires(RUN)
+@require_POST
+def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
+    """Bring a seat's wager down before the deal (what a player-banker covers)."""
+    round_ = _round(round_id)
+    form = WagerLowerForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, round_.table_id)
+    try:
+        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
+        services.wager_lower(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+    except DomainError as error:
+        _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
 
 

@@ -30,6 +30,7 @@ from rounds.services.play import (
     round_open,
     wager_clear,
     wager_clear_all,
+    wager_lower,
     wager_place,
     wager_rebet,
     wager_rebet_all,
@@ -49,6 +50,6 @@ __all__ = [
     "MAX_TABLE_BET", "RULE_FIELDS", "TABLE_FIELDS",
     "banker_set", "hand_set", "round_bank_decline", "round_deal", "round_open",
     "round_reverse", "round_settle", "round_void", "seat_leave", "seat_take", "table_create",
-    "table_update", "wager_clear", "wager_clear_all", "wager_place", "wager_rebet",
+    "table_update", "wager_clear", "wager_clear_all", "wager_lower", "wager_place", "wager_rebet",
     "wager_rebet_all",
 ]

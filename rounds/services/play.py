@@ -118,20 +118,72 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     return wager
 
 
-@transaction.atomic
-def wager_clear(*, round_id: int, seat: int, by: User) -> Wager:
-    """Take a wager back before the deal; its hold is released."""
-    round_ = round_lock(round_id)
-    round_require_state(round_, Round.State.BETTING, doing="clear a wager")
+# Wagers can still come down once the banker is set, until the deal: a player-banker who
+# cannot cover the felt is resolved at the table by lowering or clearing wagers (issue 22).
+# Nothing is held for the bank before the deal (banking.banker_cover_hold takes the cover at
+# the deal), so a wager brought down needs no cover adjusted; the deal checks solvency again.
+_WAGERS_COME_DOWN = (Round.State.BETTING, Round.State.BANKER_SET)
+
+
+def _wager_to_change(round_: Round, seat: int, doing: str) -> Wager:
+    """The seat's active wager, in a round where it may still come down. The round must be
+    locked (round_lock)."""
+    round_require_state(round_, *_WAGERS_COME_DOWN, doing=doing)
+    if round_.state == Round.State.BANKER_SET:
+        # Outcomes waiting for a pit boss were asked against these wagers: not changed
+        # under them.
+        approvals.approval_pending_check(ref=f"round:{round_.pk}")
+    seat_number_check(seat)
     wager = round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).first()
     if wager is None:
         raise NotFound(f"seat {seat} has no wager in this round")
+    return wager
+
+
+@transaction.atomic
+def wager_clear(*, round_id: int, seat: int, by: User) -> Wager:
+    """Take a wager back before the deal (while betting, or once the banker is set); its
+    hold is released. Locks the round, then (in ledger) the player's account."""
+    round_ = round_lock(round_id)
+    wager = _wager_to_change(round_, seat, "clear a wager")
     ledger.hold_release(hold_id=wager.hold_id, by=by)
     wager.state = Wager.State.CLEARED
     wager.save(update_fields=["state"])
     round_event_add(round_, "wager_cleared", by, seat=seat,
                     amount=format_minor(wager.amount, round_.currency))
     return wager
+
+
+@transaction.atomic
+def wager_lower(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
+    """Bring a seat's wager down before the deal (while betting, or once the banker is set:
+    what a player-banker who cannot cover the felt needs). Never up: raising a wager after
+    the bank is taken would change what the banker agreed to cover. The old wager is cleared
+    and its hold released; the lower one is held anew, in the same transaction. Locks the
+    round, then (in ledger) the player's account."""
+    round_ = round_lock(round_id)
+    wager = _wager_to_change(round_, seat, "lower a wager")
+    cur = round_.currency
+    low = round_.table_rules.min_bet
+    if not low <= amount < wager.amount:
+        raise OutOfLimits(
+            f"seat {seat}'s wager of {format_minor(wager.amount, cur)} can come down to "
+            f"an amount from the table minimum {format_minor(low, cur)} up to less than it "
+            "(clear it to take it back whole)",
+            detail={"min_bet": format_minor(low, cur), "wager": format_minor(wager.amount, cur),
+                    "amount": format_minor(amount, cur)})
+    ledger.hold_release(hold_id=wager.hold_id, by=by)
+    wager.state = Wager.State.CLEARED
+    wager.save(update_fields=["state"])
+    account = accounts.player_account(wager.player)
+    hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
+                             ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
+    lowered = insert_row(Wager(round=round_, seat=seat, player=wager.player, amount=amount,
+                               hold_id=hold.pk, placed_by=by))
+    round_event_add(round_, "wager_lowered", by, seat=seat, player=wager.player_id,
+                    amount=format_minor(amount, cur), was=format_minor(wager.amount, cur),
+                    hold=hold.pk)
+    return lowered
 
 
 @transaction.atomic
@@ -155,10 +207,11 @@ def wager_rebet(*, round_id: int, seat: int, by: User) -> Wager:
 
 @transaction.atomic
 def wager_clear_all(*, round_id: int, by: User) -> list[Wager]:
-    """Clear every seat's wager before the deal ("Clear" for the whole table), all or
-    nothing. Locks the round (wager_clear takes the same lock again)."""
+    """Clear every seat's wager before the deal ("Clear" for the whole table; also once the
+    banker is set), all or nothing. Locks the round (wager_clear takes the same lock
+    again)."""
     round_ = round_lock(round_id)
-    round_require_state(round_, Round.State.BETTING, doing="clear the wagers")
+    round_require_state(round_, *_WAGERS_COME_DOWN, doing="clear the wagers")
     return [wager_clear(round_id=round_id, seat=w.seat, by=by) for w in round_active_wagers(round_)]
 
 

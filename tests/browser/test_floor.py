@@ -66,7 +66,8 @@ def test_a_declined_bank_passes_to_the_next_seat_in_the_rotation(
     page = screen.page
     screen.goto(f"/tables/{floor.table.pk}/")
     page.get_by_role("button", name="New Game").click()
-    page.get_by_role("button", name="Bet 10 EUR on seat 3").click()
+    page.get_by_role("button", name="Add a 10 EUR chip to seat 3").click()
+    seat_row(page, 3).get_by_role("button", name="Bet", exact=True).click()
     seat_row(page, 3).get_by_test_id("wager").filter(has_text="10.00 EUR").wait_for()
 
     # when the rotation offers Anna the bank and she declines

@@ -57,7 +57,8 @@ def test_a_pit_boss_reverses_and_voids_rounds_after_seeing_what_moves(
 
     # when a new round takes Anna's wager and the pit boss voids it
     page.get_by_role("button", name="New Game").click()
-    page.get_by_role("button", name="Bet 25 EUR on seat 1").click()
+    page.get_by_role("button", name="Add a 25 EUR chip to seat 1").click()
+    seat_row(page, 1).get_by_role("button", name="Bet", exact=True).click()
     seat_row(page, 1).get_by_test_id("wager").filter(has_text="25.00 EUR").wait_for()
     page.get_by_role("link", name="Void round 2…").click()
     preview = page.get_by_test_id("preview").inner_text()

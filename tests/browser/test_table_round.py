@@ -58,8 +58,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     page.get_by_role("button", name="New Game").click()
     page.get_by_text("Round 2 is open").wait_for()
     # the 1.00 chip is below the table's 2.00 minimum
-    assert page.get_by_role("button", name="Bet 1 EUR on seat 1").is_disabled()
-    assert page.get_by_role("button", name="Bet 100 EUR on seat 1").is_enabled()
+    assert page.get_by_role("button", name="Add a 1 EUR chip to seat 1").is_disabled()
+    assert page.get_by_role("button", name="Add a 100 EUR chip to seat 1").is_enabled()
     screen.shot("round-open")
 
     # and takes the wagers: Re-Bet for the table, then seat 2 cleared and re-bet by chip,
@@ -69,7 +69,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     for n in SIX:
         assert seat_row(page, n).get_by_test_id("wager").inner_text() == "10.00 EUR"
     page.get_by_role("button", name="Clear seat 2").click()
-    page.get_by_role("button", name="Bet 25 EUR on seat 2").click()
+    page.get_by_role("button", name="Add a 25 EUR chip to seat 2").click()
+    seat_row(page, 2).get_by_role("button", name="Bet", exact=True).click()
     seat_row(page, 2).get_by_test_id("wager").filter(has_text="25.00 EUR").wait_for()
     page.get_by_role("button", name="Clear seat 3").click()
     seat_row(page, 3).get_by_label("Amount (EUR)").fill("12.50")
@@ -83,7 +84,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     seat_row(page, 5).get_by_label("Amount (EUR)").fill("500")
     seat_row(page, 5).get_by_role("button", name="Bet", exact=True).click()
     page.get_by_text("A wager at this table is from 2.00 EUR to 100.00 EUR.").wait_for()
-    page.get_by_role("button", name="Bet 5 EUR on seat 5").click()
+    page.get_by_role("button", name="Add a 5 EUR chip to seat 5").click()
+    seat_row(page, 5).get_by_role("button", name="Bet", exact=True).click()
     seat_row(page, 5).get_by_test_id("wager").filter(has_text="5.00 EUR").wait_for()
     screen.shot("wagers")
 
@@ -168,8 +170,10 @@ def test_a_dealer_takes_a_wager_by_keyboard_alone(
     tab_to("Open the first round")
     page.keyboard.press("Enter")
     page.get_by_text("Round 1 is open").wait_for()
-    tab_to("Bet 5 EUR on seat 1")
+    tab_to("Add a 5 EUR chip to seat 1")
     screen.shot("chip-focused")
+    page.keyboard.press("Enter")
+    tab_to("Bet")
     page.keyboard.press("Enter")
     seat_row(page, 1).get_by_test_id("wager").filter(has_text="5.00 EUR").wait_for()
     tab_to("Clear seat 1")

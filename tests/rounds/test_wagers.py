@@ -80,17 +80,32 @@ def test_clear_for_the_table_releases_every_wager_before_the_deal(pit_boss, tabl
     assert [available(p) for p in (a, b)] == [10_000, 10_000]
 
 
-def test_clear_for_the_table_is_refused_after_the_betting(pit_boss, table, seat_player):
+def test_clear_for_the_table_is_refused_after_the_deal(pit_boss, table, seat_player):
+    # (Until issue 22 it was refused once the banker was set; wagers now come down until
+    # the deal, so an insolvent bank can be resolved at the table.)
     seat_player(table, 1)
     round_ = services.round_open(table_id=table.pk, by=pit_boss)
     services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
     services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+    services.round_deal(round_id=round_.pk, by=pit_boss)
 
     with pytest.raises(Conflict) as refused:
         services.wager_clear_all(round_id=round_.pk, by=pit_boss)
 
     assert refused.value.code == "wrong_state"
     assert round_.wagers.filter(state=Wager.State.ACTIVE).count() == 1
+
+
+def test_clear_for_the_table_still_works_once_the_banker_is_set(pit_boss, table, seat_player):
+    player = seat_player(table, 1)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+
+    services.wager_clear_all(round_id=round_.pk, by=pit_boss)
+
+    assert not round_.wagers.filter(state=Wager.State.ACTIVE).exists()
+    assert available(player) == 100_000
 
 
 def test_rebet_repeats_the_last_wager_played_not_one_that_was_cleared(table, seat_player,

@@ -8,6 +8,63 @@
     var target = document.querySelector("#messages .messages") || document.getElementById("screen");
     if (target) { target.setAttribute("tabindex", "-1"); target.focus({preventScroll: true}); }
   });
+  // Chips add up (issue 22): a chip click adds its value to the wager being built in the
+  // seat's amount field, the rack stays, "Undo chip" takes the last one back, "Clear" empties
+  // it; Bet sends the sum once. Chips are whole units, so the sum is integer arithmetic.
+  function chipForm(el) { return el.closest ? el.closest("form[data-chips]") : null; }
+  function chipShow(form) {
+    var stack = form._chips || [];
+    var sum = stack.reduce(function (a, b) { return a + b; }, 0);
+    form.querySelector("input[name=amount]").value = stack.length ? String(sum) : "";
+    var out = form.querySelector("[data-chip-sum]");
+    if (out) out.textContent = stack.length > 1 ? stack.join(" + ") + " = " + sum : "";
+    form.querySelectorAll("[data-chip-undo], [data-chip-clear]").forEach(function (b) {
+      b.hidden = false; b.disabled = !stack.length;
+    });
+  }
+  function chipsReady(root) {
+    (root || document).querySelectorAll("form[data-chips]").forEach(function (form) {
+      if (form._chips) return;
+      form._chips = [];
+      // With the script a chip only adds up, so Enter in the amount field presses Bet
+      // (the form's first submit button), never the first chip.
+      form.querySelectorAll("[data-chip]").forEach(function (b) { b.type = "button"; });
+      chipShow(form);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { chipsReady(); });
+  document.addEventListener("htmx:load", function (event) { chipsReady(event.target); });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-chip], [data-chip-undo], [data-chip-clear]") : null;
+    var form = button && chipForm(button);
+    if (!form) return;
+    event.preventDefault();
+    form._chips = form._chips || [];
+    if (button.hasAttribute("data-chip")) form._chips.push(parseInt(button.getAttribute("data-chip"), 10));
+    else if (button.hasAttribute("data-chip-undo")) form._chips.pop();
+    else form._chips = [];
+    chipShow(form);
+  });
+  // Typing an amount replaces the chips built so far (the typed amount is the wager).
+  document.addEventListener("input", function (event) {
+    var form = event.target.name === "amount" ? chipForm(event.target) : null;
+    if (form) { form._chips = []; var out = form.querySelector("[data-chip-sum]"); if (out) out.textContent = ""; }
+  });
+  // The dealer's shortcuts (the legend on the table screen): H the House Way of the hand in
+  // focus (else the next hand to set), S settle, N New Game. Never while typing, never with
+  // a modifier; a key only presses a button the screen shows, which posts as a click does.
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var t = event.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var key = (event.key || "").toLowerCase();
+    if (!/^[hsn]$/.test(key) || !document.getElementById("screen")) return;
+    var selector = "#screen [data-key=" + key + "]:not([disabled])";
+    var hand = t && t.closest ? t.closest(".hand") : null;
+    var button = (hand && hand.querySelector(selector.replace("#screen ", ""))) ||
+      document.querySelector(selector + "[autofocus]") || document.querySelector(selector);
+    if (button) { event.preventDefault(); button.click(); }
+  });
   // Print buttons (receipts, statements).
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("[data-print]") : null;
