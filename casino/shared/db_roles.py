@@ -75,6 +75,9 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     # A closed gaming day's figures never change (rounds/migrations/0008).
     "rounds_closedday": APPEND_ONLY,
     "rounds_closedtableday": APPEND_ONLY,
+    # A physical deal's picks while the dealer keys them in: working state, deleted when the
+    # deal is posted (rounds/services/deal_draft.py); the round's story keeps the deal.
+    "rounds_dealdraft": Privileges(delete=True),
     # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
     "casino_refusal": APPEND_ONLY,
 }
