@@ -24,6 +24,7 @@ from casino.shared.money import format_minor
 from ledger.models import Account, Entry, Hold
 from ledger.selectors import account_find, account_statement
 from rounds import services
+from tests.browser.tables import seat_row
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -369,7 +370,8 @@ def test_a_namesake_is_registered_with_the_warning_then_told_apart_at_the_table(
     assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{third.pk} (seat 2)"
                              ).is_visible()
     pit.shot("namesakes-at-the-table")
-    shown.get_by_role("button", name="Bet 25 EUR on seat 2").click()
+    shown.get_by_role("button", name="Add a 25 EUR chip to seat 2").click()
+    seat_row(shown, 2).get_by_role("button", name="Bet", exact=True).click()
     refusal = shown.get_by_text(f"Anna Jansen #{third.pk} (seat 2) has 0.00 EUR available; "
                                 "this needs 25.00 EUR.")
     refusal.wait_for()

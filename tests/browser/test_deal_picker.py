@@ -44,9 +44,11 @@ def test_the_picks_survive_a_reload_and_a_second_screen_and_rapid_clicks_land_in
     page = screen.page
     screen.goto(f"/tables/{floor.table.pk}/")
     page.get_by_role("button", name="Open the first round").click()
-    page.get_by_role("button", name="Bet 25 EUR on seat 1").click()
+    page.get_by_role("button", name="Add a 25 EUR chip to seat 1").click()
+    seat_row(page, 1).get_by_role("button", name="Bet", exact=True).click()
     seat_row(page, 1).get_by_test_id("wager").filter(has_text="25.00 EUR").wait_for()
-    page.get_by_role("button", name="Bet 25 EUR on seat 2").click()
+    page.get_by_role("button", name="Add a 25 EUR chip to seat 2").click()
+    seat_row(page, 2).get_by_role("button", name="Bet", exact=True).click()
     seat_row(page, 2).get_by_test_id("wager").filter(has_text="25.00 EUR").wait_for()
     page.get_by_role("button", name="The house banks").click()
     page.get_by_test_id("banker").filter(has_text="The house").wait_for()
