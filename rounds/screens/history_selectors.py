@@ -21,7 +21,13 @@ from casino.shared.errors import ValidationFailed
 from casino.shared.money import to_minor
 from casino.shared.templatetags.money import money_text
 from rounds.models import POSITIONS, Hand, Round, RoundEvent
-from rounds.screens.selectors import STEP_WORDS, banker_label, position_label
+from rounds.screens.selectors import (
+    STEP_WORDS,
+    ResultRow,
+    banker_label,
+    position_label,
+    result_rows,
+)
 from rounds.selectors import (
     SettlementSummary,
     round_detail,
@@ -130,21 +136,6 @@ class HandLine:
     outcome: str
 
 
-@dataclass(frozen=True)
-class ResultLine:
-    label: str
-    wager: int
-    outcome: str
-    high: str
-    low: str
-    amount: int
-    commission: int
-
-    @property
-    def net(self) -> int:
-        return self.amount - self.commission
-
-
 @dataclass
 class RoundPage:
     round: Round
@@ -154,7 +145,7 @@ class RoundPage:
     story: list[StoryLine] = field(default_factory=list)
     hands: list[HandLine] = field(default_factory=list)
     settlement: SettlementSummary | None = None
-    results: list[ResultLine] = field(default_factory=list)
+    results: list[ResultRow] = field(default_factory=list)
     burnt: str = ""
 
     @property
@@ -176,10 +167,7 @@ def round_page(*, round_id: int) -> RoundPage:
                   if h.cards or h.outcome]
     page.settlement = round_settlement(round_)
     if page.settlement is not None:
-        page.results = [ResultLine(label=position_label(p.position, names), wager=p.wager,
-                                   outcome=p.outcome, high=p.high, low=p.low,
-                                   amount=p.amount or 0, commission=p.commission)
-                        for p in page.settlement.positions]
+        page.results = result_rows(page.settlement, names)
     if not page.protected:
         page.burnt = round_.burnt
     return page

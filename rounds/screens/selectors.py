@@ -22,6 +22,7 @@ from rounds import paigow
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.selectors import (
+    SettlementSummary,
     player_last_wager_against_house,
     round_bank_positions,
     round_bank_table,
@@ -103,6 +104,15 @@ class ResultRow:
     @property
     def net(self) -> int:
         return self.amount - self.commission
+
+
+def result_rows(settlement: SettlementSummary, names: dict[str, str]) -> list[ResultRow]:
+    """Each position's line of a settlement as the table screen and the round's page show
+    it."""
+    return [ResultRow(label=position_label(p.position, names), wager=p.wager,
+                      outcome=p.outcome, high=p.high, low=p.low,
+                      amount=p.amount or 0, commission=p.commission)
+            for p in settlement.positions]
 
 
 @dataclass
@@ -317,11 +327,7 @@ def table_screen(*, table_id: int) -> TableScreen:
         ))
     settlement = round_settlement(round_)
     if settlement is not None:
-        screen.results = [
-            ResultRow(label=position_label(p.position, names), wager=p.wager,
-                      outcome=p.outcome, high=p.high, low=p.low,
-                      amount=p.amount or 0, commission=p.commission)
-            for p in settlement.positions]
+        screen.results = result_rows(settlement, names)
     if over and round_.deal_kind == Round.DealKind.ELECTRONIC:
         dealt = next((e for e in round_.events.all() if e.kind == "dealt"), None)
         if dealt is not None:
