@@ -52,6 +52,11 @@ class Player(models.Model):
                                         default="", verbose_name="identity document")
     id_document_number = models.CharField(max_length=20, blank=True, default="",
                                           verbose_name="document number")
+    # ISO 3166 alpha-2 codes (casino.countries): the state that issued the document, and
+    # the player's nationality; empty when not recorded (players registered before).
+    id_document_country = models.CharField(max_length=2, blank=True, default="",
+                                           verbose_name="document's country")
+    nationality = models.CharField(max_length=2, blank=True, default="")
     # Where the cage keeps the player's photo (a file name or a camera system's key): the
     # service stores the reference, never the picture.
     photo_ref = models.CharField(max_length=200, blank=True, default="",
@@ -72,6 +77,10 @@ class Player(models.Model):
                            | (~models.Q(id_document_kind="")
                               & models.Q(id_document_number__regex=ID_NUMBER_SHAPE))),
                 name="player_id_document_whole"),
+            models.CheckConstraint(condition=models.Q(id_document_country__regex=r"^([A-Z]{2})?$"),
+                                   name="player_id_document_country_alpha2"),
+            models.CheckConstraint(condition=models.Q(nationality__regex=r"^([A-Z]{2})?$"),
+                                   name="player_nationality_alpha2"),
         ]
         permissions = [
             ("deposit_funds", "Can take a player's deposit at the cage"),
@@ -81,6 +90,59 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
+
+    @property
+    def identity_on_file(self) -> bool:
+        """Whether the cage has identified the player: a date of birth and a document (the
+        cash rules' identity line asks for this; casino.cash)."""
+        return bool(self.date_of_birth and self.id_document_kind and self.id_document_number)
+
+
+class CashReport(models.Model):
+    """A cash transaction report: one player's gaming day whose cash in or cash out passed
+    CASINO_CASH_REPORT_ABOVE, or whose movements look split to stay under a line
+    (casino.cash). Written by casino.cash.cash_movement_record as each movement of the day
+    comes in; ``history`` keeps every earlier version of the figures, appended, never
+    rewritten. An auditor files it (``filed_at``, ``filed_by``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_reports")
+    gaming_day = models.DateField()
+    currency = models.CharField(max_length=3, choices=Currency.choices)
+    # Who the player was on file when the figures were last written.
+    identity = models.JSONField(default=dict)
+    cash_in = models.BigIntegerField(default=0)
+    cash_out = models.BigIntegerField(default=0)
+    movements = models.JSONField(default=list, help_text="The day's ledger entry ids.")
+    report_line_passed = models.BooleanField(default=False)
+    splitting_suspected = models.BooleanField(default=False)
+    reasons = models.JSONField(default=list, help_text="Why the report exists, in words.")
+    history = models.JSONField(default=list, help_text="Earlier versions, oldest first.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    filed_at = models.DateTimeField(null=True, blank=True)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                 on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["gaming_day", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "gaming_day"],
+                                    name="cash_report_one_per_player_day"),
+            models.CheckConstraint(condition=models.Q(cash_in__gte=0, cash_out__gte=0),
+                                   name="cash_report_totals_not_negative"),
+            # Filed is who and when together.
+            models.CheckConstraint(condition=models.Q(filed_at__isnull=True,
+                                                      filed_by__isnull=True)
+                                   | models.Q(filed_at__isnull=False, filed_by__isnull=False),
+                                   name="cash_report_filed_whole"),
+        ]
+        permissions = [
+            ("view_cash_log", "Can read the multiple transaction log"),
+            ("file_cashreport", "Can file a cash transaction report"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Cash report #{self.pk}: player #{self.player_id}, {self.gaming_day}"
 
 
 def default_deal_modes() -> list[str]:

@@ -40,6 +40,9 @@ _PIT_BOSS = _DEALER | {
     "casino.approve_cage_movement",
     "casino.view_refusal",
     "casino.view_all_approvals",
+    # The cash rules (casino.cash): the multiple transaction log and the day's reports.
+    "casino.view_cash_log",
+    "casino.view_cashreport",
     "rounds.add_table",
     "rounds.change_table",
     "rounds.void_round",
@@ -63,6 +66,8 @@ _CAGE = {
     # A deposit or withdrawal is corrected only at the cage, with a reason.
     "casino.correct_funds",
     "casino.view_approval",
+    # The multiple transaction log, which the cage keeps (not the cash reports).
+    "casino.view_cash_log",
     # A player's history at the cage (players' accounts only, not the house's).
     "ledger.view_account",
     "ledger.view_entry",
@@ -70,7 +75,10 @@ _CAGE = {
 # Reads everything and runs reports; changes nothing. Every view_* permission of these
 # apps is granted automatically, so a new model is readable by auditors from day one.
 AUDITED_APPS = ("casino", "ledger", "rounds")
-_AUDITOR_EXTRA = {"auth.view_user", "auth.view_group", "rounds.run_reports"}
+# Filing a cash transaction report records that it went to the authority; it moves
+# nothing.
+_AUDITOR_EXTRA = {"auth.view_user", "auth.view_group", "rounds.run_reports",
+                  "casino.file_cashreport"}
 
 EXPLICIT: dict[str, set[str]] = {
     DEALER: _DEALER,

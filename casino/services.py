@@ -18,7 +18,8 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from knox.models import AuthToken
 
-from casino import roles
+from casino import cash, roles
+from casino.countries import country_code
 from casino.models import ID_NUMBER_SHAPE, Currency, IdDocument, Player
 from casino.selectors import (
     namesake_text,
@@ -110,6 +111,9 @@ class Identity:
     id_document_kind: str = ""
     id_document_number: str = ""
     photo_ref: str = ""
+    # ISO 3166 alpha-2 (casino.countries): the document's issuing state, the nationality.
+    id_document_country: str = ""
+    nationality: str = ""
 
 
 class Namesake(Conflict):
@@ -120,14 +124,27 @@ def player_identity_check(*, identity: Identity, today: date | None = None) -> I
     """The identity as stored, or a refusal in words: a date of birth in the past and at
     least ``CASINO_MIN_PLAYER_AGE`` years ago; a document's kind with its number (capitals
     and digits, 5 to 20 of them, the spaces and dashes typed removed). A date of birth and
-    a document come together, or neither (a player registered by a system that has none)."""
+    a document come together, or neither (a player registered by a system that has none).
+    The document's country and the nationality, when given, are ISO 3166 alpha-2 codes
+    (``"fr"`` is stored ``"FR"``)."""
     today = today or timezone.localdate()
     born = identity.date_of_birth
     kind = identity.id_document_kind.strip()
     number = "".join(identity.id_document_number.split()).replace("-", "").upper()
     photo = identity.photo_ref.strip()
-    if not (born or kind or number or photo):
-        return Identity()
+    countries = {}
+    for name, label in (("id_document_country", "The document's country"),
+                        ("nationality", "The nationality")):
+        try:
+            countries[name] = country_code(getattr(identity, name))
+        except ValueError:
+            raise ValidationFailed(f"{label} is a country's ISO 3166 two-letter code, such as "
+                                   f"FR or GB, not {getattr(identity, name)!r}.",
+                                   code="invalid_country",
+                                   detail={"field": name, "value": getattr(identity, name)},
+                                   ) from None
+    if not (born or kind or number or photo or countries["id_document_country"]):
+        return Identity(nationality=countries["nationality"])
     missing = [label for label, value in (("the date of birth", born),
                                           ("the identity document's kind", kind),
                                           ("the document's number", number)) if not value]
@@ -159,7 +176,7 @@ def player_identity_check(*, identity: Identity, today: date | None = None) -> I
                                code="under_age",
                                detail={"date_of_birth": born.isoformat(), "min_age": adult})
     return Identity(date_of_birth=born, id_document_kind=kind, id_document_number=number,
-                    photo_ref=photo)
+                    photo_ref=photo, **countries)
 
 
 def player_create(*, name: str, currency: str, by: User | None,
@@ -189,8 +206,43 @@ def player_create(*, name: str, currency: str, by: User | None,
         player = Player.objects.create(
             name=name, currency=currency, created_by=by,
             date_of_birth=identity.date_of_birth, id_document_kind=identity.id_document_kind,
-            id_document_number=identity.id_document_number, photo_ref=identity.photo_ref)
+            id_document_number=identity.id_document_number, photo_ref=identity.photo_ref,
+            id_document_country=identity.id_document_country,
+            nationality=identity.nationality)
         player_account_open(player=player)
+    return player
+
+
+IDENTITY_FIELDS = ("date_of_birth", "id_document_kind", "id_document_number", "photo_ref",
+                   "id_document_country", "nationality")
+
+
+def player_identity_update(*, player_id: int, changes: Mapping[str, Any],
+                           by: User | None) -> Player:
+    """Record or correct a player's identity at the cage: the fields of ``Identity`` given
+    in ``changes`` replace the stored ones, the others stay; the whole is checked again
+    (player_identity_check). An identity on file is corrected, never removed: the cash
+    rules (casino.cash) let the player's day pass the identity line because of it."""
+    unknown = set(changes) - set(IDENTITY_FIELDS)
+    if unknown:
+        raise ValueError(f"not identity fields: {sorted(unknown)}")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(f"There is no player #{player_id}.", detail={"player_id": player_id})
+        merged = {name: getattr(player, name) for name in IDENTITY_FIELDS}
+        merged.update({k: ("" if v is None and k != "date_of_birth" else v)
+                       for k, v in changes.items()})
+        if player.identity_on_file and not (merged["id_document_kind"]
+                                            and merged["id_document_number"]
+                                            and merged["date_of_birth"]):
+            raise ValidationFailed(f"{player.name} #{player.pk} has an identity on file: it "
+                                   "can be corrected, not removed.",
+                                   code="identity_kept", detail={"player_id": player.pk})
+        identity = player_identity_check(identity=Identity(**merged))
+        for name in IDENTITY_FIELDS:
+            setattr(player, name, getattr(identity, name))
+        player.save(update_fields=list(IDENTITY_FIELDS))
     return player
 
 
@@ -255,15 +307,21 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
         account = player_account_open(player=player)
         cage = _cage_account(player.currency)
         account_lock(account_ids=[account.pk, cage.pk])
+        # Without an identity on file, not past the identity line (casino.cash): refused
+        # before anything waits for a pit boss.
+        cash.cash_movement_check(player=player, direction="in" if to_player else "out",
+                                 amount=amount)
         # Above the day's cap a pit boss approves first, whoever calls
         # (casino.shared.approvals).
         approvals.approval_required_check(
             action=f"cage.{kind}", params={"player_id": player_id, "amount_minor": amount},
             by=by, approved_by=approved_by)
         change = amount if to_player else -amount
-        return entry_post(kind=kind, memo=memo,
-                          lines=[(cage.pk, -change), (account.pk, change)], by=by,
-                          ref=player_account_ref(player.pk))
+        entry = entry_post(kind=kind, memo=memo,
+                           lines=[(cage.pk, -change), (account.pk, change)], by=by,
+                           ref=player_account_ref(player.pk))
+        cash.cash_movement_record(player=player, entry=entry)
+        return entry
 
 
 # --- the cage's day: the cap counts a player's gaming day --------------------------------
@@ -349,8 +407,12 @@ def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User,
             params={"player_id": player_id, "entry_id": entry_id, "reason": reason},
             by=by, approved_by=approved_by)
         _cage_entry(player_id=player_id, entry_id=entry_id, by=by)
-        return entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
-                             permission=CORRECT)
+        # A correction only lowers the day's cash in or out: nothing to refuse for the cash
+        # rules, but the day's report follows it (casino.cash).
+        correction = entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
+                                   permission=CORRECT)
+        cash.cash_movement_record(player=player, entry=correction)
+        return correction
 
 
 # --- operations that may wait for a second person (casino.shared.approvals) ---------------
@@ -398,9 +460,18 @@ def _cage_move_summary(kind: str) -> Any:
     return summary
 
 
+def _deposit_check(params: Mapping[str, Any], by: User) -> None:
+    # Refused now rather than after a pit boss's approval: the service checks again then.
+    player = player_get(player_id=params["player_id"])
+    cash.cash_movement_check(player=player, direction="in",
+                             amount=int(params["amount_minor"]))
+
+
 def _withdrawal_check(params: Mapping[str, Any], by: User) -> None:
     # Refused now rather than after a pit boss's approval: the ledger checks again then.
     player = player_get(player_id=params["player_id"])
+    cash.cash_movement_check(player=player, direction="out",
+                             amount=int(params["amount_minor"]))
     available = player_balance(player).available
     amount = int(params["amount_minor"])
     if amount > available:
@@ -429,7 +500,7 @@ def approval_actions_register() -> None:
             player_id=p["player_id"], amount=int(p["amount_minor"]),
             reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Deposit"),
-        ref=lambda p: player_account_ref(p["player_id"])))
+        ref=lambda p: player_account_ref(p["player_id"]), check=_deposit_check))
     approvals.action_register(approvals.Action(
         name="cage.withdrawal", ask_permission="casino.withdraw_funds",
         approve_permission=APPROVE_CAGE, needs_approval=_withdrawal_needs_approval,

@@ -277,6 +277,20 @@ if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
     raise ImproperlyConfigured("CASINO_CAGE_APPROVAL_ABOVE must be a plain decimal such as "
                                "10000.00.")
 
+# --- Cash rules (casino/cash.py, docs/rules.md "Cash at the cage and the tables") ----------
+# Each a decimal in the player's currency, counted per player and gaming day, cash in and
+# cash out apart; "above" is strictly above. Past the identity line a player without an
+# identity on file is refused (EU AMLD art. 11(d): EUR 2,000); a single movement above the
+# log line goes in the multiple transaction log; a day above the report line makes a cash
+# transaction report (US 31 CFR 1021.311: more than 10,000).
+CASH_LINES = ("CASINO_ID_REQUIRED_ABOVE", "CASINO_CASH_LOG_ABOVE", "CASINO_CASH_REPORT_ABOVE")
+CASINO_ID_REQUIRED_ABOVE = env.str("CASINO_ID_REQUIRED_ABOVE", default="2000.00")
+CASINO_CASH_LOG_ABOVE = env.str("CASINO_CASH_LOG_ABOVE", default="3000.00")
+CASINO_CASH_REPORT_ABOVE = env.str("CASINO_CASH_REPORT_ABOVE", default="10000.00")
+for _line in CASH_LINES:
+    if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", globals()[_line]):
+        raise ImproperlyConfigured(f"{_line} must be a plain decimal such as 2000.00.")
+
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     # knox's tokens, looked up once per request (casino/shared/api/authentication.py).
@@ -352,6 +366,8 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI would fetch a validity badge from another site; the policy refuses it.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
+    # The identity document's kinds, named once whichever field carries them.
+    "ENUM_NAME_OVERRIDES": {"IdDocumentKindEnum": "casino.models.IdDocument"},
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
@@ -15,10 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import selectors, services
+from casino import cash, selectors, services
 from casino.api.serializers import (
     CashInput,
     CorrectionInput,
+    PlayerChangeInput,
     PlayerCreatedOutput,
     PlayerInput,
     PlayerOutput,
@@ -30,6 +32,7 @@ from casino.shared.api.approvals import approval_response
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.errors import ValidationFailed
 from ledger.api.serializers import EntryOutput
 from ledger.selectors import entry_get
 
@@ -40,7 +43,7 @@ class PlayerListView(generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Player]:
         search = parse(PlayerSearch, self.request.query_params)
-        return selectors.player_list(search=search["search"])
+        return cash.with_cash_today(selectors.player_list(search=search["search"]))
 
     @extend_schema(summary="List players with their balances", parameters=[PlayerSearch],
                    responses={200: PlayerOutput(many=True)})
@@ -55,21 +58,72 @@ class PlayerListView(generics.ListAPIView):
         responses={201: PlayerCreatedOutput})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = parse(PlayerInput, request.data)
-        identity = services.Identity(
-            date_of_birth=data.pop("date_of_birth"), id_document_kind=data.pop("id_document_kind"),
-            id_document_number=data.pop("id_document_number"), photo_ref=data.pop("photo_ref"))
-        player = services.player_create(**data, identity=identity, by=acting_user(request))
+        identity = services.Identity(**identity_changes(data))
+        player = services.player_create(name=data["name"], currency=data["currency"],
+                                        identity=identity, by=acting_user(request))
         shown = selectors.player_get(player_id=player.pk)
         shown.namesakes = selectors.player_namesakes(  # type: ignore[attr-defined]
             name=player.name, exclude_id=player.pk)
         return Response(PlayerCreatedOutput(shown).data, status=status.HTTP_201_CREATED)
 
 
+def identity_changes(data: dict[str, Any]) -> dict[str, Any]:
+    """The identity fields given, by the model's names: ``birth_date`` or its older name
+    ``date_of_birth``, ``id_document`` or the flat ``id_document_*`` fields. The same value
+    given under both names is taken; two different values are refused."""
+    document = data.get("id_document") or {}
+    pairs = {
+        "date_of_birth": ("birth_date", "date_of_birth", data),
+        "id_document_kind": ("kind", "id_document_kind", document),
+        "id_document_number": ("number", "id_document_number", document),
+        "id_document_country": ("country", "id_document_country", document),
+    }
+    changes: dict[str, Any] = {}
+    clashes: dict[str, list[str]] = {}
+    for field, (new, old, source) in pairs.items():
+        given = [value for value in (source.get(new, ...), data.get(old, ...))
+                 if value is not ...]
+        if len(given) == 2 and given[0] != given[1]:
+            clashes[old] = [f"differs from {'id_document.' if source is document else ''}"
+                            f"{new}; give one of them"]
+        if given:
+            changes[field] = given[0]
+    if "id_document" in data and data["id_document"] is None:
+        # An explicit null: no document (refused for a player who has one on file).
+        changes.update(id_document_kind="", id_document_number="", id_document_country="")
+    if clashes:
+        raise ValidationFailed("The same identity field was given twice with different "
+                               "values.", code="invalid", detail={"fields": clashes})
+    for field in ("nationality", "photo_ref"):
+        if field in data:
+            changes[field] = data[field]
+    return {k: ("" if v is None and k != "date_of_birth" else v) for k, v in changes.items()}
+
+
 class PlayerDetailView(APIView):
-    permission_classes = [requires("casino.view_player")]
+    permission_classes = [requires("casino.view_player", PATCH="casino.change_player")]
 
     @extend_schema(summary="A player with their balance", responses={200: PlayerOutput})
     def get(self, request: Request, player_id: int) -> Response:
+        return Response(PlayerOutput(selectors.player_get(player_id=player_id)).data)
+
+    @extend_schema(
+        summary="Record or correct a player's identity (or their name)",
+        request=PlayerChangeInput, responses={200: PlayerOutput},
+        description="Only the fields given change. The identity is checked whole again "
+                    "(a date of birth and a document together, of age, countries as ISO "
+                    "3166 alpha-2); an identity on file is corrected, never removed. Once "
+                    "it is on file, cash past CASINO_ID_REQUIRED_ABOVE is taken.")
+    def patch(self, request: Request, player_id: int) -> Response:
+        data = parse(PlayerChangeInput, request.data, partial=True)
+        by = acting_user(request)
+        changes = identity_changes(data)
+        selectors.player_get(player_id=player_id)  # 404 before anything else
+        with transaction.atomic():
+            if "name" in data:
+                services.player_rename(player_id=player_id, name=data["name"], by=by)
+            if changes:
+                services.player_identity_update(player_id=player_id, changes=changes, by=by)
         return Response(PlayerOutput(selectors.player_get(player_id=player_id)).data)
 
 

@@ -14,7 +14,7 @@ urlpatterns = [
 
 # Players and the cage (casino.api.players), requests waiting for a second person
 # (casino.shared.api.approvals), and the ledger (ledger.api).
-from casino.api import players  # noqa: E402
+from casino.api import cash, players  # noqa: E402
 from casino.shared.api import approvals  # noqa: E402
 
 urlpatterns += [
@@ -26,6 +26,10 @@ urlpatterns += [
          name="player-withdrawals"),
     path("players/<int:player_id>/corrections", players.PlayerCorrectionView.as_view(),
          name="player-corrections"),
+    path("cash-log", cash.CashLogView.as_view(), name="cash-log"),
+    path("cash-reports", cash.CashReportListView.as_view(), name="cash-reports"),
+    path("cash-reports/<int:report_id>/file", cash.CashReportFileView.as_view(),
+         name="cash-report-file"),
     path("approvals", approvals.ApprovalListView.as_view(), name="approvals"),
     path("approvals/<int:approval_id>", approvals.ApprovalDetailView.as_view(),
          name="approval"),

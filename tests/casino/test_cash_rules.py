@@ -1,0 +1,414 @@
+"""The cash rules (docs/rules.md, "Cash at the cage and the tables"), through the API: the
+identity line, the multiple transaction log, the cash transaction report and splitting,
+counted per player per gaming day, cash in and cash out apart, corrections included. The
+lines are the settings' defaults: 2,000.00 (identity), 3,000.00 (log), 10,000.00 (report)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from casino import cash
+from casino.models import CashReport, Player
+from casino.shared.gaming_day import gaming_day_of
+from ledger.models import Account, Entry, Line
+from ledger.services import account_get_or_create, entry_post
+
+pytestmark = [pytest.mark.django_db, pytest.mark.cash_rules]
+
+IDENTITY: dict[str, Any] = {"birth_date": "1980-05-01",
+            "id_document": {"kind": "passport", "number": "NX12-3456 7", "country": "nl"},
+            "nationality": "BE"}
+
+
+@pytest.fixture(autouse=True)
+def _cage_cap_out_of_the_way(settings):
+    """The cage's own cap (a pit boss approves past 10,000.00 a day) is another rule; one
+    test below goes through it."""
+    settings.CASINO_CAGE_APPROVAL_ABOVE = "1000000.00"
+
+
+def register(client, name="Anna", identified=False):
+    body = {"name": name, **(IDENTITY if identified else {})}
+    response = client.post("/api/v1/players", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def move(client, player_id, kind, amount):
+    return client.post(f"/api/v1/players/{player_id}/{kind}", {"amount": amount},
+                       format="json")
+
+
+def moved(client, player_id, kind, amount):
+    response = move(client, player_id, kind, amount)
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def correct(client, player_id, entry_id):
+    response = client.post(f"/api/v1/players/{player_id}/corrections",
+                           {"entry": entry_id, "reason": "slip keyed twice"}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def shown(client, player_id):
+    return client.get(f"/api/v1/players/{player_id}").json()
+
+
+def ledger_state(player_id):
+    account = Account.objects.get(kind="player", ref=f"player:{player_id}")
+    return Entry.objects.count(), Line.objects.filter(account=account).count()
+
+
+def reports(client, day=None):
+    day = day or gaming_day_of()
+    response = client.get(f"/api/v1/cash-reports?gaming_day={day.isoformat()}")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+# --- the identity line ---------------------------------------------------------------------
+
+def test_cash_in_past_2000_is_refused_without_an_identity_and_taken_once_one_is_on_file(
+        cage_client):
+    # given Anna, registered without an identity, 1,500.00 in today
+    anna = register(cage_client)
+    moved(cage_client, anna, "deposits", "1500.00")
+    before = ledger_state(anna)
+
+    # when 600.00 more would bring her day's cash in to 2,100.00
+    refused = move(cage_client, anna, "deposits", "600.00")
+
+    # then refused in words, and the ledger unchanged
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "identity_required"
+    assert error["message"].startswith(
+        f"Anna #{anna} needs an identity on file: cash in today would reach 2,100.00 EUR, "
+        "above 2,000.00 EUR")
+    assert error["detail"]["would_reach"] == "2100.00"
+    assert ledger_state(anna) == before
+    assert shown(cage_client, anna)["identity_on_file"] is False
+    assert shown(cage_client, anna)["cash_in"] == "1500.00"
+
+    # when the cage records her identity
+    patched = cage_client.patch(f"/api/v1/players/{anna}", IDENTITY, format="json")
+    assert patched.status_code == 200, patched.json()
+    body = patched.json()
+    assert body["identity_on_file"] is True
+    assert body["birth_date"] == "1980-05-01"
+    assert body["id_document"] == {"kind": "passport", "number": "NX1234567",
+                                   "country": "NL"}
+    assert body["nationality"] == "BE"
+
+    # then the same 600.00 is taken
+    moved(cage_client, anna, "deposits", "600.00")
+    assert shown(cage_client, anna)["cash_in"] == "2100.00"
+
+
+def test_reaching_the_identity_line_exactly_is_allowed(cage_client):
+    anna = register(cage_client)
+    moved(cage_client, anna, "deposits", "1999.99")
+    moved(cage_client, anna, "deposits", "0.01")   # 2,000.00: at the line, not above
+    assert move(cage_client, anna, "deposits", "0.01").json()["error"]["code"] == \
+        "identity_required"
+
+
+def test_cash_in_and_cash_out_are_counted_apart(cage_client):
+    # given 2,000.00 in: the cash-in side is at the line
+    bram = register(cage_client, "Bram")
+    moved(cage_client, bram, "deposits", "2000.00")
+
+    # then paying out 1,500.00 then 500.00 counts on the cash-out side only
+    moved(cage_client, bram, "withdrawals", "1500.00")
+    moved(cage_client, bram, "withdrawals", "500.00")
+    day = shown(cage_client, bram)
+    assert (day["cash_in"], day["cash_out"]) == ("2000.00", "2000.00")
+    listed = cage_client.get("/api/v1/players?search=Bram").json()["results"]
+    assert [(p["cash_in"], p["cash_out"]) for p in listed] == [("2000.00", "2000.00")]
+
+    # and a further 0.01 out, or in, passes its own side's line
+    out = move(cage_client, bram, "withdrawals", "0.01").json()["error"]
+    assert out["code"] == "identity_required"
+    assert "cash out today would reach 2,000.01 EUR" in out["message"]
+    assert move(cage_client, bram, "deposits", "0.01").status_code == 409
+
+
+def test_a_correction_of_a_deposit_lowers_that_days_cash_in(cage_client):
+    # given 2,000.00 deposited, then corrected (keyed twice)
+    chris = register(cage_client, "Chris")
+    deposit = moved(cage_client, chris, "deposits", "2000.00")
+    correct(cage_client, chris, deposit)
+    assert shown(cage_client, chris)["cash_in"] == "0.00"
+
+    # then 1,800.00 is taken without an identity: the day's cash in is 1,800.00
+    moved(cage_client, chris, "deposits", "1800.00")
+    assert shown(cage_client, chris)["cash_in"] == "1800.00"
+    listed = cage_client.get("/api/v1/players?search=Chris").json()["results"]
+    assert [p["cash_in"] for p in listed] == ["1800.00"]
+
+
+def test_identity_is_checked_whole_and_kept(cage_client):
+    anna = register(cage_client)
+    # a document's country that is no country
+    bad = cage_client.patch(f"/api/v1/players/{anna}",
+                            {**IDENTITY, "id_document": {**IDENTITY["id_document"],
+                                                          "country": "XX"}}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_country"
+    # the old names are still taken; the same field twice with different values is not
+    clash = cage_client.patch(f"/api/v1/players/{anna}",
+                              {"birth_date": "1980-05-01", "date_of_birth": "1981-05-01"},
+                              format="json")
+    assert clash.status_code == 400
+    old_names = cage_client.patch(
+        f"/api/v1/players/{anna}", {"date_of_birth": "1980-05-01",
+                                    "id_document_kind": "id_card",
+                                    "id_document_number": "AB12345",
+                                    "id_document_country": "DE"}, format="json")
+    assert old_names.status_code == 200, old_names.json()
+    assert old_names.json()["id_document"] == {"kind": "id_card", "number": "AB12345",
+                                               "country": "DE"}
+    # an identity on file is corrected, not removed
+    removed = cage_client.patch(f"/api/v1/players/{anna}", {"id_document": None},
+                                format="json")
+    assert removed.status_code == 400
+    assert removed.json()["error"]["code"] == "identity_kept"
+    assert Player.objects.get(pk=anna).identity_on_file
+
+
+def test_a_dealer_cannot_change_a_players_identity(cage_client, dealer_client):
+    anna = register(cage_client)
+    assert dealer_client.patch(f"/api/v1/players/{anna}", IDENTITY,
+                               format="json").status_code == 403
+
+
+# --- the multiple transaction log ----------------------------------------------------------
+
+def test_every_single_movement_above_3000_is_in_the_log(cage_client, auditor_client,
+                                                        pit_boss_client, dealer_client):
+    # given movements at and above the log line, one of them corrected
+    dana = register(cage_client, "Dana", identified=True)
+    at_line = moved(cage_client, dana, "deposits", "3000.00")
+    above = moved(cage_client, dana, "deposits", "3000.01")
+    moved(cage_client, dana, "deposits", "1000.00")
+    correction = correct(cage_client, dana, above)
+    paid = moved(cage_client, dana, "withdrawals", "3500.00")
+
+    # when the auditor reads the day's log
+    response = auditor_client.get(f"/api/v1/cash-log?gaming_day={gaming_day_of()}")
+
+    # then the three above the line are there, in time order; the one at the line is not
+    assert response.status_code == 200
+    rows = [r for r in response.json() if r["player"] == dana]
+    assert [(r["entry"], r["kind"], r["direction"], r["amount"], r["corrects"])
+            for r in rows] == [
+        (above, "deposit", "in", "3000.01", None),
+        (correction, "correction", "in", "-3000.01", above),
+        (paid, "withdrawal", "out", "3500.00", None)]
+    assert at_line not in [r["entry"] for r in rows]
+    assert {r["by"] for r in rows} == {cage_client.user.username}
+    assert rows[0]["player_name"] == "Dana" and rows[0]["time"]
+    # the pit boss and the cage read it too; a dealer does not
+    assert pit_boss_client.get("/api/v1/cash-log").status_code == 200
+    assert cage_client.get("/api/v1/cash-log").status_code == 200
+    assert dealer_client.get("/api/v1/cash-log").status_code == 403
+
+
+# --- the cash transaction report ----------------------------------------------------------
+
+def test_a_day_above_10000_in_makes_a_report_with_its_totals_and_entries(
+        cage_client, pit_boss_client, auditor_client):
+    # given Emil's deposits of 4,000.00, 4,000.00 and 2,500.00: 10,500.00 in
+    emil = register(cage_client, "Emil", identified=True)
+    first = moved(cage_client, emil, "deposits", "4000.00")
+    second = moved(cage_client, emil, "deposits", "4000.00")
+    assert reports(auditor_client) == []          # 8,000.00: no report yet
+    third = moved(cage_client, emil, "deposits", "2500.00")
+
+    # then one report, with the day's figures and the entries
+    (report,) = reports(auditor_client)
+    assert (report["player"], report["gaming_day"]) == (emil, gaming_day_of().isoformat())
+    assert (report["cash_in"], report["cash_out"]) == ("10500.00", "0.00")
+    assert report["movements"] == [first, second, third]
+    assert report["report_line_passed"] is True
+    assert report["splitting_suspected"] is False
+    assert report["identity"]["id_document"]["number"] == "NX1234567"
+
+    # when a withdrawal comes the same day, the report follows; its history keeps the past
+    paid = moved(cage_client, emil, "withdrawals", "500.00")
+    (report,) = reports(pit_boss_client)
+    assert (report["cash_in"], report["cash_out"]) == ("10500.00", "500.00")
+    assert report["movements"] == [first, second, third, paid]
+    assert [h["movements"] for h in report["history"]] == [[first, second, third]]
+
+    # the cage does not read the reports
+    assert cage_client.get("/api/v1/cash-reports").status_code == 403
+
+
+def test_cash_in_and_out_are_not_added_for_the_report(cage_client, auditor_client):
+    # 9,000.00 in and 9,000.00 out (each side below 10,000.00) make no report
+    fay = register(cage_client, "Fay", identified=True)
+    for _ in range(2):
+        moved(cage_client, fay, "deposits", "4500.00")
+    for _ in range(2):
+        moved(cage_client, fay, "withdrawals", "4500.00")
+    assert reports(auditor_client) == []
+    # 1,000.01 more out passes the line on the cash-out side alone
+    moved(cage_client, fay, "deposits", "2000.00")
+    moved(cage_client, fay, "withdrawals", "1000.01")
+    (report,) = reports(auditor_client)
+    assert (report["cash_in"], report["cash_out"]) == ("11000.00", "10000.01")
+    assert report["reasons"][0].startswith("cash in 11,000.00 EUR")
+
+
+def test_a_correction_counts_in_the_report(cage_client, auditor_client):
+    gus = register(cage_client, "Gus", identified=True)
+    big = moved(cage_client, gus, "deposits", "8000.00")
+    more = moved(cage_client, gus, "deposits", "2500.00")
+    fix = correct(cage_client, gus, more)
+    (report,) = reports(auditor_client)
+    # the report was made at 10,500.00; the correction brings the day back to 8,000.00
+    assert report["cash_in"] == "8000.00"
+    assert report["report_line_passed"] is False
+    assert report["movements"] == [big, more, fix]
+    assert report["history"][-1]["cash_in"] == 1_050_000
+
+
+def test_the_auditor_files_a_report_once(cage_client, auditor_client, pit_boss_client,
+                                         settings):
+    # given 10,000.01 deposited, with the pit boss's approval past the cage's cap
+    settings.CASINO_CAGE_APPROVAL_ABOVE = "10000.00"
+    hana = register(cage_client, "Hana", identified=True)
+    asked = move(cage_client, hana, "deposits", "10000.01")
+    assert asked.status_code == 202
+    assert reports(auditor_client) == []        # nothing moved yet
+    approved = pit_boss_client.post(f"/api/v1/approvals/{asked.json()['id']}/approve")
+    assert approved.status_code == 200, approved.json()
+    (report,) = reports(auditor_client)
+    assert report["cash_in"] == "10000.01"
+    # a pit boss reads but does not file
+    assert pit_boss_client.post(f"/api/v1/cash-reports/{report['id']}/file").status_code \
+        == 403
+    filed = auditor_client.post(f"/api/v1/cash-reports/{report['id']}/file")
+    assert filed.status_code == 200, filed.json()
+    assert filed.json()["filed_by"] == auditor_client.user.username
+    assert filed.json()["filed_at"]
+    again = auditor_client.post(f"/api/v1/cash-reports/{report['id']}/file")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "cash_report_filed"
+    assert auditor_client.post("/api/v1/cash-reports/999999/file").status_code == 404
+
+
+# --- splitting -----------------------------------------------------------------------------
+
+def test_two_deposits_just_under_the_identity_line_are_flagged(cage_client,
+                                                                auditor_client):
+    # given 1,900.00 and 1,950.00 in: each within 10 % under 2,000.00, 3,850.00 in all
+    ida = register(cage_client, "Ida", identified=True)
+    first = moved(cage_client, ida, "deposits", "1900.00")
+    second = moved(cage_client, ida, "deposits", "1950.00")
+
+    # then listed for splitting, though the report line was not passed
+    (report,) = reports(auditor_client)
+    assert report["splitting_suspected"] is True
+    assert report["report_line_passed"] is False
+    assert (report["cash_in"], report["movements"]) == ("3850.00", [first, second])
+    assert "just under the identity line" in report["reasons"][0]
+
+
+def test_small_movements_that_add_up_past_the_report_line_are_flagged(cage_client,
+                                                                     auditor_client):
+    # five deposits of 2,500.00: none near a line, none logged, 12,500.00 together
+    jan = register(cage_client, "Jan", identified=True)
+    for _ in range(5):
+        moved(cage_client, jan, "deposits", "2500.00")
+    (report,) = reports(auditor_client)
+    assert report["splitting_suspected"] is True
+    assert any("add up to 12,500.00 EUR" in r for r in report["reasons"])
+    assert auditor_client.get("/api/v1/cash-log").json() == []
+
+
+def test_one_movement_just_under_a_line_is_not_splitting(cage_client, auditor_client):
+    kim = register(cage_client, "Kim", identified=True)
+    moved(cage_client, kim, "deposits", "1000.00")
+    moved(cage_client, kim, "deposits", "2950.00")
+    moved(cage_client, kim, "withdrawals", "2900.00")   # the other side: counted apart
+    assert reports(auditor_client) == []
+
+
+# --- the gaming day ------------------------------------------------------------------------
+
+def test_the_count_starts_again_with_the_next_gaming_day(cage_client, auditor_client,
+                                                        monkeypatch):
+    # given 2,000.00 in today for a player without an identity, and a report for Lea
+    anna = register(cage_client)
+    moved(cage_client, anna, "deposits", "2000.00")
+    lea = register(cage_client, "Lea", identified=True)
+    moved(cage_client, lea, "deposits", "10000.01")
+    today = gaming_day_of()
+
+    # when the next gaming day has begun (ledger rows keep their time)
+    monkeypatch.setattr(cash, "gaming_day_of", lambda moment=None: (
+        gaming_day_of(moment) if moment else today + timedelta(days=1)))
+
+    # then today's cash no longer counts: 2,000.00 more is taken without an identity
+    moved(cage_client, anna, "deposits", "2000.00")
+    # and the reports are the day's: none for the new day, Lea's for the one before
+    assert reports(auditor_client, today + timedelta(days=1)) == []
+    assert lea in [r["player"] for r in reports(auditor_client, today)]
+
+
+def test_a_movement_belongs_to_the_gaming_day_its_start_hour_puts_it_in(cage_client,
+                                                                       settings):
+    # given a deposit, at some local hour H
+    anna = register(cage_client)
+    entry = Entry.objects.get(pk=moved(cage_client, anna, "deposits", "1000.00"))
+    hour = timezone.localtime(entry.created_at).hour
+    player = Player.objects.get(pk=anna)
+
+    # a day starting at H holds it; a day starting at H + 1 puts it on the day before
+    for start in (hour, (hour + 1) % 24):
+        settings.GAMING_DAY_START_HOUR = start
+        local = timezone.localtime(entry.created_at)
+        day = local.date() if start <= local.hour else local.date() - timedelta(days=1)
+        assert gaming_day_of(entry.created_at) == day
+        assert cash.cash_day(player=player, gaming_day=day).cash_in == 100_000
+        assert cash.cash_day(player=player, gaming_day=day + timedelta(days=1)).cash_in == 0
+        assert cash.cash_day(player=player, gaming_day=day - timedelta(days=1)).cash_in == 0
+
+
+# --- a table's buy-in counts as cash in ----------------------------------------------------
+
+def test_a_buy_in_on_the_players_account_counts_as_cash_in(cage_client, auditor_client):
+    # given a buy-in entry crediting the player's account (as a table's buy-in posts it)
+    mo = register(cage_client, "Mo", identified=True)
+    player = Player.objects.get(pk=mo)
+    account = Account.objects.get(kind="player", ref=f"player:{mo}")
+    drop = account_get_or_create(kind="table_bankroll", currency="EUR", ref="table:1")
+    cash.cash_movement_check(player=player, direction="in", amount=900_000)
+    buy_in = entry_post(kind="buy_in", memo="", ref="table:1", by=None,
+                        lines=[(drop.pk, -900_000), (account.pk, 900_000)])
+    cash.cash_movement_record(player=player, entry=buy_in)
+
+    # then it is cash in, logged, and a deposit of 1,500.00 brings the day to a report
+    assert shown(cage_client, mo)["cash_in"] == "9000.00"
+    log = auditor_client.get("/api/v1/cash-log").json()
+    assert [(r["entry"], r["kind"], r["direction"]) for r in log] == [
+        (buy_in.pk, "buy_in", "in")]
+    deposit = moved(cage_client, mo, "deposits", "1500.00")
+    (report,) = reports(auditor_client)
+    assert (report["cash_in"], report["movements"]) == ("10500.00", [buy_in.pk, deposit])
+    assert CashReport.objects.get().history == []
+
+
+def test_a_buy_in_past_the_identity_line_is_refused_by_the_check(cage_client):
+    anna = register(cage_client)
+    moved(cage_client, anna, "deposits", "1500.00")
+    with pytest.raises(cash.IdentityRequired) as refused:
+        cash.cash_movement_check(player=Player.objects.get(pk=anna), direction="in",
+                                 amount=60_000)
+    assert "cash in today would reach 2,100.00 EUR" in refused.value.message
