@@ -412,3 +412,40 @@ def test_a_buy_in_past_the_identity_line_is_refused_by_the_check(cage_client):
         cash.cash_movement_check(player=Player.objects.get(pk=anna), direction="in",
                                  amount=60_000)
     assert "cash in today would reach 2,100.00 EUR" in refused.value.message
+
+
+# --- the reports machinery: the cash_report kind -------------------------------------------
+
+def test_the_cash_report_file_lists_the_days_reports_in_each_format(cage_client,
+                                                                    auditor_client):
+    from rounds.report_files.formats import FORMATS
+    from rounds.report_files.kinds import report_document
+
+    # given Ned's day past the report line, and Ola's split under the identity line
+    ned = register(cage_client, "Ned", identified=True)
+    first = moved(cage_client, ned, "deposits", "6000.00")
+    second = moved(cage_client, ned, "deposits", "4500.00")
+    ola = register(cage_client, "Ola", identified=True)
+    for _ in range(2):
+        moved(cage_client, ola, "withdrawals" if _ else "deposits", "1990.00")
+    moved(cage_client, ola, "deposits", "1990.00")
+
+    # when the auditor's file is laid out
+    document = report_document(kind="cash_report",
+                               parameters={"gaming_day": gaming_day_of()},
+                               made_by="auditor1 (auditor)", made_at=timezone.now())
+
+    # then one row per report, with the figures and the entries
+    rows = document.sections[0].records()
+    assert [(r["player"], str(r["cash_in"]), str(r["cash_out"]), r["movements"],
+             r["report_line_passed"], r["splitting_suspected"]) for r in rows] == [
+        (ned, "10500.00", "0.00", f"{first} {second}", True, False),
+        (ola, "3980.00", "1990.00", rows[1]["movements"], False, True)]
+    assert rows[0]["id_document"] == "passport NX1234567 NL"
+    for fmt in FORMATS.values():
+        assert fmt.render(document)
+    assert b"10500.00" in FORMATS["csv"].render(document)
+    # asked through the API like any report: the auditor may, the cage may not
+    asked = {"kind": "cash_report", "format": "csv", "gaming_day": str(gaming_day_of())}
+    assert auditor_client.post("/api/v1/reports", asked, format="json").status_code == 202
+    assert cage_client.post("/api/v1/reports", asked, format="json").status_code == 403
