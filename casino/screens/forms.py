@@ -14,15 +14,10 @@ from casino.shared.errors import DomainError
 from casino.shared.money import minor_digits, to_minor
 
 
-class PlayerForm(forms.Form):
-    """A player's registration: the cage records the identity document it reads (the
-    service checks the age and the number's shape: casino.services.player_identity_check)."""
+class IdentityForm(forms.Form):
+    """A player's identity as the cage reads it from their document (the service checks the
+    age, the number's shape and the country codes: casino.services.player_identity_check)."""
 
-    name = forms.CharField(max_length=200, label="Name",
-                           help_text="As on the player's identity document.")
-    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.EUR,
-                                 label="Currency",
-                                 help_text="The player's account is kept in this currency.")
     date_of_birth = forms.DateField(label="Date of birth",
                                     widget=forms.DateInput(attrs={"type": "date"}))
     id_document_kind = forms.ChoiceField(choices=[("", "Choose…"), *IdDocument.choices],
@@ -30,18 +25,36 @@ class PlayerForm(forms.Form):
     id_document_number = forms.CharField(max_length=40, label="Document number",
                                          help_text="Letters and digits as printed; spaces "
                                                    "and dashes are left out.")
+    id_document_country = forms.CharField(max_length=2, required=False,
+                                          label="Document issued by",
+                                          help_text="The issuing country's two-letter code, "
+                                                    "e.g. NL, DE, GB.")
+    nationality = forms.CharField(max_length=2, required=False, label="Nationality",
+                                  help_text="Optional: a two-letter country code.")
     photo_ref = forms.CharField(max_length=200, required=False, label="Photo reference",
                                 help_text="Optional: where the cage keeps the player's photo.")
-    # Ticked once the cashier has seen the players of the same name (shown only then).
-    namesakes_seen = forms.BooleanField(
-        required=False, label="This is a different person from the players listed above")
 
     def identity(self) -> Identity:
         data = self.cleaned_data
         return Identity(date_of_birth=data["date_of_birth"],
                         id_document_kind=data["id_document_kind"],
                         id_document_number=data["id_document_number"],
-                        photo_ref=data.get("photo_ref", ""))
+                        photo_ref=data.get("photo_ref", ""),
+                        id_document_country=data.get("id_document_country", ""),
+                        nationality=data.get("nationality", ""))
+
+
+class PlayerForm(IdentityForm):
+    """A player's registration with the identity the cage records."""
+
+    name = forms.CharField(max_length=200, label="Name",
+                           help_text="As on the player's identity document.")
+    currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.EUR,
+                                 label="Currency",
+                                 help_text="The player's account is kept in this currency.")
+    # Ticked once the cashier has seen the players of the same name (shown only then).
+    namesakes_seen = forms.BooleanField(
+        required=False, label="This is a different person from the players listed above")
 
 
 class MovementForm(forms.Form):

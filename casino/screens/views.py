@@ -22,9 +22,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import selectors, services
+from casino import cash, selectors, services
 from casino.models import Player
-from casino.screens.forms import MovementForm, PlayerForm, StatementForm
+from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
 from casino.shared.errors import Conflict, DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
@@ -125,9 +125,16 @@ def player_new(request: HttpRequest) -> HttpResponse:
 # --- one player: balance, deposit, withdrawal ----------------------------------------------
 
 def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm | None = None,
-                 withdraw: MovementForm | None = None, status: int = 200) -> HttpResponse:
+                 withdraw: MovementForm | None = None, identity: IdentityForm | None = None,
+                 status: int = 200) -> HttpResponse:
     context = {
         "player": player,
+        # The cash rules (casino.cash): who the player is on file, and today's cash in and
+        # out against the lines, so the clerk sees a refusal coming.
+        "cash": cash.cash_day(player=player),
+        "id_line": cash.cash_line("CASINO_ID_REQUIRED_ABOVE", player.currency),
+        "identity": identity or IdentityForm(prefix="identity"),
+        "may_identify": request.user.has_perm("casino.change_player"),
         "balance": selectors.player_balance(player),
         "deposit": deposit or MovementForm(currency=player.currency, prefix="deposit"),
         "withdraw": withdraw or MovementForm(currency=player.currency, prefix="withdraw"),
@@ -221,6 +228,29 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
                                   f"(request #{done.approval.pk}). No money has moved yet.")
         return redirect("console:cage:player", player_id=player.pk)
     return redirect("console:cage:receipt", entry_id=done.result.pk)
+
+
+@require_POST
+@staff_may("casino.change_player")
+def player_identity(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Record the identity of a player registered without one (casino.services
+    .player_identity_update); refused in words on the player's page otherwise."""
+    player = _player(player_id)
+    form = IdentityForm(request.POST, prefix="identity")
+    if not form.is_valid():
+        return _player_page(request, player, identity=form, status=400)
+    identity = form.identity()
+    try:
+        services.player_identity_update(
+            player_id=player.pk, by=request.user,  # type: ignore[arg-type]
+            changes={name: getattr(identity, name) for name in services.IDENTITY_FIELDS
+                     if name != "photo_ref" or identity.photo_ref})
+    except DomainError as exc:
+        form.add_error(None, exc.message)
+        refusal_trace_request(request, exc, action="player_identity")
+        return _player_page(request, player, identity=form, status=exc.status)
+    messages.success(request, f"{player.name}'s identity is on file.")
+    return redirect("console:cage:player", player_id=player.pk)
 
 
 @require_POST
