@@ -195,7 +195,7 @@ def _once_done(request: HttpRequest, target: str) -> None:
 def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpResponse:
     player = _player(player_id)
     form = MovementForm(request.POST, currency=player.currency, prefix=kind)
-    forms = {kind: form}
+    forms: dict[str, Any] = {kind: form}
     if not form.is_valid():
         return _player_page(request, player, **forms, status=400)
     # Through casino.shared.approvals: above the cage's cap the movement waits for a pit boss and
