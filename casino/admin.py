@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 from casino import selectors, services
-from casino.models import Player, Refusal
+from casino.models import CashReport, Player, Refusal
 from casino.shared.admin import ReadOnlyAdmin, StyledAdmin, staff_user
 from casino.shared.approvals import VIEW_ALL, Approval
 from casino.shared.errors import DomainError
@@ -26,7 +26,7 @@ class PlayerAdminForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name", "currency", "date_of_birth", "id_document_kind", "id_document_number",
-                  "photo_ref"]
+                  "id_document_country", "nationality", "photo_ref"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -36,11 +36,14 @@ class PlayerAdminForm(forms.ModelForm):
                     date_of_birth=data.get("date_of_birth"),
                     id_document_kind=data.get("id_document_kind") or "",
                     id_document_number=data.get("id_document_number") or "",
-                    photo_ref=data.get("photo_ref") or ""))
+                    photo_ref=data.get("photo_ref") or "",
+                    id_document_country=data.get("id_document_country") or "",
+                    nationality=data.get("nationality") or ""))
             except DomainError as exc:
                 raise forms.ValidationError(exc.message) from None
-            data["id_document_number"] = identity.id_document_number
-            self.instance.id_document_number = identity.id_document_number
+            for name in ("id_document_number", "id_document_country", "nationality"):
+                data[name] = getattr(identity, name)
+                setattr(self.instance, name, getattr(identity, name))
         return data
 
 
@@ -50,11 +53,13 @@ class PlayerAdmin(StyledAdmin):
     list_display = ["id", "name", "currency", "date_of_birth", "available", "created_at"]
     search_fields = ["name", "id_document_number"]
     fields = ["name", "currency", "date_of_birth", "id_document_kind", "id_document_number",
-              "photo_ref", "created_at", "created_by", "balance"]
+              "id_document_country", "nationality", "photo_ref", "created_at", "created_by",
+              "balance"]
     readonly_fields = ["created_at", "created_by", "balance"]
-    # Recorded at registration, from the document the cage read; a rename is the only change.
+    # Recorded at registration, from the document the cage read; a rename is the only change
+    # here (the cage records a later identity: casino.services.player_identity_update).
     IDENTITY = ["currency", "date_of_birth", "id_document_kind", "id_document_number",
-                "photo_ref"]
+                "id_document_country", "nationality", "photo_ref"]
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return selectors.player_list()
@@ -91,13 +96,38 @@ class PlayerAdmin(StyledAdmin):
             name=obj.name, currency=obj.currency, by=staff_user(request),
             identity=services.Identity(
                 date_of_birth=obj.date_of_birth, id_document_kind=obj.id_document_kind,
-                id_document_number=obj.id_document_number, photo_ref=obj.photo_ref))
+                id_document_number=obj.id_document_number, photo_ref=obj.photo_ref,
+                id_document_country=obj.id_document_country, nationality=obj.nationality))
         others = selectors.player_namesakes(name=created.name, exclude_id=created.pk)
         if others:
             self.message_user(request, "Registered beside players of the same name: "
                               + "; ".join(selectors.namesake_text(p) for p in others)
                               + ". Check this is a different person.", messages.WARNING)
         obj.pk, obj.created_at, obj.created_by = created.pk, created.created_at, created.created_by
+
+
+@admin.register(CashReport)
+class CashReportAdmin(ReadOnlyAdmin):
+    """Cash transaction reports (casino.cash), read as the auditors read them; they are
+    written by the movements themselves and filed through the API."""
+
+    list_display = ["gaming_day", "player", "cash_in_shown", "cash_out_shown",
+                    "report_line_passed", "splitting_suspected", "filed_at"]
+    list_filter = ["report_line_passed", "splitting_suspected"]
+    date_hierarchy = "gaming_day"
+    fields = ["player", "gaming_day", "currency", "cash_in_shown", "cash_out_shown",
+              "movements", "report_line_passed", "splitting_suspected", "reasons",
+              "identity", "history", "created_at", "updated_at", "filed_at", "filed_by"]
+    readonly_fields = ["cash_in_shown", "cash_out_shown"]
+    list_select_related = ["player", "filed_by"]
+
+    @admin.display(description="cash in")
+    def cash_in_shown(self, report: CashReport) -> str:
+        return f"{format_minor(report.cash_in, report.currency)} {report.currency}"
+
+    @admin.display(description="cash out")
+    def cash_out_shown(self, report: CashReport) -> str:
+        return f"{format_minor(report.cash_out, report.currency)} {report.currency}"
 
 
 @admin.register(Refusal)

@@ -449,3 +449,34 @@ def test_the_cash_report_file_lists_the_days_reports_in_each_format(cage_client,
     asked = {"kind": "cash_report", "format": "csv", "gaming_day": str(gaming_day_of())}
     assert auditor_client.post("/api/v1/reports", asked, format="json").status_code == 202
     assert cage_client.post("/api/v1/reports", asked, format="json").status_code == 403
+
+
+# --- other doors ---------------------------------------------------------------------------
+
+def test_a_deposit_waiting_for_a_pit_boss_is_not_filed_without_an_identity(
+        cage_client, settings):
+    from casino.shared.approvals import Approval
+
+    # past the cage's cap and past the identity line: refused now, nothing waits
+    settings.CASINO_CAGE_APPROVAL_ABOVE = "10000.00"
+    anna = register(cage_client)
+    refused = move(cage_client, anna, "deposits", "10000.01")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "identity_required"
+    assert not Approval.objects.exists()
+
+
+def test_the_auditor_reads_the_reports_in_the_admin(cage_client, staff_client):
+    from django.test import Client
+
+    from casino.services import staff_create
+
+    nina = register(cage_client, "Nina", identified=True)
+    moved(cage_client, nina, "deposits", "10000.01")
+    report = CashReport.objects.get()
+    auditor, _ = staff_create(username="audrey", role="auditor")
+    browser = Client()
+    browser.force_login(auditor)
+    listed = browser.get("/admin/casino/cashreport/")
+    assert listed.status_code == 200 and b"10000.01 EUR" in listed.content
+    assert browser.get(f"/admin/casino/cashreport/{report.pk}/change/").status_code == 200
