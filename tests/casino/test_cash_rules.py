@@ -480,3 +480,25 @@ def test_the_auditor_reads_the_reports_in_the_admin(cage_client, staff_client):
     listed = browser.get("/admin/casino/cashreport/")
     assert listed.status_code == 200 and b"10000.01 EUR" in listed.content
     assert browser.get(f"/admin/casino/cashreport/{report.pk}/change/").status_code == 200
+
+
+@pytest.mark.parametrize("body", [
+    {"id_document": "passport"}, {"id_document": {"kind": "library_card"}},
+    {"birth_date": None}, {"birth_date": "yesterday"}, {"nationality": None},
+    {"nationality": "Dutch"}, {"name": ""}, {"id_document": None}, [], "x",
+    {"id_document": {"kind": "passport", "number": "AB12345", "country": 7}},
+    {"birth_date": "2020-01-01", "id_document": {"kind": "passport", "number": "AB12345"}},
+])
+def test_a_bad_identity_is_a_clear_4xx_and_changes_nothing(cage_client, body):
+    anna = register(cage_client, identified=True)
+    before = shown(cage_client, anna)
+    response = cage_client.patch(f"/api/v1/players/{anna}", body, format="json")
+    assert 400 <= response.status_code < 500, response.content
+    assert set(response.json()["error"]) == {"code", "message", "detail"}
+    assert shown(cage_client, anna) == before
+
+
+@pytest.mark.parametrize("query", ["gaming_day=yesterday", "gaming_day=9999-12-31"])
+def test_a_bad_gaming_day_is_a_400(auditor_client, query):
+    for path in ("/api/v1/cash-log", "/api/v1/cash-reports"):
+        assert auditor_client.get(f"{path}?{query}").status_code == 400
