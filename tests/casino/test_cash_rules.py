@@ -502,3 +502,41 @@ def test_a_bad_identity_is_a_clear_4xx_and_changes_nothing(cage_client, body):
 def test_a_bad_gaming_day_is_a_400(auditor_client, query):
     for path in ("/api/v1/cash-log", "/api/v1/cash-reports"):
         assert auditor_client.get(f"{path}?{query}").status_code == 400
+
+
+# --- two clerks at once ---------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_deposits_cannot_both_pass_the_identity_line():
+    import threading
+
+    from django.db import connections
+
+    from casino.services import player_create, player_deposit, staff_create
+    from casino.shared.errors import Conflict
+
+    # given Anna without an identity; two clerks take 1,500.00 each at the same moment
+    anna = player_create(name="Anna", currency="EUR", by=None)
+    clerks = [staff_create(username=f"clerk-{n}", role="cage")[0] for n in (1, 2)]
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def deposit(clerk) -> None:
+        try:
+            start.wait()
+            player_deposit(player_id=anna.pk, amount=150_000, by=clerk)
+            outcomes.append("moved")
+        except Conflict as exc:
+            outcomes.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=deposit, args=(c,)) for c in clerks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then the second reads the first's deposit under the lock: 3,000.00 is refused
+    assert sorted(outcomes) == ["identity_required", "moved"]
+    assert cash.cash_day(player=anna).cash_in == 150_000
