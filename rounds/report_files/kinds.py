@@ -282,8 +282,10 @@ def _trial_balance(p: dict[str, Any]) -> Laid:
 
 CASH_REPORT_COLUMNS = ["report", "gaming_day", "player", "player_name", "birth_date",
                        "id_document", "nationality", "cash_in", "cash_out", "currency",
-                       "movements", "report_line_passed", "splitting_suspected", "reasons",
+                       "movements", "report_line_passed", "splitting_suspected",
                        "filed_at", "filed_by"]
+# Each reason a row of its own: a sentence with the entries, too long for a column.
+CASH_REASON_COLUMNS = ["report", "player_name", "reason"]
 CASH_REPORT_LABELS = {
     "report": "Report #", "gaming_day": "Gaming day", "player": "Player #",
     "player_name": "Player", "birth_date": "Date of birth",
@@ -291,12 +293,13 @@ CASH_REPORT_LABELS = {
     "nationality": "Nationality", "cash_in": "Cash in (deposits, buy-ins)",
     "cash_out": "Cash out (withdrawals)", "currency": "Currency",
     "movements": "Ledger entries", "report_line_passed": "Report line passed",
-    "splitting_suspected": "Splitting suspected", "reasons": "Why",
+    "splitting_suspected": "Splitting suspected", "reason": "Why",
     "filed_at": "Filed at", "filed_by": "Filed by"}
 
 
 def _cash_report(p: dict[str, Any]) -> Laid:
     rows: list[list[Cell]] = []
+    reasons: list[list[Cell]] = []
     for r in cash_reports(gaming_day=p["gaming_day"]):
         who, doc = r.identity, r.identity.get("id_document") or {}
         document = " ".join(v for v in (doc.get("kind"), doc.get("number"),
@@ -305,14 +308,17 @@ def _cash_report(p: dict[str, Any]) -> Laid:
                      who.get("birth_date") or "", document, who.get("nationality", ""),
                      money(r.cash_in, r.currency), money(r.cash_out, r.currency),
                      r.currency, " ".join(str(e) for e in r.movements),
-                     r.report_line_passed, r.splitting_suspected, "; ".join(r.reasons),
+                     r.report_line_passed, r.splitting_suspected,
                      r.filed_at, r.filed_by.get_username() if r.filed_by else ""])
+        reasons += [[r.pk, r.player.name, reason] for reason in r.reasons]
     notes = [f"Cash in and cash out are counted apart, per player and gaming day, each net "
              f"of its corrections; a report is made above CASINO_CASH_REPORT_ABOVE "
              f"({settings.CASINO_CASH_REPORT_ABOVE} in the player's currency) either way, "
              "or when the day's movements look split to stay under a line (docs/rules.md)."]
     return Laid(title="Cash transaction reports", period=f"gaming day {day_text(p['gaming_day'])}",
                 sections=[Section("Reports", CASH_REPORT_COLUMNS, rows,
+                                  labels=CASH_REPORT_LABELS),
+                          Section("Why each report was made", CASH_REASON_COLUMNS, reasons,
                                   labels=CASH_REPORT_LABELS)],
                 charts=[], notes=notes)
 
