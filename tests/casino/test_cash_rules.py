@@ -540,3 +540,18 @@ def test_two_simultaneous_deposits_cannot_both_pass_the_identity_line():
     # then the second reads the first's deposit under the lock: 3,000.00 is refused
     assert sorted(outcomes) == ["identity_required", "moved"]
     assert cash.cash_day(player=anna).cash_in == 150_000
+
+
+def test_the_database_refuses_a_country_that_is_not_two_capitals_and_a_half_filed_report(
+        cage_client):
+    from django.db import IntegrityError, transaction
+
+    anna = register(cage_client, identified=True)
+    for field in ("nationality", "id_document_country"):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Player.objects.filter(pk=anna).update(**{field: "nl"})
+    moved(cage_client, anna, "deposits", "10000.01")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        CashReport.objects.update(filed_at=timezone.now())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        CashReport.objects.update(cash_in=-1)
