@@ -20,7 +20,16 @@ that movement.
 
 Every door that moves cash calls, inside its transaction and under the player's account
 lock, ``cash_movement_check`` before it posts and ``cash_movement_record`` after it posted:
-the cage's deposits, withdrawals and corrections (casino.services) and a table's buy-in.
+the cage's deposits, withdrawals and corrections (casino.services) and a table's buy-in::
+
+    with transaction.atomic():
+        account_lock(account_ids=[...])          # the player's account among them
+        cash_movement_check(player=player, direction="in", amount=amount)
+        entry = entry_post(kind="buy_in", ...)   # crediting the player's account
+        cash_movement_record(player=player, entry=entry)
+
+A buy-in's entry needs nothing else to count: an entry of kind "buy_in" with a line on the
+player's account is cash in, in the totals, the log and the reports.
 """
 
 from __future__ import annotations
