@@ -58,10 +58,12 @@ class Rating:
 
     @property
     def time_seated_text(self) -> str:
-        """``1 h 05 min`` as the pit says it."""
+        """``1 h 05 min``, ``12 min`` or ``40 s``, as the pit says it."""
         hours, rest = divmod(self.time_seated_s, 3600)
-        minutes = rest // 60
-        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+        minutes, seconds = divmod(rest, 60)
+        if hours:
+            return f"{hours} h {minutes:02d} min"
+        return f"{minutes} min" if minutes else f"{seconds} s"
 
 
 def half_even(value: Decimal) -> int:

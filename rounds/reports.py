@@ -232,7 +232,9 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
 
 def _with_bands(alias: str, gaming_day: date, rows: list[TableDayReport]
                 ) -> list[TableDayReport]:
-    from rounds.variance import house_banked_bands  # it reads edges, which read rules
+    # Imported here: rounds.variance reads rounds.edges, which reads the table's rules
+    # through rounds.services, and rounds.services imports this module.
+    from rounds.variance import house_banked_bands
 
     bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
                                table_ids=[r.table_id for r in rows if r.table_id])

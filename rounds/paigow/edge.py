@@ -88,3 +88,21 @@ def simulated_counts(way: str, wheel: str, hands: int, seed: str) -> Counts:
     result = simulate(hands, way=way, wheel=wheel, seed=seed, workers=1)
     return {"hands": result.hands, "win": result.win, "push": result.push,
             "loss": result.loss}
+
+
+def long_runs(hands: dict[tuple[str, str], int], workers: int | None = None
+              ) -> dict[str, dict[str, int | str]]:
+    """Seeded runs of ``hands[(way, wheel)]`` hands each, as COUNTS_FILE holds them; the
+    seed names the way and wheel, so the same plan gives the same file on any machine."""
+    out: dict[str, dict[str, int | str]] = {}
+    for (way, wheel), n in sorted(hands.items()):
+        seed = f"edge:{way}:{wheel}"
+        r = simulate(n, way=way, wheel=wheel, seed=seed, workers=workers)
+        out[counts_key(way, wheel)] = {"way": way, "wheel": wheel, "hands": r.hands,
+                                       "win": r.win, "push": r.push, "loss": r.loss,
+                                       "seed": seed}
+    return out
+
+
+def write_runs(runs: dict[str, dict[str, int | str]], path: Path = COUNTS_FILE) -> None:
+    path.write_text(json.dumps(runs, indent=2, sort_keys=True) + "\n")
