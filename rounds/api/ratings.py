@@ -51,7 +51,8 @@ class TableEdgeView(APIView):
 
 class RatingsIn(serializers.Serializer):
     gaming_day = GamingDayField()
-    player = serializers.IntegerField(required=False, min_value=1)
+    # A database id at most: a larger number is refused here, not by PostgreSQL.
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
 
 
 class RatingOut(serializers.Serializer):

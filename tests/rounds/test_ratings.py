@@ -99,8 +99,9 @@ def test_rules_without_a_committed_run_are_simulated_on_the_spot(dealer_client, 
     assert Decimal("0.02") < Decimal(body["confidence"]) < Decimal("0.05")
 
 
-def test_an_unknown_table_has_no_edge(dealer_client):
-    response = dealer_client.get("/api/v1/tables/999999/edge")
+@pytest.mark.parametrize("table_id", ["999999", "99999999999999999999"])
+def test_an_unknown_table_has_no_edge(dealer_client, table_id):
+    response = dealer_client.get(f"/api/v1/tables/{table_id}/edge")
 
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
 
@@ -177,6 +178,10 @@ def test_ratings_need_a_gaming_day_and_a_pit_boss_or_auditor(auditor_client, dea
     assert auditor_client.get("/api/v1/ratings?gaming_day=2026-13-01").status_code == 400
     assert auditor_client.get("/api/v1/ratings?gaming_day=2026-01-01&player=999999"
                               ).status_code == 404
+    for player in ("0", "x", "99999999999999999999"):
+        response = auditor_client.get(f"/api/v1/ratings?gaming_day=2026-01-01&player={player}")
+        assert response.status_code == 400, player
+        assert response.json()["error"]["code"] == "invalid"
     assert dealer_client.get("/api/v1/ratings?gaming_day=2026-01-01").status_code == 403
     assert auditor_client.get("/api/v1/ratings?gaming_day=2020-01-01").json() == []
 
@@ -202,6 +207,7 @@ def test_the_rating_report_renders_in_every_format(dutch_seed,
     assert report.status == "done", report.error
     client = Client()
     client.force_login(auditor)
+    assert "Gaming day" in client.get("/reports/?kind=rating").content.decode()
     page = client.get(f"/reports/{report.pk}/")
     assert page.status_code == 200
     assert "Banker Bram" in page.content.decode() and "Theoretical win" in page.content.decode()
@@ -220,6 +226,8 @@ def test_the_players_page_shows_their_ratings_and_the_floor_links_to_it(dutch_se
     floor = client.get("/").content.decode()
     assert f"/players/{dutch_seed.banker.pk}/ratings/" in floor
 
+    assert client.get("/players/999999/ratings/").status_code == 404
+    assert client.get("/players/99999999999999999999/ratings/").status_code == 404
     dealer, _ = staff_create(username="dirk", role=roles.DEALER)
     client.force_login(dealer)
     assert client.get(f"/players/{dutch_seed.banker.pk}/ratings/").status_code == 403
