@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from casino.models import Player
@@ -129,11 +129,19 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
                 round_id__in=[b[0] for b in banked_rows], state=Wager.State.ACTIVE
         ).values_list("round_id", "round__rules", "amount"):
             covered[round_id] += banker_share(amount) if rules.get("co_banking") else amount
-        changes = SeatChange.objects.using(alias).filter(at__lt=until)
+        changes = SeatChange.objects.using(alias).all()
         if player_id is not None:
             changes = changes.filter(player_id=player_id)
-        seat_rows = list(changes.order_by("at", "id").values_list(
-            "table_id", "player_id", "kind", "at"))
+        # The day's own changes, and each player's last change at each table before the
+        # day began (a "took" there means they were seated when it began): not the years
+        # of history before it.
+        last_before = (changes.filter(at__lt=since).values("table_id", "player_id")
+                       .order_by("table_id", "player_id").annotate(last=Max("id"))
+                       .values("last"))
+        seat_rows = list(changes.filter(Q(at__gte=since, at__lt=until)
+                                        | Q(pk__in=last_before))
+                         .order_by("at", "id").values_list("table_id", "player_id", "kind",
+                                                           "at"))
         for round_id, table_id, rules, seat, player, amount in wager_rows:
             t = tally[(player, table_id)]
             t.rounds.add(round_id)

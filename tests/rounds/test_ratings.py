@@ -287,3 +287,29 @@ def test_the_rules_page_shows_the_engines_edges_of_the_default_rules(table):
         assert re.search(rf"\b{re.escape(str(value))}\b", section), (name, value)
     assert f"{figures.rounds:,}" in section
     assert math.isclose(float(figures.player), 0.027, abs_tol=0.003)
+
+
+def test_a_player_seated_before_the_day_began_counts_from_its_start(auditor_client, table,
+                                                                   seat_player, pit_boss):
+    from casino.shared.gaming_day import gaming_day_of, gaming_day_start
+
+    today = gaming_day_of()
+    eve = seat_player(table, 5, name="Eve")
+    fred = seat_player(table, 6, name="Fred")
+    start = gaming_day_start(today)
+    # Eve sat down the day before and is still seated; Fred sat and left the day before.
+    SeatChange.objects.filter(player=eve).update(at=start - timedelta(hours=3))
+    SeatChange.objects.filter(player=fred).update(at=start - timedelta(hours=3))
+    seat_leave(table_id=table.pk, number=6, by=pit_boss)
+    SeatChange.objects.filter(player=fred, kind="left").update(at=start - timedelta(hours=2))
+
+    rows = {r["player"]: r for r in
+            auditor_client.get(f"/api/v1/ratings?gaming_day={today}").json()}
+
+    seated = (timezone.now() - start).total_seconds()
+    assert seated - 5 <= rows[eve.pk]["time_seated_s"] <= seated + 1
+    assert fred.pk not in rows
+    yesterday = auditor_client.get(
+        f"/api/v1/ratings?gaming_day={today - timedelta(days=1)}").json()
+    assert {r["player"]: r["time_seated_s"] for r in yesterday} == {
+        eve.pk: 3 * 3600, fred.pk: 3600}
