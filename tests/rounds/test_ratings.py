@@ -313,3 +313,21 @@ def test_a_player_seated_before_the_day_began_counts_from_its_start(auditor_clie
         f"/api/v1/ratings?gaming_day={today - timedelta(days=1)}").json()
     assert {r["player"]: r["time_seated_s"] for r in yesterday} == {
         eve.pk: 3 * 3600, fred.pk: 3600}
+
+
+def test_the_kept_edges_are_read_in_the_admin_and_never_edited(dealer_client, table):
+    _edge(dealer_client, table)
+    auditor, _ = staff_create(username="aud", role=roles.AUDITOR)
+    client = Client()
+    client.force_login(auditor)
+    row = EdgeFigures.objects.get()
+
+    listing = client.get("/admin/rounds/edgefigures/")
+    detail = client.get(f"/admin/rounds/edgefigures/{row.pk}/change/")
+
+    assert listing.status_code == 200 and "foxwoods, wheel second_highest" in (
+        listing.content.decode())
+    assert detail.status_code == 200 and str(row.player) in detail.content.decode()
+    assert client.post(f"/admin/rounds/edgefigures/{row.pk}/delete/", {"post": "yes"}
+                       ).status_code == 403
+    assert EdgeFigures.objects.filter(pk=row.pk).exists()
