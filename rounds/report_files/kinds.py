@@ -137,11 +137,13 @@ BAND_NOTE = ("Expected result and band: the house-banked wagers x the player edg
              "result lies outside expected +/- band is one to explain.")
 
 
-def band_sentence(r: TableDayReport) -> str:
-    """A day outside its band, as the pit manager reads it."""
+def band_sentence(r: TableDayReport, *, when: str = "") -> str:
+    """A day outside its band, as the pit manager reads it; ``when`` names the day in
+    words ("today") where the reader knows which one."""
     assert r.band_result is not None and r.expected is not None and r.band is not None
     c = r.currency
-    return (f"{r.table_name}'s result on {day_text(r.gaming_day)} is outside its expected "
+    when = when or f"on {day_text(r.gaming_day)}"
+    return (f"{r.table_name}'s result {when} is outside its expected "
             f"band: the house won {format_minor(r.band_result, c)} {c} on "
             f"{format_minor(r.band_handle or 0, c)} {c} of house-banked wagers, where "
             f"{format_minor(r.expected, c)} +/- {format_minor(r.band, c)} {c} was expected.")

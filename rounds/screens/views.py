@@ -219,7 +219,7 @@ def _outside_band() -> list[str]:
     """Today's tables whose house-banked result lies outside its expected band, in words
     (rounds.variance): what the pit manager looks into."""
     floor_today = reports.floor_day_report(gaming_day=gaming_day_of())
-    return [band_sentence(r) for r in floor_today.tables if r.outside_band]
+    return [band_sentence(r, when="today") for r in floor_today.tables if r.outside_band]
 
 
 @_requires(VIEW)

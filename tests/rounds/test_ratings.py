@@ -251,12 +251,19 @@ def test_a_day_of_big_house_wins_is_outside_its_band(dealer, auditor_client, mak
     assert (body["band_handle"], body["band_result"]) == ("400.00", "400.00")
     assert body["expected"] == str(expected) and body["band"] == str(band)
     assert body["outside_band"] is True                        # 400 - ~11 > ~351
+    floor_file = json.loads(FORMATS["json"].render(report_document(
+        kind="floor_day", parameters={"gaming_day": date.fromisoformat(day)},
+        made_by="a", made_at=timezone.now())))
+    (row,) = [r for r in floor_file["sections"][0]["rows"] if r["table"] == "Table 3"]
+    assert (row["expected"], row["band"], row["outside_band"]) == (
+        str(expected), str(band), True)
+    assert any("outside its expected band" in note for note in floor_file["notes"])
 
     boss, _ = staff_create(username="pia", role=roles.PIT_BOSS)
     client = Client()
     client.force_login(boss)
     floor = client.get("/").content.decode()
-    assert "Table 3&#x27;s result on" in floor and "outside its expected band" in floor
+    assert "Table 3&#x27;s result today is outside its expected band" in floor
 
 
 def test_a_day_of_ordinary_results_is_inside_its_band(dealer, auditor_client, table,
