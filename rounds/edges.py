@@ -42,11 +42,19 @@ def _q(value: float) -> Decimal:
 
 
 def money_rules(rules: TableRules) -> dict[str, Any]:
-    """The settings of ``rules`` that change the money of a hand, as plain JSON."""
-    return {"house_way": rules.house_way, "wheel": str(rules.wheel),
-            "commission_rate": str(rules.commission_rate.normalize()),
-            "commission_rounding": str(rules.commission_rounding),
-            "reference_wager": rules.min_bet}
+    """The settings of ``rules`` that change the money of a hand, and the run the figures
+    rest on, as plain JSON: what the key hashes. A remade committed run (``manage.py
+    paigow edges``) gives new figures under a new key; the kept ones stay as they were
+    used."""
+    money: dict[str, Any] = {
+        "house_way": rules.house_way, "wheel": str(rules.wheel),
+        "commission_rate": str(rules.commission_rate.normalize()),
+        "commission_rounding": str(rules.commission_rounding),
+        "reference_wager": rules.min_bet}
+    counts = engine.precomputed_counts(rules.house_way, str(rules.wheel))
+    money["run"] = (f"committed:{counts['hands']}:{counts['win']}:{counts['push']}:"
+                    f"{counts['loss']}" if counts else f"on_demand:{ON_DEMAND_HANDS}")
+    return money
 
 
 def rules_key(money: dict[str, Any]) -> str:
@@ -83,16 +91,17 @@ def _edge(row: EdgeFigures) -> Edge:
                 reference_wager=int(row.rules["reference_wager"]), key=row.key)
 
 
-def compute_edge_figures(money: dict[str, Any], *, hands: int | None = None
-                         ) -> EdgeFigures:
-    """Work the figures out (not saved): from the committed run for the way and wheel,
-    or a fresh seeded run of ``hands`` hands (seeded by the key: the same rules always
-    give the same figures, wherever they are computed)."""
+def compute_edge_figures(money: dict[str, Any]) -> EdgeFigures:
+    """Work the figures out (not saved) from the run ``money`` names: the committed one
+    for the way and wheel, or a fresh run seeded by the key (the same rules always give
+    the same figures, wherever they are computed)."""
     key = rules_key(money)
-    counts = engine.precomputed_counts(money["house_way"], money["wheel"])
+    kind, _, detail = str(money["run"]).partition(":")
+    counts = engine.precomputed_counts(money["house_way"], money["wheel"]) \
+        if kind == "committed" else None
     if counts is None:
-        counts = engine.simulated_counts(money["house_way"], money["wheel"],
-                                         hands or ON_DEMAND_HANDS, key)
+        hands = int(detail) if kind == "on_demand" else ON_DEMAND_HANDS
+        counts = engine.simulated_counts(money["house_way"], money["wheel"], hands, key)
     e = engine.edges_from_counts(counts, float(commission_fraction(money)))
     return EdgeFigures(
         key=key, rules=money,

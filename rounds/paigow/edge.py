@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -70,10 +71,16 @@ def counts_key(way: str, wheel: str) -> str:
     return f"{way}/{wheel}"
 
 
+@lru_cache(maxsize=4)
+def _runs(path: Path, modified: int) -> dict[str, dict[str, int | str]]:
+    # Read once per version of the file (``modified``: its mtime in ns), not per request.
+    return dict(json.loads(path.read_text()))
+
+
 def precomputed_counts(way: str, wheel: str) -> Counts | None:
     """The committed long run for a house way and wheel rule, or None if there is none."""
     try:
-        data = json.loads(COUNTS_FILE.read_text())
+        data = _runs(COUNTS_FILE, COUNTS_FILE.stat().st_mtime_ns)
     except FileNotFoundError:
         return None
     found = data.get(counts_key(way, wheel))

@@ -338,3 +338,18 @@ def test_the_kept_edges_are_read_in_the_admin_and_never_edited(dealer_client, ta
     assert client.post(f"/admin/rounds/edgefigures/{row.pk}/delete/", {"post": "yes"}
                        ).status_code == 403
     assert EdgeFigures.objects.filter(pk=row.pk).exists()
+
+
+def test_a_remade_run_gives_new_figures_and_keeps_the_old(dealer_client, table, monkeypatch,
+                                                         tmp_path):
+    old = _edge(dealer_client, table)
+    remade = tmp_path / "edge_counts.json"
+    remade.write_text(json.dumps({"foxwoods/second_highest": {
+        "hands": 1000, "win": 280, "push": 420, "loss": 300}}))
+    monkeypatch.setattr(edges.engine, "COUNTS_FILE", remade)
+
+    new = _edge(dealer_client, table)
+
+    assert new["rounds"] == 1000
+    assert Decimal(new["player"]) == Decimal("0.03400")      # 0.300 - 0.280 x 0.95
+    assert EdgeFigures.objects.count() == 2 and old != new
