@@ -1,6 +1,7 @@
 """Report files and closed gaming days in the admin, read-only: reports are asked for
 through the API or the console and made by a worker, days closed by their service; the
-admin shows what was asked, by whom, how it went, the figures and the chain head."""
+admin shows what was asked, by whom, how it went, the figures and the chain head. The house
+edges kept per rule set are shown the same way: worked out by rounds.edges, never edited."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.shared.templatetags.money import money_text
-from rounds.models import ClosedDay, ClosedTableDay, Report
+from rounds.models import ClosedDay, ClosedTableDay, EdgeFigures, Report
 
 
 @admin.register(Report)
@@ -58,3 +59,22 @@ class ClosedDayAdmin(ReadOnlyAdmin):
     list_display = ["gaming_day", "closed_at", "closed_by", "chain_seq"]
     readonly_fields = ["gaming_day", "closed_at", "closed_by", "chain_seq", "chain_hash"]
     inlines = [ClosedTableDayInline]
+
+
+@admin.register(EdgeFigures)
+class EdgeFiguresAdmin(ReadOnlyAdmin):
+    """A rule set's house edge as it was worked out and kept (rounds.edges): the rules it
+    is for, the hands it rests on and the figures ratings and bands use."""
+
+    list_display = ["id", "rules_shown", "how", "hands", "player", "banker", "confidence",
+                    "computed_at"]
+    readonly_fields = ["key", "rules", "how", "hands", "wins", "pushes", "losses", "player",
+                       "banker", "confidence", "player_variance", "banker_variance",
+                       "computed_at"]
+
+    @admin.display(description="rules")
+    def rules_shown(self, row: EdgeFigures) -> str:
+        r = row.rules
+        return (f"{r.get('house_way')}, wheel {r.get('wheel')}, commission "
+                f"{r.get('commission_rate')} {r.get('commission_rounding')}, on "
+                f"{r.get('reference_wager')} minor units")

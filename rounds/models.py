@@ -589,3 +589,49 @@ class DealDraft(models.Model):
 
     def __str__(self) -> str:
         return f"draft of round #{self.round_id}: {len(self.picks)} cards"
+
+
+class EdgeFigures(models.Model):
+    """The house edge of one set of money rules (rounds.edges), worked out once and kept.
+
+    ``key`` is a hash of exactly the settings that change the money of a hand (house way,
+    wheel rule, commission rate and rounding, and the reference wager the rounding is taken
+    on); a table's other settings share the row. Figures are per unit wagered, to five
+    places, as the API shows them and as ratings and bands multiply them.
+    """
+
+    class How(models.TextChoices):
+        EXACT = "exact", "Worked out exactly"
+        SIMULATED = "simulated", "Estimated by simulation"
+
+    key = models.CharField(max_length=64, unique=True)
+    rules = models.JSONField(help_text="The money rules hashed into the key.")
+    how = models.CharField(max_length=10, choices=How.choices)
+    hands = models.BigIntegerField(help_text="Hands played to estimate the figures.")
+    wins = models.BigIntegerField()
+    pushes = models.BigIntegerField()
+    losses = models.BigIntegerField()
+    player = models.DecimalField(max_digits=8, decimal_places=5)
+    banker = models.DecimalField(max_digits=8, decimal_places=5)
+    confidence = models.DecimalField(max_digits=8, decimal_places=5,
+                                     help_text="95 % half-width of the estimates.")
+    player_variance = models.DecimalField(max_digits=8, decimal_places=5)
+    banker_variance = models.DecimalField(max_digits=8, decimal_places=5)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(how__in=["exact", "simulated"]),
+                                   name="edge_figures_how_known"),
+            models.CheckConstraint(
+                condition=Q(hands__gt=0, wins__gte=0, pushes__gte=0, losses__gte=0)
+                & Q(hands=models.F("wins") + models.F("pushes") + models.F("losses")),
+                name="edge_figures_counts_add_up"),
+            models.CheckConstraint(
+                condition=Q(confidence__gte=0, player_variance__gte=0, banker_variance__gte=0),
+                name="edge_figures_spreads_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"edge {self.player} / {self.banker} ({self.how}, {self.hands:,} hands)"

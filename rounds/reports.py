@@ -20,7 +20,7 @@ typed rows in minor units; the renderers (rounds/report_files/) only format them
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -79,6 +79,13 @@ class TableDayReport:
     # A closed day read again: its stored figures, and the rounds reversed since.
     closed: bool = False
     reversed_after_close: tuple[int, ...] = ()
+    # The house-banked play against the game's expectation (rounds.variance); None on
+    # the floor's total rows, which add up tables of different rules.
+    band_handle: int | None = None
+    band_result: int | None = None
+    expected: int | None = None
+    band: int | None = None
+    outside_band: bool | None = None
 
     @property
     def house_result(self) -> int:
@@ -175,7 +182,7 @@ def _closed_days(alias: str, gaming_day: date, tables: list[Table],
     out = []
     for table in tables:
         row = stored.get(table.pk)
-        figures = {name: getattr(row, name) if row else 0 for name in STORED}
+        figures: dict[str, Any] = {name: getattr(row, name) if row else 0 for name in STORED}
         out.append(TableDayReport(
             table_id=table.pk, table_name=table.name, currency=table.currency,
             gaming_day=gaming_day, closed=True,
@@ -223,13 +230,26 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
     return out
 
 
+def _with_bands(alias: str, gaming_day: date, rows: list[TableDayReport]
+                ) -> list[TableDayReport]:
+    # Imported here: rounds.variance reads rounds.edges, which reads the table's rules
+    # through rounds.services, and rounds.services imports this module.
+    from rounds.variance import house_banked_bands
+
+    bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
+                               table_ids=[r.table_id for r in rows if r.table_id])
+    return [replace(r, band_handle=b.handle, band_result=b.result, expected=b.expected,
+                    band=b.band, outside_band=b.outside_band)
+            if r.table_id and (b := bands.get(r.table_id)) else r for r in rows]
+
+
 def table_day_report(*, table_id: int, gaming_day: date) -> TableDayReport:
     """The day's figures for one table, from one snapshot."""
     with read_snapshot() as alias:
         table = Table.objects.using(alias).filter(pk=table_id).first()
         if table is None:
             raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
-        return _table_days(alias, gaming_day, [table])[0]
+        return _with_bands(alias, gaming_day, _table_days(alias, gaming_day, [table]))[0]
 
 
 @dataclass(frozen=True)
@@ -260,7 +280,7 @@ def floor_day_report(*, gaming_day: date) -> FloorDayReport:
               .values("table_id"))
             | Q(pk__in=Round.objects.using(alias).filter(
                 reversal_entry_id__in=reversed_today).values("table_id"))).order_by("pk"))
-        rows = _table_days(alias, gaming_day, tables)
+        rows = _with_bands(alias, gaming_day, _table_days(alias, gaming_day, tables))
     by_currency: dict[str, list[TableDayReport]] = defaultdict(list)
     for row in rows:
         by_currency[row.currency].append(row)

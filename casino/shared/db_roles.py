@@ -78,6 +78,8 @@ RUNTIME_PRIVILEGES: dict[str, Privileges] = {
     # A physical deal's picks while the dealer keys them in: working state, deleted when the
     # deal is posted (rounds/services/deal_draft.py); the round's story keeps the deal.
     "rounds_dealdraft": Privileges(delete=True),
+    # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
+    "rounds_edgefigures": APPEND_ONLY,
     # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
     "casino_refusal": APPEND_ONLY,
 }

@@ -401,6 +401,13 @@ class TableDayReportOut(serializers.Serializer):
     commission_bankers = MoneyOut()
     house_result = MoneyOut()
     hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
+    # The house-banked play against the game's expectation (rounds.variance).
+    band_handle = MoneyOut(help_text="The house-banked wagers compared.")
+    band_result = MoneyOut(help_text="The house's result from them, commission included.")
+    expected = MoneyOut(help_text="Their wagers x the player edge.")
+    band = MoneyOut(help_text="1.96 x sqrt(sum of wager^2 x variance per unit).")
+    outside_band = serializers.BooleanField(
+        help_text="|result - expected| > band: a day to explain.")
 
 
 # --- report files and closed gaming days ------------------------------------------------------

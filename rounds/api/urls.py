@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import deal_draft, reports, views
+from rounds.api import deal_draft, ratings, reports, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -10,6 +10,8 @@ urlpatterns = [
          name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
+    path("tables/<int:table_id>/edge", ratings.TableEdgeView.as_view(), name="table-edge"),
+    path("ratings", ratings.RatingsView.as_view(), name="ratings"),
     path("reports", reports.ReportsView.as_view(), name="reports"),
     path("reports/<int:report_id>", reports.ReportDetailView.as_view(), name="report"),
     path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),

@@ -26,6 +26,7 @@ from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
 from rounds.models import Table
+from rounds.ratings import player_ratings
 from rounds.report_files.document import Cell, Chart, Document, Section
 from rounds.reports import (
     BankerReport,
@@ -65,8 +66,8 @@ TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
     "house_win_house_banked", "house_stake_result", "commission_players",
-    "commission_bankers", "house_result", "hold_percent", "adjustments", "closed",
-    "currency"]
+    "commission_bankers", "house_result", "hold_percent", "adjustments", "band_handle",
+    "band_result", "expected", "band", "outside_band", "closed", "currency"]
 TABLE_DAY_LABELS = {
     "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
     "rounds_house_banked": "Rounds banked by the house",
@@ -81,6 +82,10 @@ TABLE_DAY_LABELS = {
     "house_result": "House result (the four above)",
     "hold_percent": "Hold % (house result / handle)",
     "adjustments": "Adjustments (reversals of closed days' rounds)",
+    "band_handle": "House-banked handle", "band_result": "House-banked result",
+    "expected": "Expected result (house-banked handle x player edge)",
+    "band": "95 % band (1.96 x sqrt(sum wager^2 x variance))",
+    "outside_band": "Outside its band",
     "closed": "Gaming day closed", "currency": "Currency"}
 
 
@@ -91,7 +96,13 @@ def _table_day_row(r: TableDayReport) -> list:
             money(r.handle, c), money(r.house_stakes, c), money(r.house_win_house_banked, c),
             money(r.house_win_house_stakes, c), money(r.commission_players, c),
             money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent,
-            money(r.adjustments, c), r.closed, c]
+            money(r.adjustments, c), _money_or_none(r.band_handle, c),
+            _money_or_none(r.band_result, c), _money_or_none(r.expected, c),
+            _money_or_none(r.band, c), r.outside_band, r.closed, c]
+
+
+def _money_or_none(amount: int | None, currency: str) -> Decimal | None:
+    return None if amount is None else money(amount, currency)
 
 
 def _day_section(title: str, rows: list[list]) -> Section:
@@ -113,8 +124,30 @@ def _day_notes(rows: list[TableDayReport]) -> list[str]:
         if r.adjustments:
             notes.append(f"{r.table_name}: adjustments of {format_minor(r.adjustments, r.currency)}"
                          f" {r.currency} reverse rounds of gaming days closed before.")
+    for r in rows:
+        if r.outside_band:
+            notes.append(band_sentence(r))
     notes.append(HOLD_NOTE)
+    notes.append(BAND_NOTE)
     return notes
+
+
+BAND_NOTE = ("Expected result and band: the house-banked wagers x the player edge of their "
+             "rules, and 1.96 x the square root of the sum of each wager squared x the "
+             "game's variance per unit wagered (docs/rules.md). A day whose house-banked "
+             "result lies outside expected +/- band is one to explain.")
+
+
+def band_sentence(r: TableDayReport, *, when: str = "") -> str:
+    """A day outside its band, as the pit manager reads it; ``when`` names the day in
+    words ("today") where the reader knows which one."""
+    assert r.band_result is not None and r.expected is not None and r.band is not None
+    c = r.currency
+    when = when or f"on {day_text(r.gaming_day)}"
+    return (f"{r.table_name}'s result {when} is outside its expected "
+            f"band: the house won {format_minor(r.band_result, c)} {c} on "
+            f"{format_minor(r.band_handle or 0, c)} {c} of house-banked wagers, where "
+            f"{format_minor(r.expected, c)} +/- {format_minor(r.band, c)} {c} was expected.")
 
 
 def _hold_chart(rows: list[TableDayReport]) -> list[Chart]:
@@ -323,6 +356,37 @@ def _cash_report(p: dict[str, Any]) -> Laid:
                 charts=[], notes=notes)
 
 
+RATING_COLUMNS = ["gaming_day", "player", "player_name", "table", "table_name",
+                  "time_seated_s", "rounds", "wagers", "wagered", "average_wager",
+                  "rounds_banked", "action_covered", "actual", "theoretical", "currency"]
+RATING_LABELS = {
+    "gaming_day": "Gaming day", "player": "Player #", "player_name": "Player",
+    "table": "Table #", "table_name": "Table", "time_seated_s": "Time seated (s)",
+    "rounds": "Rounds played", "wagers": "Wagers", "wagered": "Wagered",
+    "average_wager": "Average wager", "rounds_banked": "Rounds banked",
+    "action_covered": "Action covered as banker",
+    "actual": "Actual result (+ player won)", "theoretical": "Theoretical win (house)",
+    "currency": "Currency"}
+
+
+def _rating(p: dict[str, Any]) -> Laid:
+    rows: list[list] = [[
+        r.gaming_day, r.player_id, r.player_name, r.table_id, r.table_name, r.time_seated_s,
+        r.rounds, r.wagers, money(r.wagered, r.currency), money(r.average_wager, r.currency),
+        r.rounds_banked, money(r.action_covered, r.currency), money(r.actual, r.currency),
+        money(r.theoretical, r.currency), r.currency]
+        for r in player_ratings(gaming_day=p["gaming_day"])]
+    return Laid(title="Player ratings", period=f"gaming day {day_text(p['gaming_day'])}",
+                sections=[Section("Players by table", RATING_COLUMNS, rows,
+                                  labels=RATING_LABELS)],
+                charts=[], notes=[RATING_NOTE])
+
+
+RATING_NOTE = ("Theoretical win: each wager x the player edge of its table's rules, plus the "
+               "action covered as banker x the banker edge (docs/rules.md, House edge). "
+               "Actual: the player's own result in settled rounds, commission included.")
+
+
 def _range(p: dict[str, Any]) -> str:
     if p["date_from"] == p["date_to"]:
         return f"gaming day {day_text(p['date_from'])}"
@@ -350,6 +414,8 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          (*_PLAY, "casino.view_player")),
     Kind("player_statement", "A player's statement", ("player", "date_from", "date_to"),
          _player_statement, (*_PLAY, "casino.view_player", "ledger.view_entry")),
+    Kind("rating", "Player ratings", ("gaming_day",), _rating,
+         (*_PLAY, "casino.view_player")),
     # The trial balance as of now unless a moment is chosen.
     # Who was identified and what they moved in cash: the cash rules' own readers.
     Kind("cash_report", "Cash transaction reports", ("gaming_day",), _cash_report,

@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import deal_picker, history, reports, views
+from rounds.screens import deal_picker, history, ratings, reports, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -18,6 +18,7 @@ urlpatterns = [
     path("reports/days/<str:gaming_day>/chart.png", reports.closed_day_chart,
          name="closed-day-chart"),
     path("floor/live/", views.floor_live, name="floor-live"),
+    path("players/<int:player_id>/ratings/", ratings.player_page, name="player-ratings"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
     path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),

@@ -22,13 +22,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
+from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import to_minor
 from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
-from rounds import services
+from rounds import reports, services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
 from rounds.models import POSITIONS, Round, Table
+from rounds.report_files.kinds import band_sentence
 from rounds.screens import deal_picker, selectors
 from rounds.screens.forms import (
     BankerForm,
@@ -207,7 +209,17 @@ def floor(request: HttpRequest) -> HttpResponse:
         return redirect("console:cage:find")
     if not request.user.has_perm(VIEW):
         return render(request, "rounds/screens/floor.html", {"tables": None})
-    return render(request, "rounds/screens/floor.html", {"tables": selectors.floor()})
+    return render(request, "rounds/screens/floor.html", {
+        "tables": selectors.floor(),
+        "outside_band": _outside_band() if request.user.has_perm("rounds.run_reports")
+        else []})
+
+
+def _outside_band() -> list[str]:
+    """Today's tables whose house-banked result lies outside its expected band, in words
+    (rounds.variance): what the pit manager looks into."""
+    floor_today = reports.floor_day_report(gaming_day=gaming_day_of())
+    return [band_sentence(r, when="today") for r in floor_today.tables if r.outside_band]
 
 
 @_requires(VIEW)

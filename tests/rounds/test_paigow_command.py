@@ -76,3 +76,25 @@ def test_simulate_on_celery_gives_the_same_counts_as_in_process(celery_worker) -
 def test_bad_input_is_a_command_error_with_a_clear_message(args: tuple, message: str) -> None:
     with pytest.raises(CommandError, match=message):
         run(*args)
+
+
+def test_edges_remakes_the_runs_of_every_way_and_wheel(tmp_path) -> None:
+    import json
+
+    from rounds.paigow.edge import edges_from_counts
+
+    out = tmp_path / "runs.json"
+    said = run("edges", "--hands", "300", "--default-hands", "500", "--workers", "1",
+               "--out", str(out))
+
+    runs = json.loads(out.read_text())
+    assert set(runs) == {"bands/lowest", "bands/second_highest", "foxwoods/lowest",
+                         "foxwoods/second_highest"}
+    assert runs["foxwoods/second_highest"]["hands"] == 500 and runs["bands/lowest"]["hands"] == 300
+    assert "foxwoods/second_highest: 500 hands" in said
+    # Seeded by way and wheel: the same plan gives the same counts.
+    again = tmp_path / "again.json"
+    run("edges", "--hands", "300", "--default-hands", "500", "--workers", "1",
+        "--out", str(again))
+    assert json.loads(again.read_text()) == runs
+    assert edges_from_counts(runs["bands/lowest"], 0.05).hands == 300

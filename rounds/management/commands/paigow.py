@@ -4,6 +4,7 @@
     paigow houseway CARDS [--way W] [--wheel W]
     paigow showdown PLAYER_HIGH PLAYER_LOW BANKER_HIGH BANKER_LOW
     paigow simulate --hands N [--way W] [--wheel W] [--workers K] [--seed S] [--celery]
+    paigow edges [--hands N] [--default-hands N] [--workers K] [--out PATH]
 
 CARDS may be one quoted string ("AS KD JK ...") or separate words (AS KD JK ...).
 """
@@ -15,6 +16,7 @@ import sys
 import time
 from argparse import ArgumentParser
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -31,6 +33,9 @@ from rounds.paigow import (
     showdown,
     validate_setting,
 )
+from rounds.paigow.edge import COUNTS_FILE, long_runs, write_runs
+from rounds.paigow.evaluate import DEFAULT_WHEEL
+from rounds.paigow.houseway import DEFAULT_WAY
 from rounds.paigow.simulate import SimulationResult, simulate, summarize
 
 
@@ -65,6 +70,16 @@ class Command(BaseCommand):
         self._way(sim)
         self._wheel(sim)
 
+        edges = actions.add_parser(
+            "edges", help="remake the committed runs the house edges are taken from "
+                          "(rounds/paigow/edge_counts.json), every house way and wheel")
+        edges.add_argument("--hands", type=int, default=4_000_000,
+                           help="hands per way and wheel (default 4,000,000)")
+        edges.add_argument("--default-hands", type=int, default=10_000_000,
+                           help="hands for the default rules (default 10,000,000)")
+        edges.add_argument("--workers", type=int, default=None, help="default: all cores")
+        edges.add_argument("--out", default=str(COUNTS_FILE))
+
     @staticmethod
     def _way(parser: ArgumentParser) -> None:
         parser.add_argument("--way", default="foxwoods", choices=sorted(HOUSE_WAYS))
@@ -76,7 +91,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "rank": self._rank, "houseway": self._houseway, "showdown": self._showdown,
-            "simulate": self._simulate,
+            "simulate": self._simulate, "edges": self._edges,
         }
         try:
             handlers[options["action"]](options)
@@ -117,6 +132,17 @@ class Command(BaseCommand):
         outcome = showdown(player=player, banker=banker, wheel=wheel)
         self.stdout.write(f"player {player}  banker {banker}")
         self.stdout.write(f"high {outcome.high}, low {outcome.low}: player {outcome.result}")
+
+    def _edges(self, options: dict[str, Any]) -> None:
+        if options["hands"] < 1 or options["default_hands"] < 1:
+            raise CommandError("--hands and --default-hands must be positive")
+        plan = {(way, wheel): options["hands"] for way in HOUSE_WAYS for wheel in WHEEL_RULES}
+        plan[(DEFAULT_WAY, DEFAULT_WHEEL)] = options["default_hands"]
+        runs = long_runs(plan, workers=options["workers"])
+        write_runs(runs, Path(options["out"]))
+        for key, run in runs.items():
+            self.stdout.write(f"{key}: {run['hands']:,} hands, {run['win']:,} won, "
+                              f"{run['push']:,} pushed, {run['loss']:,} lost")
 
     def _simulate(self, options: dict[str, Any]) -> None:
         hands, way, wheel = options["hands"], options["way"], options["wheel"]
