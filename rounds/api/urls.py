@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import deal_draft, reports, views
+from rounds.api import deal_draft, drop, reports, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -10,6 +10,12 @@ urlpatterns = [
          name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
+    path("tables/<int:table_id>/buy-ins", drop.BuyInsView.as_view(), name="table-buy-ins"),
+    path("tables/<int:table_id>/drop-counts", drop.TableDropCountsView.as_view(),
+         name="table-drop-counts"),
+    path("drop-counts", drop.DropCountsView.as_view(), name="drop-counts"),
+    path("drop-counts/<int:count_id>/correct", drop.DropCountCorrectView.as_view(),
+         name="drop-count-correct"),
     path("reports", reports.ReportsView.as_view(), name="reports"),
     path("reports/<int:report_id>", reports.ReportDetailView.as_view(), name="report"),
     path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),
