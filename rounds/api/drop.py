@@ -146,6 +146,7 @@ def _counts_page(request: Request, view: APIView, table_id: int | None) -> Respo
     return page_response(request, view, counts, lambda c: DropCountOut(c).data)
 
 
+_COUNTS_PAGE = paginated(DropCountOut(many=True), "PaginatedDropCountOutList")
 _COUNT_QUERY = [
     OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="YYYY-MM-DD"),
     OpenApiParameter("exceptions", OpenApiTypes.BOOL,
@@ -160,8 +161,7 @@ class TableDropCountsView(APIView):
 
     @extend_schema(summary="A table's drop counts, newest day first",
                    operation_id="table_drop_counts_list", parameters=_COUNT_QUERY,
-                   responses={200: paginated(DropCountOut(many=True),
-                                             "PaginatedDropCountOutList")})
+                   responses={200: _COUNTS_PAGE})
     def get(self, request: Request, table_id: int) -> Response:
         _table_currency(table_id)
         return _counts_page(request, self, table_id)
@@ -188,8 +188,7 @@ class DropCountsView(APIView):
 
     @extend_schema(summary="Drop counts of every table, newest day first",
                    operation_id="drop_counts_list", parameters=_COUNT_QUERY,
-                   responses={200: paginated(DropCountOut(many=True),
-                                             "PaginatedDropCountOutList")})
+                   responses={200: _COUNTS_PAGE})
     def get(self, request: Request) -> Response:
         return _counts_page(request, self, None)
 

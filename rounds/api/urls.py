@@ -16,6 +16,7 @@ urlpatterns = [
     path("drop-counts", drop.DropCountsView.as_view(), name="drop-counts"),
     path("drop-counts/<int:count_id>/correct", drop.DropCountCorrectView.as_view(),
          name="drop-count-correct"),
+    path("floor/report", views.FloorReportView.as_view(), name="floor-report"),
     path("reports", reports.ReportsView.as_view(), name="reports"),
     path("reports/<int:report_id>", reports.ReportDetailView.as_view(), name="report"),
     path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),
