@@ -41,12 +41,13 @@ def money(amount: int, currency: str) -> Decimal:
     return Decimal(format_minor(amount, currency))
 
 
-# What "hold" means here, said on every report that shows it: the industry's hold of a
-# table game is its win over its drop (the cash and chips put in the drop box), which this
-# system does not count; ours divides the house result by the handle (the wagers).
+# What each ratio divides, said on every report that shows them: hold % divides the house
+# result by the handle (the wagers); the industry's hold is the win over the drop (the cash
+# counted in the table's drop box), shown beside it (docs/rules.md §11).
 HOLD_NOTE = ("Hold % here is the house result divided by the handle (every wager against a "
-             "bank). It is not the industry's hold (win / drop): the drop box is not counted "
-             "by this system, so the two cannot be compared directly.")
+             "bank). The industry's hold is win / drop: the win (the house result) divided "
+             "by the drop, the cash counted in the table's drop box; it is empty until the "
+             "box is counted. The drop is read as counted, also for a closed day.")
 
 
 def day_text(day: date) -> str:
@@ -64,8 +65,8 @@ TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
     "house_win_house_banked", "house_stake_result", "commission_players",
-    "commission_bankers", "house_result", "hold_percent", "adjustments", "closed",
-    "currency"]
+    "commission_bankers", "house_result", "hold_percent", "adjustments", "drop_recorded",
+    "drop", "drop_variance", "win", "win_to_drop", "closed", "currency"]
 TABLE_DAY_LABELS = {
     "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
     "rounds_house_banked": "Rounds banked by the house",
@@ -80,6 +81,11 @@ TABLE_DAY_LABELS = {
     "house_result": "House result (the four above)",
     "hold_percent": "Hold % (house result / handle)",
     "adjustments": "Adjustments (reversals of closed days' rounds)",
+    "drop_recorded": "Drop recorded (buy-ins at the table)",
+    "drop": "Drop (cash counted in the drop box)",
+    "drop_variance": "Drop variance (counted - recorded)",
+    "win": "Win (the house result)",
+    "win_to_drop": "Win / drop (win divided by drop)",
     "closed": "Gaming day closed", "currency": "Currency"}
 
 
@@ -90,7 +96,13 @@ def _table_day_row(r: TableDayReport) -> list:
             money(r.handle, c), money(r.house_stakes, c), money(r.house_win_house_banked, c),
             money(r.house_win_house_stakes, c), money(r.commission_players, c),
             money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent,
-            money(r.adjustments, c), r.closed, c]
+            money(r.adjustments, c), money(r.drop_recorded, c), _maybe_money(r.drop, c),
+            _maybe_money(r.drop_variance, c), money(r.win, c), r.win_to_drop, r.closed, c]
+
+
+def _maybe_money(amount: int | None, currency: str) -> Decimal | None:
+    """A figure that is empty until something happens (the drop before its count)."""
+    return None if amount is None else money(amount, currency)
 
 
 def _day_section(title: str, rows: list[list]) -> Section:

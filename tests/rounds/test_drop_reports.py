@@ -133,3 +133,30 @@ def test_the_floor_totals_the_drop_the_win_and_the_variance_of_its_tables(
         "-15.00"
     assert total["win"] == format_minor(sum(f[3] for f in figures), "EUR") == "52.50"
     assert total["win_to_drop"] == "0.0938"        # 52.50 / 560.00
+
+
+def test_the_floor_days_file_shows_the_drop_and_says_what_win_over_drop_divides(
+        cage_client, witness, table, played):
+    import csv
+    import io
+
+    from django.utils import timezone
+
+    from rounds.report_files.formats import FORMATS
+    from rounds.report_files.kinds import report_document
+
+    post(cage_client, f"/api/v1/tables/{table.pk}/drop-counts",
+         {"gaming_day": str(played), "counted": "480.00", "witness": witness.username,
+          "reason": "a 20.00 note missing"})
+
+    document = report_document(kind="floor_day", parameters={"gaming_day": played},
+                               made_by="audrey (auditor)", made_at=timezone.now())
+
+    rows = list(csv.DictReader(io.StringIO(FORMATS["csv"].render(document).decode())))
+    assert [(r["table"], r["drop_recorded"], r["drop"], r["drop_variance"], r["win"],
+             r["win_to_drop"]) for r in rows] == [
+        (table.name, "500.00", "480.00", "-20.00", "52.50", "0.1094"),
+        ("Total", "500.00", "480.00", "-20.00", "52.50", "0.1094")]
+    labels = document.sections[0].labels
+    assert labels["win_to_drop"] == "Win / drop (win divided by drop)"
+    assert any("win / drop" in note for note in document.notes)
