@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import deal_picker, history, reports, views
+from rounds.screens import deal_picker, drop, history, reports, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -18,9 +18,11 @@ urlpatterns = [
     path("reports/days/<str:gaming_day>/chart.png", reports.closed_day_chart,
          name="closed-day-chart"),
     path("floor/live/", views.floor_live, name="floor-live"),
+    path("drop-count/", drop.drop_count, name="drop-count"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
     path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),
+    path("tables/<int:table_id>/buy-ins/", views.buy_in, name="buy-in"),
     path("tables/<int:table_id>/seats/<int:number>/leave/", views.seat_leave,
          name="seat-leave"),
     path("tables/<int:table_id>/settings/", views.table_settings, name="table-settings"),
