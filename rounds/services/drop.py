@@ -193,9 +193,10 @@ def drop_count_post(*, table: Table, gaming_day: date, counted: int, reason: str
     if variance and not reason:
         c = table.currency
         raise ValidationFailed(
-            f"The count differs from the buy-ins recorded by {format_minor(variance, c)} {c} "
-            f"(recorded {format_minor(recorded, c)}, counted {format_minor(counted, c)}): "
-            "say why in a reason.", code="reason_required",
+            f"The count is {format_minor(abs(variance), c)} {c} "
+            f"{'short of' if variance < 0 else 'over'} the buy-ins recorded (recorded "
+            f"{format_minor(recorded, c)}, counted {format_minor(counted, c)}): say why in "
+            "a reason.", code="reason_required",
             detail={"recorded": format_minor(recorded, c), "counted": format_minor(counted, c),
                     "variance": format_minor(variance, c)})
     box, cage = drop_box_account(table), _cage_account(table.currency)

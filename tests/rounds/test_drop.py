@@ -229,3 +229,26 @@ def test_a_pit_boss_corrects_a_wrong_count_by_reversing_it_and_counting_again(
         "drop_count", "reversal"]).aggregate(total=Sum("amount"))["total"]
     assert cage_total == -10_000
     assert player_balance(table.seats.get(number=1).player).available == 10_000
+
+
+def test_buy_ins_counts_and_corrections_run_as_the_runtime_role(
+        as_runtime_role, dealer_client, cage_client, pit_boss_client, witness, table,
+        seat_player, capsys):
+    from django.core.management import call_command
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user")
+        assert cursor.fetchone() == (as_runtime_role,)
+    seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "100.00")
+    wrong = count(cage_client, table, gaming_day_of(), "90.00", witness.username,
+                  reason="short")
+
+    corrected = pit_boss_client.post(f"/api/v1/drop-counts/{wrong['id']}/correct",
+                                     {"counted": "100.00", "witness": witness.username,
+                                      "reason": "recounted"}, format="json")
+
+    assert corrected.status_code == 201, corrected.json()
+    call_command("ledger_verify")
+    assert capsys.readouterr().out.startswith("OK: ")

@@ -93,3 +93,20 @@ def test_garbage_posted_to_the_buy_in_and_the_count_is_never_a_server_error(tabl
             assert client.post(url, body).status_code < 500, (url, body)
     assert not Entry.objects.filter(kind__in=["buy_in", "drop_count"]).exists()
     assert not DropCount.objects.exists()
+
+
+def test_the_admin_shows_drop_counts_read_only(table, pit_boss):
+    from rounds.services.drop import drop_count_record
+
+    staff_create(username="wendy", role=roles.COUNT)
+    counter, _ = staff_create(username="carl", role=roles.COUNT)
+    count = drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=500,
+                              witness="wendy", reason="a 5.00 note found", by=counter)
+    auditor = _client(roles.AUDITOR, "audrey")
+
+    page = auditor.get(f"/admin/rounds/dropcount/{count.pk}/change/")
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "5.00 EUR" in text and "a 5.00 note found" in text
+    assert auditor.get("/admin/rounds/dropcount/add/").status_code == 403
