@@ -17,8 +17,8 @@ class DropCountAdmin(ReadOnlyAdmin):
     list_filter = ["status", "table", "gaming_day"]
     search_fields = ["table__name", "reason"]
     list_select_related = ["table", "counted_by", "witness"]
-    fields = ["table", "gaming_day", "recorded_", "counted_", "variance_", "status", "reason",
-              "counted_by", "witness", "counted_at", "entry", "variance_entry", "corrects"]
+    fields = ("table", "gaming_day", "recorded_", "counted_", "variance_", "status", "reason",
+              "counted_by", "witness", "counted_at", "entry", "variance_entry", "corrects")
     readonly_fields = fields
 
     @admin.display(description="recorded (buy-ins)")
