@@ -252,3 +252,54 @@ def test_buy_ins_counts_and_corrections_run_as_the_runtime_role(
     assert corrected.status_code == 201, corrected.json()
     call_command("ledger_verify")
     assert capsys.readouterr().out.startswith("OK: ")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
+                                                                          seat_player):
+    import threading
+
+    from django.db import connections
+
+    from casino.shared.errors import Conflict
+    from rounds.services.drop import buy_in_take, drop_count_record
+
+    # given a buy-in of 100.00 recorded, two count-room staff and a witness
+    dealer, _ = staff_create(username="dora", role=roles.DEALER)
+    counters = [staff_create(username=f"c{n}", role=roles.COUNT)[0] for n in (1, 2)]
+    staff_create(username="wendy", role=roles.COUNT)
+    seat_player(table, 1, funds=0)
+    buy_in_take(table_id=table.pk, seat=1, amount=10_000, by=dealer)
+    day = gaming_day_of()
+
+    # when both count the box at once while the dealer takes another 50.00
+    start = threading.Barrier(3)
+    done: list[object] = []
+
+    def run(job) -> None:
+        try:
+            start.wait()
+            done.append(job())
+        except BaseException as exc:  # collected and asserted below
+            done.append(exc)
+        finally:
+            connections.close_all()
+
+    jobs = [lambda c=c: drop_count_record(table_id=table.pk, gaming_day=day, counted=10_000,
+                                          witness="wendy", reason="late buy-in", by=c)
+            for c in counters]
+    jobs.append(lambda: buy_in_take(table_id=table.pk, seat=1, amount=5_000, by=dealer))
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    # then one count, one refusal, and the count's "recorded" saw the buy-in or not
+    # whole: the variance is what the ledger says was recorded when it counted
+    refusals = [d for d in done if isinstance(d, Conflict)]
+    assert len(refusals) == 1 and refusals[0].code == "already_counted"
+    (counted,) = DropCount.objects.all()
+    assert counted.recorded in (10_000, 15_000)
+    assert counted.variance == 10_000 - counted.recorded
+    assert Entry.objects.filter(kind="buy_in").count() == 2
