@@ -3,6 +3,9 @@ win"), checked against the ledger's lines."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.db.models import Sum
 
@@ -276,7 +279,7 @@ def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
     start = threading.Barrier(3)
     done: list[object] = []
 
-    def run(job) -> None:
+    def run(job: Callable[[], object]) -> None:
         try:
             start.wait()
             done.append(job())
@@ -285,9 +288,11 @@ def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
         finally:
             connections.close_all()
 
-    jobs = [lambda c=c: drop_count_record(table_id=table.pk, gaming_day=day, counted=10_000,
-                                          witness="wendy", reason="late buy-in", by=c)
-            for c in counters]
+    def count_as(counter: Any) -> Callable[[], object]:
+        return lambda: drop_count_record(table_id=table.pk, gaming_day=day, counted=10_000,
+                                         witness="wendy", reason="late buy-in", by=counter)
+
+    jobs = [count_as(c) for c in counters]
     jobs.append(lambda: buy_in_take(table_id=table.pk, seat=1, amount=5_000, by=dealer))
     threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
     for t in threads:
