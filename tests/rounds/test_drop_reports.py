@@ -160,3 +160,19 @@ def test_the_floor_days_file_shows_the_drop_and_says_what_win_over_drop_divides(
     labels = document.sections[0].labels
     assert labels["win_to_drop"] == "Win / drop (win divided by drop)"
     assert any("win / drop" in note for note in document.notes)
+
+
+def test_the_report_command_prints_the_drop_and_win_over_drop(cage_client, witness, table,
+                                                               played, capsys):
+    from django.core.management import call_command
+
+    post(cage_client, f"/api/v1/tables/{table.pk}/drop-counts",
+         {"gaming_day": str(played), "counted": "480.00", "witness": witness.username,
+          "reason": "a 20.00 note missing"})
+
+    call_command("table_report", "--table", str(table.pk), "--day", str(played))
+
+    lines = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
+    for line in ("drop recorded 500.00 EUR", "drop counted 480.00 EUR",
+                 "drop variance -20.00 EUR", "win 52.50 EUR", "win / drop 0.1094"):
+        assert line in lines, line
