@@ -113,6 +113,7 @@ def buy_in_take(*, table_id: int, seat: int, amount: int, by: User | None) -> Bu
     """Cash a dealer takes at the table from the player in ``seat``: validate, then write,
     in one transaction (a refusal changes nothing)."""
     with transaction.atomic():
+        # Every check that may refuse the buy-in runs here, before the entry is posted.
         table, player = buy_in_check(table_id=table_id, seat=seat, amount=amount, by=by)
         return buy_in_post(table=table, seat=seat, player=player, amount=amount, by=by)
 
