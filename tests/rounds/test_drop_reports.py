@@ -176,3 +176,18 @@ def test_the_report_command_prints_the_drop_and_win_over_drop(cage_client, witne
     for line in ("drop recorded 500.00 EUR", "drop counted 480.00 EUR",
                  "drop variance -20.00 EUR", "win 52.50 EUR", "win / drop 0.1094"):
         assert line in lines, line
+
+
+def test_a_buy_in_reversed_the_same_day_comes_out_of_the_drop_recorded(
+        auditor_client, dealer_client, pit_boss_client, table, seat_player):
+    seat_player(table, 3, funds=0)
+    taken = post(dealer_client, f"/api/v1/tables/{table.pk}/buy-ins",
+                 {"seat": 3, "amount": "60.00"})
+    post(dealer_client, f"/api/v1/tables/{table.pk}/buy-ins", {"seat": 3, "amount": "40.00"})
+
+    post(pit_boss_client, f"/api/v1/ledger/entries/{taken['id']}/reverse",
+         {"reason": "keyed on the wrong table"})
+
+    body = report(auditor_client, table, gaming_day_of())
+    recorded, _, _, _ = ledger_figures(table, gaming_day_of())
+    assert body["drop_recorded"] == format_minor(recorded - 6_000, "EUR") == "40.00"
