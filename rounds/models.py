@@ -641,8 +641,10 @@ class DropCount(models.Model):
             models.UniqueConstraint(fields=["table", "gaming_day"],
                                     condition=~Q(status="corrected"),
                                     name="drop_count_one_per_table_and_day"),
-            models.CheckConstraint(condition=Q(recorded__gte=0) & Q(counted__gte=0),
-                                   name="drop_count_amounts_not_negative"),
+            # Only the cash counted: a day's recorded figure can fall below zero when a
+            # buy-in of an earlier day is reversed on it (rounds.drop).
+            models.CheckConstraint(condition=Q(counted__gte=0),
+                                   name="drop_count_counted_not_negative"),
             models.CheckConstraint(condition=Q(variance=models.F("counted")
                                                - models.F("recorded")),
                                    name="drop_count_variance_is_counted_minus_recorded"),
