@@ -308,3 +308,29 @@ def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
     assert counted.recorded in (10_000, 15_000)
     assert counted.variance == 10_000 - counted.recorded
     assert Entry.objects.filter(kind="buy_in").count() == 2
+
+
+@pytest.mark.parametrize(("fields", "constraint"), [
+    ({"variance": 5, "status": "explained", "reason": "x"},
+     "drop_count_variance_is_counted_minus_recorded"),
+    ({"counted": -1, "variance": -1, "status": "explained", "reason": "x"},
+     "drop_count_counted_not_negative"),
+    ({"counted": 10, "variance": 10, "status": "explained"},
+     "drop_count_status_follows_variance"),
+    ({"counted": 10, "variance": 10, "status": "balanced", "reason": "x"},
+     "drop_count_status_follows_variance"),
+    ({"same_witness": True}, "drop_count_witness_is_another_person"),
+])
+def test_postgresql_refuses_a_drop_count_the_service_would_never_write(table, witness,
+                                                                        fields, constraint):
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    counter = witness if fields.pop("same_witness", False) else \
+        staff_create(username="carl", role=roles.COUNT)[0]
+    row = {"table": table, "gaming_day": gaming_day_of(), "currency": "EUR", "recorded": 0,
+           "counted": 0, "variance": 0, "status": "balanced", "counted_by": counter,
+           "witness": witness, "counted_at": timezone.now(), **fields}
+
+    with pytest.raises(IntegrityError, match=constraint), transaction.atomic():
+        DropCount.objects.create(**row)
