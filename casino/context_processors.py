@@ -16,6 +16,7 @@ NAV: list[tuple[str, str, str]] = [
     ("Cage", "console:cage:find", "casino.view_player"),
     # Every staff member sees the requests they asked for; pit bosses decide them.
     ("Approvals", "console:approvals", ""),
+    ("Drop count", "console:drop-count", "rounds.count_drop"),
     ("Reports", "console:reports", "rounds.run_reports"),
     ("Admin", "admin:index", ""),
 ]

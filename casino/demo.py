@@ -17,6 +17,7 @@ DEMO_PASSWORDS: dict[str, tuple[str, str]] = {
     "pitboss": (roles.PIT_BOSS, "pitboss-demo-2026"),
     "cage": (roles.CAGE, "cage-demo-2026"),
     "auditor": (roles.AUDITOR, "auditor-demo-2026"),
+    "count": (roles.COUNT, "count-demo-2026"),
 }
 
 # name -> opening deposit in minor units

@@ -18,9 +18,11 @@ DEALER = "dealer"
 PIT_BOSS = "pit_boss"
 CAGE = "cage"
 AUDITOR = "auditor"
-ROLES = (DEALER, PIT_BOSS, CAGE, AUDITOR)
+COUNT = "count"
+ROLES = (DEALER, PIT_BOSS, CAGE, AUDITOR, COUNT)
 # How a role is named on screens.
-LABELS = {DEALER: "dealer", PIT_BOSS: "pit boss", CAGE: "cage", AUDITOR: "auditor"}
+LABELS = {DEALER: "dealer", PIT_BOSS: "pit boss", CAGE: "cage", AUDITOR: "auditor",
+          COUNT: "count room"}
 
 # Runs rounds at tables. Not every player and balance: a dealer sees the players seated at
 # the tables they run (GET /api/v1/tables/{id}/players, rounds.selectors).
@@ -31,6 +33,8 @@ _DEALER = {
     "rounds.view_seat",
     # Their own requests waiting for a second person (a results-only settlement).
     "casino.view_approval",
+    # Cash a seated player hands over at the table goes into the drop box.
+    "rounds.take_buy_in",
 }
 # Everything a dealer can, plus every player, table settings, voids, reversals, the daily
 # reports, the second signature on what waits for one, and the refusals' trace.
@@ -55,6 +59,11 @@ _PIT_BOSS = _DEALER | {
     "ledger.view_hold",
     "ledger.view_house_accounts",
     "ledger.reverse_entry",
+    # A drop count is counted by the cage or the count room; the pit boss may witness one
+    # and corrects one that was wrong.
+    "rounds.witness_drop",
+    "rounds.correct_drop_count",
+    "rounds.view_dropcount",
 }
 # Player deposits and withdrawals.
 _CAGE = {
@@ -71,6 +80,19 @@ _CAGE = {
     # A player's history at the cage (players' accounts only, not the house's).
     "ledger.view_account",
     "ledger.view_entry",
+    # The drop boxes' cash comes to the cage: the cage counts them or witnesses a count.
+    "rounds.view_table",
+    "rounds.count_drop",
+    "rounds.witness_drop",
+    "rounds.view_dropcount",
+}
+# The count room: counts the tables' drop boxes, two people at a time (one counts, one
+# witnesses); sees the tables and the counts, nothing of players or play.
+_COUNT = {
+    "rounds.view_table",
+    "rounds.count_drop",
+    "rounds.witness_drop",
+    "rounds.view_dropcount",
 }
 # Reads everything and runs reports; changes nothing. Every view_* permission of these
 # apps is granted automatically, so a new model is readable by auditors from day one.
@@ -85,6 +107,7 @@ EXPLICIT: dict[str, set[str]] = {
     PIT_BOSS: _PIT_BOSS,
     CAGE: _CAGE,
     AUDITOR: _AUDITOR_EXTRA,
+    COUNT: _COUNT,
 }
 
 
@@ -103,7 +126,7 @@ def intended_permissions(role: str, permission_model: Any = None) -> set[str]:
 
 
 def sync_roles(using: str = DEFAULT_DB_ALIAS) -> None:
-    """Create the four groups if needed and give each exactly its intended permissions."""
+    """Create the groups if needed and give each exactly its intended permissions."""
     Group = global_apps.get_model("auth", "Group")
     Permission = global_apps.get_model("auth", "Permission")
     for role in ROLES:

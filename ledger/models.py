@@ -4,7 +4,8 @@ Design overview
 - An ``Account`` holds money of one currency. It says whose it is with a plain ``ref``
   string ("player:12", "table:3"), so the ledger knows nothing of players, tables or the game.
   Its ``kind`` decides ``allow_negative``: a player's account may never go below zero counting
-  what is held; the house's accounts (a table's bankroll, commission, the cage) may.
+  what is held; the house's accounts (a table's bankroll, commission, the cage, a table's
+  drop box and its count variance) may.
 - An ``Entry`` is one movement of money: two or more ``Line`` rows whose amounts (signed
   changes to each account's balance, in integer minor units) sum to zero per currency. It
   records who, when, why (``kind`` and ``memo``) and what it belongs to (``ref``:
@@ -42,6 +43,10 @@ class Account(models.Model):
         TABLE_BANKROLL = "table_bankroll", "Table's house bankroll"
         COMMISSION = "commission", "House commission income"
         CAGE = "cage", "Cash at the cage"
+        # Cash taken at a table (a buy-in) until the count room moves it to the cage.
+        DROP_BOX = "drop_box", "Table's drop box"
+        # What the count found more (+) or less (-) than the buy-ins recorded, per table.
+        DROP_VARIANCE = "drop_variance", "Drop count variance"
 
     # Only players' money is bounded below: the house's accounts are counter-sides whose
     # balance is the house's position, which can be negative (the cage pays out more than it

@@ -81,3 +81,19 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
     for wager in wagers:
         parties[Party.seat(wager.seat)] = player(wager.player_id)
     return parties
+
+
+def drop_box_account(table: Table) -> Account:
+    """The table's drop box: cash taken at the table, until the count moves it to the cage.
+    A house-side account (it may go negative: its balance is the cash in the box, owed to
+    the players' accounts it credited)."""
+    return ledger.account_get_or_create(
+        kind=Account.Kind.DROP_BOX, currency=table.currency, ref=table_ref(table.pk),
+        name=f"{table.name} drop box")
+
+
+def drop_variance_account(table: Table) -> Account:
+    """What the table's drop counts found more (+) or less (-) than was recorded."""
+    return ledger.account_get_or_create(
+        kind=Account.Kind.DROP_VARIANCE, currency=table.currency, ref=table_ref(table.pk),
+        name=f"{table.name} drop variance")

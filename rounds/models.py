@@ -134,7 +134,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["id"]
-        permissions = [("run_rounds", "Can run rounds at a table (deal, wagers, settle)")]
+        permissions = [("run_rounds", "Can run rounds at a table (deal, wagers, settle)"),
+                       ("take_buy_in", "Can take a player's cash at a table (a buy-in)")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(min_bet__gt=0) & Q(max_bet__gte=models.F("min_bet")),
@@ -635,3 +636,71 @@ class EdgeFigures(models.Model):
 
     def __str__(self) -> str:
         return f"edge {self.player} / {self.banker} ({self.how}, {self.hands:,} hands)"
+class DropCount(models.Model):
+    """The count of one table's drop box for one gaming day (docs/rules.md, "Drop and win").
+
+    ``recorded`` is what the day's buy-ins at the table put in the box by the ledger,
+    ``counted`` what the count room found, ``variance`` the difference, which a reason
+    explains when it is not zero. Two people count: the counter (``counted_by``) and a
+    witness. The counted cash moves from the drop box to the cage (``entry``, none when
+    nothing was counted) and the variance to the table's variance account
+    (``variance_entry``, none when there is none). One count per table and gaming day; a
+    corrected count stays, marked ``corrected``, beside the count that replaces it.
+    """
+
+    class Status(models.TextChoices):
+        BALANCED = "balanced", "Counted as recorded"
+        EXPLAINED = "explained", "Variance explained"
+        CORRECTED = "corrected", "Corrected by a later count"
+
+    table = models.ForeignKey("rounds.Table", on_delete=models.PROTECT,
+                              related_name="drop_counts")
+    gaming_day = models.DateField()
+    currency = models.CharField(max_length=3)
+    # Minor units.
+    recorded = models.BigIntegerField()
+    counted = models.BigIntegerField()
+    variance = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reason = models.TextField(blank=True, default="")
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+    witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="+")
+    counted_at = models.DateTimeField()
+    entry = models.ForeignKey("ledger.Entry", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
+    variance_entry = models.ForeignKey("ledger.Entry", null=True, blank=True,
+                                       on_delete=models.PROTECT, related_name="+")
+    # A correction: the count it replaces, and why.
+    corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="corrected_by")
+
+    class Meta:
+        ordering = ["id"]
+        permissions = [("count_drop", "Can count a table's drop box"),
+                       ("witness_drop", "Can witness a drop count"),
+                       ("correct_drop_count", "Can correct a drop count")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "gaming_day"],
+                                    condition=~Q(status="corrected"),
+                                    name="drop_count_one_per_table_and_day"),
+            # Only the cash counted: a day's recorded figure can fall below zero when a
+            # buy-in of an earlier day is reversed on it (rounds.drop).
+            models.CheckConstraint(condition=Q(counted__gte=0),
+                                   name="drop_count_counted_not_negative"),
+            models.CheckConstraint(condition=Q(variance=models.F("counted")
+                                               - models.F("recorded")),
+                                   name="drop_count_variance_is_counted_minus_recorded"),
+            models.CheckConstraint(condition=~Q(counted_by=models.F("witness")),
+                                   name="drop_count_witness_is_another_person"),
+            # A variance is explained in words; a balanced count has none to explain.
+            models.CheckConstraint(
+                condition=Q(status="corrected")
+                | (Q(status="balanced") & Q(variance=0))
+                | (Q(status="explained") & ~Q(variance=0) & ~Q(reason="")),
+                name="drop_count_status_follows_variance"),
+        ]
+
+    def __str__(self) -> str:
+        return f"drop count of {self.table} on {self.gaming_day}"

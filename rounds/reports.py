@@ -12,6 +12,11 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
   house's half of a co-banked bank;
 - commission from winning players, and from player-bankers (5% of their net winnings);
 - house result = the four above; hold % = house result / handle.
+- the drop (rounds.drop): the cash the day's buy-ins put in the table's drop box as the
+  ledger recorded it, what the count found (None until counted) and the variance; the
+  table's win is its house result (every wager is known here), and win / drop is the
+  industry's ratio, beside hold %. The drop is read live even for a closed day: a box is
+  counted after its day ends, often after the close.
 
 Each report is read from one snapshot (casino.shared.db.read_snapshot) and returned as plain
 typed rows in minor units; the renderers (rounds/report_files/) only format them.
@@ -44,6 +49,7 @@ from casino.shared.db import read_snapshot
 from casino.shared.errors import NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_days_bounds
 from ledger.models import Entry
+from rounds.drop import drop_day, drop_table_ids
 from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Table, Wager
 from rounds.settlement import banker_share
 
@@ -53,6 +59,14 @@ def hold_percent(result: int, handle: int) -> Decimal | None:
     if not handle:
         return None
     return (Decimal(result) * 100 / handle).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def win_to_drop(win: int, drop: int | None) -> Decimal | None:
+    """``win / drop`` as a ratio to four places (0.1834); None before the count or for a
+    day whose box held nothing."""
+    if not drop:
+        return None
+    return (Decimal(win) / drop).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,11 @@ class TableDayReport:
     # A closed day read again: its stored figures, and the rounds reversed since.
     closed: bool = False
     reversed_after_close: tuple[int, ...] = ()
+    # The drop (rounds.drop): the buy-ins recorded; the cash counted and the variance,
+    # None until the box is counted (on the total row: until one of its tables' is).
+    drop_recorded: int = 0
+    drop: int | None = None
+    drop_variance: int | None = None
     # The house-banked play against the game's expectation (rounds.variance); None on
     # the floor's total rows, which add up tables of different rules.
     band_handle: int | None = None
@@ -99,6 +118,16 @@ class TableDayReport:
     @property
     def hold_percent(self) -> Decimal | None:
         return hold_percent(self.house_result, self.handle)
+
+    @property
+    def win(self) -> int:
+        """The table's win for the day: the house's result at the table (docs/rules.md,
+        "Drop and win"); every wager is known, so no inventory count is needed."""
+        return self.house_result
+
+    @property
+    def win_to_drop(self) -> Decimal | None:
+        return win_to_drop(self.win, self.drop)
 
 
 # The figures summed over rounds, each with the rounds it sums over.
@@ -191,7 +220,16 @@ def _closed_days(alias: str, gaming_day: date, tables: list[Table],
 
 
 def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableDayReport]:
-    """Every given table's day in two grouped queries (rounds, then wagers), whatever the
+    """Every table's day with its drop (read live, closed day or not: rounds.drop)."""
+    rows = _play_days(alias, gaming_day, tables)
+    drops = drop_day(table_ids=[t.pk for t in tables], gaming_day=gaming_day)
+    return [replace(row, drop_recorded=drops[row.table_id].recorded,
+                    drop=drops[row.table_id].counted, drop_variance=drops[row.table_id].variance)
+            if row.table_id is not None else row for row in rows]
+
+
+def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableDayReport]:
+    """Every given table's play in two grouped queries (rounds, then wagers), whatever the
     number of tables; both are served by the (table, gaming_day) index of rounds. A closed
     day is read from its stored figures instead."""
     closed = ClosedDay.objects.using(alias).filter(gaming_day=gaming_day).first()
@@ -261,16 +299,24 @@ class FloorDayReport:
     totals: list[TableDayReport]
 
 
+def _sum_counted(values: list[int | None]) -> int | None:
+    """The total of the tables counted; None when none was."""
+    counted = [v for v in values if v is not None]
+    return sum(counted) if counted else None
+
+
 def _sum_rows(gaming_day: date, currency: str, rows: list[TableDayReport]) -> TableDayReport:
     totals: dict[str, Any] = {name: sum(getattr(r, name) for r in rows) for name in STORED}
     return TableDayReport(
         table_id=None, table_name="Total", currency=currency, gaming_day=gaming_day,
-        closed=any(r.closed for r in rows), **totals)
+        closed=any(r.closed for r in rows), drop_recorded=sum(r.drop_recorded for r in rows),
+        drop=_sum_counted([r.drop for r in rows]),
+        drop_variance=_sum_counted([r.drop_variance for r in rows]), **totals)
 
 
 def floor_day_report(*, gaming_day: date) -> FloorDayReport:
-    """All tables with a round on the day (or an adjustment), in table order, plus their
-    totals."""
+    """All tables with a round on the day (or an adjustment, a buy-in or a drop count), in
+    table order, plus their totals."""
     with read_snapshot() as alias:
         since, until = gaming_days_bounds(gaming_day, gaming_day)
         reversed_today = Entry.objects.using(alias).filter(
@@ -279,7 +325,8 @@ def floor_day_report(*, gaming_day: date) -> FloorDayReport:
             Q(pk__in=Round.objects.using(alias).filter(gaming_day=gaming_day)
               .values("table_id"))
             | Q(pk__in=Round.objects.using(alias).filter(
-                reversal_entry_id__in=reversed_today).values("table_id"))).order_by("pk"))
+                reversal_entry_id__in=reversed_today).values("table_id"))
+            | Q(pk__in=drop_table_ids(gaming_day=gaming_day))).order_by("pk"))
         rows = _with_bands(alias, gaming_day, _table_days(alias, gaming_day, tables))
     by_currency: dict[str, list[TableDayReport]] = defaultdict(list)
     for row in rows:

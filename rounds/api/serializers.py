@@ -384,7 +384,8 @@ class ReportQueryIn(serializers.Serializer):
 
 
 class TableDayReportOut(serializers.Serializer):
-    table = serializers.IntegerField(source="table_id")
+    table = serializers.IntegerField(source="table_id", allow_null=True,
+                                     help_text="Empty on the floor's total rows.")
     table_name = serializers.CharField()
     currency = serializers.CharField()
     gaming_day = serializers.DateField()
@@ -408,6 +409,14 @@ class TableDayReportOut(serializers.Serializer):
     band = MoneyOut(help_text="1.96 x sqrt(sum of wager^2 x variance per unit).")
     outside_band = serializers.BooleanField(
         help_text="|result - expected| > band: a day to explain.")
+    drop_recorded = MoneyOut(help_text="The cash the day's buy-ins put in the drop box")
+    drop = MoneyOut(allow_null=True, help_text="The cash counted; null until counted")
+    drop_variance = MoneyOut(allow_null=True, help_text="drop - drop_recorded; null until "
+                                                        "counted")
+    win = MoneyOut(help_text="The table's win: the house result (docs/rules.md)")
+    win_to_drop = serializers.DecimalField(
+        max_digits=24, decimal_places=4, allow_null=True,
+        help_text="win / drop, to four places; null until counted or when the drop is 0")
 
 
 # --- report files and closed gaming days ------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import deal_draft, ratings, reports, views
+from rounds.api import deal_draft, drop, ratings, reports, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -12,6 +12,13 @@ urlpatterns = [
     path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
     path("tables/<int:table_id>/edge", ratings.TableEdgeView.as_view(), name="table-edge"),
     path("ratings", ratings.RatingsView.as_view(), name="ratings"),
+    path("tables/<int:table_id>/buy-ins", drop.BuyInsView.as_view(), name="table-buy-ins"),
+    path("tables/<int:table_id>/drop-counts", drop.TableDropCountsView.as_view(),
+         name="table-drop-counts"),
+    path("drop-counts", drop.DropCountsView.as_view(), name="drop-counts"),
+    path("drop-counts/<int:count_id>/correct", drop.DropCountCorrectView.as_view(),
+         name="drop-count-correct"),
+    path("floor/report", views.FloorReportView.as_view(), name="floor-report"),
     path("reports", reports.ReportsView.as_view(), name="reports"),
     path("reports/<int:report_id>", reports.ReportDetailView.as_view(), name="report"),
     path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),

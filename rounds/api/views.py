@@ -7,8 +7,8 @@ the state the step left behind.
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -349,3 +349,27 @@ class TableReportView(APIView):
         query = parse(ReportQueryIn, request.query_params)
         report = reports.table_day_report(table_id=table_id, gaming_day=query["gaming_day"])
         return Response(TableDayReportOut(report, context={"currency": report.currency}).data)
+
+
+class FloorReportView(APIView):
+    permission_classes = [requires("rounds.run_reports")]
+
+    @extend_schema(
+        summary="The floor's figures for one gaming day: every table, a total per currency",
+        operation_id="floor_report",
+        parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
+                                     description="YYYY-MM-DD")],
+        responses={200: inline_serializer("FloorDayReportOut", {
+            "gaming_day": serializers.DateField(),
+            "tables": TableDayReportOut(many=True),
+            "totals": TableDayReportOut(many=True)})},
+    )
+    def get(self, request: Request) -> Response:
+        query = parse(ReportQueryIn, request.query_params)
+        floor = reports.floor_day_report(gaming_day=query["gaming_day"])
+
+        def rows(found: list[reports.TableDayReport]) -> list[dict]:
+            return [TableDayReportOut(r, context={"currency": r.currency}).data for r in found]
+
+        return Response({"gaming_day": floor.gaming_day.isoformat(),
+                         "tables": rows(floor.tables), "totals": rows(floor.totals)})

@@ -43,12 +43,13 @@ def money(amount: int, currency: str) -> Decimal:
     return Decimal(format_minor(amount, currency))
 
 
-# What "hold" means here, said on every report that shows it: the industry's hold of a
-# table game is its win over its drop (the cash and chips put in the drop box), which this
-# system does not count; ours divides the house result by the handle (the wagers).
+# What each ratio divides, said on every report that shows them: hold % divides the house
+# result by the handle (the wagers); the industry's hold is the win over the drop (the cash
+# counted in the table's drop box), shown beside it (docs/rules.md §13).
 HOLD_NOTE = ("Hold % here is the house result divided by the handle (every wager against a "
-             "bank). It is not the industry's hold (win / drop): the drop box is not counted "
-             "by this system, so the two cannot be compared directly.")
+             "bank). The industry's hold is win / drop: the win (the house result) divided "
+             "by the drop, the cash counted in the table's drop box; it is empty until the "
+             "box is counted. The drop is read as counted, also for a closed day.")
 
 
 def day_text(day: date) -> str:
@@ -66,8 +67,9 @@ TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
     "house_win_house_banked", "house_stake_result", "commission_players",
-    "commission_bankers", "house_result", "hold_percent", "adjustments", "band_handle",
-    "band_result", "expected", "band", "outside_band", "closed", "currency"]
+    "commission_bankers", "house_result", "hold_percent", "adjustments", "drop_recorded",
+    "drop", "drop_variance", "win", "win_to_drop", "band_handle", "band_result", "expected",
+    "band", "outside_band", "closed", "currency"]
 TABLE_DAY_LABELS = {
     "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
     "rounds_house_banked": "Rounds banked by the house",
@@ -82,6 +84,11 @@ TABLE_DAY_LABELS = {
     "house_result": "House result (the four above)",
     "hold_percent": "Hold % (house result / handle)",
     "adjustments": "Adjustments (reversals of closed days' rounds)",
+    "drop_recorded": "Drop recorded (buy-ins at the table)",
+    "drop": "Drop (cash counted in the drop box)",
+    "drop_variance": "Drop variance (counted - recorded)",
+    "win": "Win (the house result)",
+    "win_to_drop": "Win / drop (win divided by drop)",
     "band_handle": "House-banked handle", "band_result": "House-banked result",
     "expected": "Expected result (house-banked handle x player edge)",
     "band": "95 % band (1.96 x sqrt(sum wager^2 x variance))",
@@ -96,12 +103,15 @@ def _table_day_row(r: TableDayReport) -> list:
             money(r.handle, c), money(r.house_stakes, c), money(r.house_win_house_banked, c),
             money(r.house_win_house_stakes, c), money(r.commission_players, c),
             money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent,
-            money(r.adjustments, c), _money_or_none(r.band_handle, c),
-            _money_or_none(r.band_result, c), _money_or_none(r.expected, c),
-            _money_or_none(r.band, c), r.outside_band, r.closed, c]
+            money(r.adjustments, c), money(r.drop_recorded, c), _maybe_money(r.drop, c),
+            _maybe_money(r.drop_variance, c), money(r.win, c), r.win_to_drop,
+            _maybe_money(r.band_handle, c), _maybe_money(r.band_result, c),
+            _maybe_money(r.expected, c), _maybe_money(r.band, c), r.outside_band, r.closed, c]
 
 
-def _money_or_none(amount: int | None, currency: str) -> Decimal | None:
+def _maybe_money(amount: int | None, currency: str) -> Decimal | None:
+    """A figure that is empty until something happens (the drop before its count) or
+    that a row has none of (the band on a floor's total row)."""
     return None if amount is None else money(amount, currency)
 
 

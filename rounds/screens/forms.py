@@ -25,6 +25,13 @@ class AmountField(forms.CharField):
         self.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
 
 
+class BuyInForm(forms.Form):
+    """Cash a seated player hands the dealer, in the table's currency."""
+
+    seat = forms.IntegerField(min_value=1, max_value=6)
+    amount = AmountField(error_messages={"required": "Type the cash taken, e.g. 250."})
+
+
 class WagerForm(forms.Form):
     """A seat's wager, sent once: the amount built from chips (the screen's script adds them
     up in the amount field) or typed. A chip sent alone (no script) is the whole wager."""

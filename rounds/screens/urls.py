@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import deal_picker, history, ratings, reports, views
+from rounds.screens import deal_picker, drop, history, ratings, reports, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -19,9 +19,11 @@ urlpatterns = [
          name="closed-day-chart"),
     path("floor/live/", views.floor_live, name="floor-live"),
     path("players/<int:player_id>/ratings/", ratings.player_page, name="player-ratings"),
+    path("drop-count/", drop.drop_count, name="drop-count"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
     path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),
+    path("tables/<int:table_id>/buy-ins/", views.buy_in, name="buy-in"),
     path("tables/<int:table_id>/seats/<int:number>/leave/", views.seat_leave,
          name="seat-leave"),
     path("tables/<int:table_id>/settings/", views.table_settings, name="table-settings"),

@@ -23,7 +23,7 @@ from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.money import to_minor
+from casino.shared.money import format_minor, to_minor
 from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from rounds import reports, services
@@ -34,6 +34,7 @@ from rounds.report_files.kinds import band_sentence
 from rounds.screens import deal_picker, selectors
 from rounds.screens.forms import (
     BankerForm,
+    BuyInForm,
     HandForm,
     ReasonForm,
     SeatForm,
@@ -45,6 +46,7 @@ from rounds.screens.forms import (
 from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
 from rounds.services import deal_draft
+from rounds.services.drop import TAKE_BUY_IN, buy_in_take
 
 VIEW = "rounds.view_round"
 RUN = "rounds.run_rounds"
@@ -100,6 +102,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         "currency": screen.currency,
         "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
+        "can_buy_in": user.has_perm(TAKE_BUY_IN),
         "positions": POSITIONS,
         # Least privilege: a dealer sees the funds of the players at a table they run
         # (as GET /tables/{id}/players answers), not of every table they may look at.
@@ -207,6 +210,8 @@ def floor(request: HttpRequest) -> HttpResponse:
     "/") takes it through here."""
     if not request.user.has_perm(VIEW) and request.user.has_perm("casino.deposit_funds"):
         return redirect("console:cage:find")
+    if not request.user.has_perm(VIEW) and request.user.has_perm("rounds.count_drop"):
+        return redirect("console:drop-count")  # the count room's home
     if not request.user.has_perm(VIEW):
         return render(request, "rounds/screens/floor.html", {"tables": None})
     return render(request, "rounds/screens/floor.html", {
@@ -466,6 +471,28 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
     return _screen(request, round_.table_id)
+
+
+@_requires(TAKE_BUY_IN)
+@require_POST
+def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Cash a seated player hands the dealer: credited to their account from the table's
+    drop box (rounds.services.drop)."""
+    table = _table(table_id)
+    form = BuyInForm(request.POST)
+    if not form.is_valid():
+        _form_refused(request, form)
+        return _screen(request, table_id)
+    seat = form.cleaned_data["seat"]
+    try:
+        amount = to_minor(form.cleaned_data["amount"], table.currency)
+        taken = buy_in_take(table_id=table_id, seat=seat, amount=amount, by=_user(request))
+        messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
+                                  f"{format_minor(taken.amount, taken.currency)} "
+                                  f"{taken.currency}: credited to their account.")
+    except DomainError as error:
+        _refused(request, error, currency=table.currency)
+    return _screen(request, table_id)
 
 
 # --- the pit boss: seats, settings, void, reverse -------------------------------------------------

@@ -47,5 +47,11 @@ class Command(BaseCommand):
             ("commission, bankers", money(report.commission_bankers)),
             ("house result", money(report.house_result)),
             ("hold", hold),
+            ("drop recorded", money(report.drop_recorded)),
+            ("drop counted", "not counted" if report.drop is None else money(report.drop)),
+            ("drop variance", "-" if report.drop_variance is None
+             else money(report.drop_variance)),
+            ("win", money(report.win)),
+            ("win / drop", "-" if report.win_to_drop is None else str(report.win_to_drop)),
         ]:
             self.stdout.write(f"{label:<24}{value}")

@@ -1,0 +1,34 @@
+"""Drop counts in the admin, read-only: a count is recorded and corrected only through
+rounds.services.drop (the API and the count room's screen), never edited here."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from casino.shared.admin import ReadOnlyAdmin
+from casino.shared.templatetags.money import money_text
+from rounds.models import DropCount
+
+
+@admin.register(DropCount)
+class DropCountAdmin(ReadOnlyAdmin):
+    list_display = ["id", "table", "gaming_day", "recorded_", "counted_", "variance_",
+                    "status", "counted_by", "witness", "counted_at"]
+    list_filter = ["status", "table", "gaming_day"]
+    search_fields = ["table__name", "reason"]
+    list_select_related = ["table", "counted_by", "witness"]
+    fields = ("table", "gaming_day", "recorded_", "counted_", "variance_", "status", "reason",
+              "counted_by", "witness", "counted_at", "entry", "variance_entry", "corrects")
+    readonly_fields = fields
+
+    @admin.display(description="recorded (buy-ins)")
+    def recorded_(self, obj: DropCount) -> str:
+        return money_text(obj.recorded, obj.currency)
+
+    @admin.display(description="counted")
+    def counted_(self, obj: DropCount) -> str:
+        return money_text(obj.counted, obj.currency)
+
+    @admin.display(description="variance (counted - recorded)")
+    def variance_(self, obj: DropCount) -> str:
+        return money_text(obj.variance, obj.currency)

@@ -1,0 +1,214 @@
+"""Cash at the table and the drop counts over HTTP: parse, call one service, render.
+
+A buy-in (dealer, pit boss) credits the seated player's account from the table's drop box;
+a drop count (the cage or the count room, with a witness) moves the counted cash to the
+cage and the variance, explained, to the table's variance account (docs/rules.md).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.shared.api.fields import AmountField, GamingDayField
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
+from casino.shared.api.parse import parse
+from casino.shared.api.permissions import acting_user, requires
+from casino.shared.errors import NotFound, ValidationFailed
+from casino.shared.money import format_minor
+from rounds.drop import drop_count_list
+from rounds.models import DropCount, Table
+from rounds.services.drop import (
+    CORRECT_DROP,
+    COUNT_DROP,
+    TAKE_BUY_IN,
+    BuyIn,
+    buy_in_take,
+    drop_count_correct,
+    drop_count_record,
+)
+
+VIEW_COUNTS = "rounds.view_dropcount"
+
+
+def _table_currency(table_id: int) -> str:
+    currency = Table.objects.filter(pk=table_id).values_list("currency", flat=True).first()
+    if currency is None:
+        raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
+    return currency
+
+
+class BuyInIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=6)
+    amount = AmountField(positive=True, help_text="The cash taken, in the table's currency")
+
+
+class BuyInOut(serializers.Serializer):
+    id = serializers.IntegerField(source="entry_id", help_text="The ledger entry's id.")
+    table = serializers.IntegerField(source="table_id")
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField()
+    amount = serializers.SerializerMethodField()
+    currency = serializers.CharField()
+    gaming_day = serializers.DateField()
+    created_at = serializers.DateTimeField()
+
+    def get_amount(self, buy_in: BuyIn) -> str:
+        return format_minor(buy_in.amount, buy_in.currency)
+
+
+class DropCountIn(serializers.Serializer):
+    gaming_day = GamingDayField()
+    counted = AmountField(help_text="The cash counted in the box, in the table's currency")
+    witness = serializers.CharField(max_length=150, help_text="The witness's username")
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True,
+                                   help_text="Why the count differs from the buy-ins "
+                                             "recorded; required when it does")
+    by = serializers.CharField(max_length=150, required=False,
+                               help_text="The counter's username: the signed-in user")
+
+
+class DropCountCorrectIn(serializers.Serializer):
+    counted = AmountField(help_text="The cash counted again")
+    witness = serializers.CharField(max_length=150)
+    reason = serializers.CharField(max_length=2000)
+
+
+class DropCountOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    table_name = serializers.CharField(source="table.name")
+    gaming_day = serializers.DateField()
+    currency = serializers.CharField()
+    recorded = serializers.SerializerMethodField(help_text="The day's buy-ins at the table")
+    counted = serializers.SerializerMethodField()
+    variance = serializers.SerializerMethodField(help_text="counted - recorded")
+    status = serializers.ChoiceField(choices=DropCount.Status.choices)
+    explained = serializers.SerializerMethodField(
+        help_text="A variance with its reason (an exception someone explained)")
+    reason = serializers.CharField()
+    counted_by = serializers.CharField(source="counted_by.username")
+    witness = serializers.CharField(source="witness.username")
+    counted_at = serializers.DateTimeField()
+    entry = serializers.IntegerField(source="entry_id", allow_null=True,
+                                     help_text="Drop box to cage; none when nothing counted")
+    variance_entry = serializers.IntegerField(source="variance_entry_id", allow_null=True)
+    corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
+
+    def get_recorded(self, count: DropCount) -> str:
+        return format_minor(count.recorded, count.currency)
+
+    def get_counted(self, count: DropCount) -> str:
+        return format_minor(count.counted, count.currency)
+
+    def get_variance(self, count: DropCount) -> str:
+        return format_minor(count.variance, count.currency)
+
+    def get_explained(self, count: DropCount) -> bool:
+        return count.status == DropCount.Status.EXPLAINED
+
+
+class DropCountQueryIn(serializers.Serializer):
+    gaming_day = GamingDayField(required=False)
+    exceptions = serializers.BooleanField(required=False, default=False)
+
+
+def _count_out(count: DropCount, code: int = status.HTTP_200_OK) -> Response:
+    fresh = drop_count_list().get(pk=count.pk)
+    return Response(DropCountOut(fresh).data, status=code)
+
+
+class BuyInsView(APIView):
+    permission_classes = [requires(TAKE_BUY_IN)]
+    refusal_action = "rounds.buy_in"
+    refusal_ref = "table:{table_id}"
+
+    @extend_schema(summary="Take a seated player's cash at the table (a buy-in)",
+                   description="The player's account is credited from the table's drop box "
+                               "(a ledger entry of kind buy_in).",
+                   request=BuyInIn, responses={201: BuyInOut})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = parse(BuyInIn, request.data, currency=_table_currency(table_id))
+        buy_in = buy_in_take(table_id=table_id, seat=data["seat"], amount=data["amount"],
+                             by=acting_user(request))
+        return Response(BuyInOut(buy_in).data, status=status.HTTP_201_CREATED)
+
+
+def _counts_page(request: Request, view: APIView, table_id: int | None) -> Response:
+    query = parse(DropCountQueryIn, request.query_params)
+    counts = drop_count_list(table_id=table_id, gaming_day=query.get("gaming_day"),
+                             exceptions=query["exceptions"])
+    return page_response(request, view, counts, lambda c: DropCountOut(c).data)
+
+
+_COUNTS_PAGE = paginated(DropCountOut(many=True), "PaginatedDropCountOutList")
+_COUNT_QUERY = [
+    OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="YYYY-MM-DD"),
+    OpenApiParameter("exceptions", OpenApiTypes.BOOL,
+                     description="Only counts with a variance (explained exceptions)"),
+    *PAGE_PARAMETERS]
+
+
+class TableDropCountsView(APIView):
+    permission_classes = [requires(VIEW_COUNTS, POST=COUNT_DROP)]
+    refusal_action = "rounds.drop_count"
+    refusal_ref = "table:{table_id}"
+
+    @extend_schema(summary="A table's drop counts, newest day first",
+                   operation_id="table_drop_counts_list", parameters=_COUNT_QUERY,
+                   responses={200: _COUNTS_PAGE})
+    def get(self, request: Request, table_id: int) -> Response:
+        _table_currency(table_id)
+        return _counts_page(request, self, table_id)
+
+    @extend_schema(summary="Count a table's drop box for a gaming day, with a witness",
+                   description="The counter is the signed-in user. A variance (counted - "
+                               "recorded) needs a reason (400 reason_required); a second "
+                               "count of the day is 409 already_counted.",
+                   request=DropCountIn, responses={201: DropCountOut})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = parse(DropCountIn, request.data, currency=_table_currency(table_id))
+        user = acting_user(request)
+        if data.get("by") not in (None, user.get_username()):
+            raise ValidationFailed("The counter is the person signed in.", code="invalid",
+                                   detail={"fields": {"by": ["the signed-in user"]}})
+        count = drop_count_record(table_id=table_id, gaming_day=data["gaming_day"],
+                                  counted=data["counted"], witness=data["witness"],
+                                  reason=data.get("reason", ""), by=user)
+        return _count_out(count, status.HTTP_201_CREATED)
+
+
+class DropCountsView(APIView):
+    permission_classes = [requires(VIEW_COUNTS)]
+
+    @extend_schema(summary="Drop counts of every table, newest day first",
+                   operation_id="drop_counts_list", parameters=_COUNT_QUERY,
+                   responses={200: _COUNTS_PAGE})
+    def get(self, request: Request) -> Response:
+        return _counts_page(request, self, None)
+
+
+class DropCountCorrectView(APIView):
+    permission_classes = [requires(CORRECT_DROP)]
+    refusal_action = "rounds.drop_count_correct"
+    refusal_ref = "drop_count:{count_id}"
+
+    @extend_schema(summary="Correct a drop count (pit boss): reverse it, count again",
+                   request=DropCountCorrectIn, responses={201: DropCountOut})
+    def post(self, request: Request, count_id: int) -> Response:
+        currency = DropCount.objects.filter(pk=count_id).values_list(
+            "currency", flat=True).first()
+        if currency is None:
+            raise NotFound(f"There is no drop count #{count_id}.",
+                           detail={"count_id": count_id})
+        data = parse(DropCountCorrectIn, request.data, currency=currency)
+        count = drop_count_correct(count_id=count_id, counted=data["counted"],
+                                   witness=data["witness"], reason=data["reason"],
+                                   by=acting_user(request))
+        return _count_out(count, status.HTTP_201_CREATED)
+

@@ -1,0 +1,94 @@
+"""The drop: cash taken at the tables (buy-ins) and the counts of their drop boxes; the
+figures the table's and the floor's day read (docs/rules.md, "Drop and win").
+
+Reads only. A buy-in is a ledger entry of kind ``buy_in`` (the drop box pays the player's
+account); what a day's buy-ins recorded at a table is read from the drop box's lines, so
+it is the ledger's figure, reversals included on the day they were made. What was counted
+is the table's ``DropCount`` of the day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Q, QuerySet, Sum
+
+from casino.shared.gaming_day import gaming_days_bounds
+from ledger.models import Account, Line
+from rounds.accounts import table_ref
+from rounds.models import DropCount
+
+BUY_IN = "buy_in"
+DROP_COUNT = "drop_count"
+DROP_VARIANCE = "drop_variance"
+REVERSAL = "reversal"
+
+
+def drop_recorded(*, table_ids: list[int], gaming_day: date) -> dict[int, int]:
+    """Per table: the cash its buy-ins of ``gaming_day`` put in the drop box, in minor
+    units, by the ledger (minus buy-ins reversed on that day). One grouped query."""
+    since, until = gaming_days_bounds(gaming_day, gaming_day)
+    refs = {table_ref(i): i for i in table_ids}
+    rows = (Line.objects
+            .filter(Q(entry__kind=BUY_IN)
+                    | Q(entry__kind=REVERSAL, entry__reverses__kind=BUY_IN),
+                    account__kind=Account.Kind.DROP_BOX, account__ref__in=list(refs),
+                    entry__created_at__gte=since, entry__created_at__lt=until)
+            .values("account__ref").order_by("account__ref")
+            .annotate(total=Sum("amount")).values_list("account__ref", "total"))
+    # The drop box pays the player: its lines are the negatives of the cash taken.
+    return {refs[ref]: -(total or 0) for ref, total in rows}
+
+
+@dataclass(frozen=True)
+class DropFigures:
+    """A table's drop for one gaming day, in minor units; counted and variance are None
+    until the box is counted."""
+
+    recorded: int = 0
+    counted: int | None = None
+    variance: int | None = None
+
+
+def drop_day(*, table_ids: list[int], gaming_day: date) -> dict[int, DropFigures]:
+    """Each table's drop figures for the day (a table without buy-ins or a count: zeros)."""
+    recorded = drop_recorded(table_ids=table_ids, gaming_day=gaming_day)
+    counts = {c.table_id: c for c in DropCount.objects.filter(
+        table_id__in=table_ids, gaming_day=gaming_day).exclude(
+        status=DropCount.Status.CORRECTED)}
+    out = {}
+    for table_id in table_ids:
+        count = counts.get(table_id)
+        out[table_id] = DropFigures(
+            recorded=recorded.get(table_id, 0),
+            counted=count.counted if count is not None else None,
+            variance=count.variance if count is not None else None)
+    return out
+
+
+def drop_table_ids(*, gaming_day: date) -> set[int]:
+    """The tables that took a buy-in on the day or whose box was counted for it (a table
+    may take cash without a round: the floor day shows it)."""
+    since, until = gaming_days_bounds(gaming_day, gaming_day)
+    refs = (Line.objects.filter(account__kind=Account.Kind.DROP_BOX, entry__kind=BUY_IN,
+                                entry__created_at__gte=since, entry__created_at__lt=until)
+            .values_list("account__ref", flat=True).distinct())
+    ids = {int(ref.split(":", 1)[1]) for ref in refs}
+    ids |= set(DropCount.objects.filter(gaming_day=gaming_day)
+               .values_list("table_id", flat=True))
+    return ids
+
+
+def drop_count_list(*, table_id: int | None = None, gaming_day: date | None = None,
+                    exceptions: bool = False) -> QuerySet[DropCount]:
+    """Drop counts, newest day first; ``exceptions``: only those with a variance (the
+    exception records someone explained)."""
+    counts = DropCount.objects.select_related("table", "counted_by", "witness")
+    if table_id is not None:
+        counts = counts.filter(table_id=table_id)
+    if gaming_day is not None:
+        counts = counts.filter(gaming_day=gaming_day)
+    if exceptions:
+        counts = counts.exclude(variance=0)
+    return counts.order_by("-gaming_day", "table_id", "-id")

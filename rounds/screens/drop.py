@@ -1,0 +1,61 @@
+"""The count room's screen: count a table's drop box for a gaming day, with a witness, and
+see what was recorded, what was counted and the variance (rounds.services.drop)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from casino.shared.errors import DomainError
+from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import to_minor
+from rounds.drop import drop_count_list
+from rounds.models import Table
+from rounds.screens.forms import AmountField
+from rounds.screens.refusals import refusal_text
+from rounds.screens.views import _requires, _user
+from rounds.services.drop import COUNT_DROP, drop_count_record
+
+
+class DropCountForm(forms.Form):
+    table = forms.ModelChoiceField(queryset=Table.objects.order_by("name"),
+                                   empty_label="Choose the table",
+                                   error_messages={"required": "Choose the table."})
+    gaming_day = forms.DateField(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
+    counted = AmountField(label="Cash counted",
+                          error_messages={"required": "Type the cash counted, e.g. 480."})
+    witness = forms.CharField(max_length=150, label="Witness (username)",
+                              error_messages={"required": "Name the witness of the count."})
+    reason = forms.CharField(required=False, max_length=2000, label="Reason for a variance",
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+
+@_requires(COUNT_DROP)
+@require_http_methods(["GET", "POST"])
+def drop_count(request: HttpRequest) -> HttpResponse:
+    form = DropCountForm(request.POST or None, initial={"gaming_day": gaming_day_of()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        table: Table = data["table"]
+        try:
+            count = drop_count_record(
+                table_id=table.pk, gaming_day=data["gaming_day"],
+                counted=to_minor(data["counted"], table.currency), witness=data["witness"],
+                reason=data["reason"], by=_user(request))
+            messages.success(request, f"{table.name}'s drop box for gaming day "
+                                      f"{count.gaming_day} is counted.")
+            return redirect(f"{request.path}?shown={count.pk}")
+        except DomainError as error:
+            messages.error(request, refusal_text(error, currency=table.currency))
+    shown = request.GET.get("shown", "")
+    context: dict[str, Any] = {
+        "form": form,
+        "shown": drop_count_list().filter(pk=int(shown)).first() if shown.isdigit() else None,
+        "recent": list(drop_count_list()[:20]),
+    }
+    return render(request, "rounds/screens/drop_count.html", context)

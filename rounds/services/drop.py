@@ -1,0 +1,282 @@
+"""Cash at the table and the count of the drop box (docs/rules.md, "Drop and win").
+
+- A buy-in: a seated player hands the dealer cash; it goes through the slot into the
+  table's drop box and the player's account is credited from the drop box's account, one
+  ledger entry of kind ``buy_in``. ``buy_in_take`` validates (``buy_in_check``), then
+  writes (``buy_in_post``), in one transaction.
+- A drop count: two people (the counter and a witness) count a table's box for a gaming
+  day. The counted cash moves from the drop box to the cage (an entry of kind
+  ``drop_count``); what the count found more or less than the day's buy-ins recorded moves
+  to the table's variance account (``drop_variance``) and needs a reason. One count per
+  table and gaming day; a wrong one is corrected by a pit boss: its entries reversed and a
+  new count recorded, in one transaction.
+
+Locking follows rounds.services: the table row first (a buy-in and a count of the same
+table queue there, so a count's "recorded" cannot miss a buy-in committing beside it),
+then the seat, then the ledger's accounts in primary-key order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.models import Player
+from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import format_minor
+from casino.shared.permissions import permission_refused
+from ledger import services as ledger
+from ledger.models import Account
+from rounds.accounts import (
+    drop_box_account,
+    drop_variance_account,
+    player_account,
+    table_ref,
+)
+from rounds.drop import BUY_IN, DROP_COUNT, DROP_VARIANCE, drop_recorded
+from rounds.models import DropCount, Seat, Table
+from rounds.services.tables import seat_number_check, table_lock
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+TAKE_BUY_IN = "rounds.take_buy_in"
+COUNT_DROP = "rounds.count_drop"
+WITNESS_DROP = "rounds.witness_drop"
+CORRECT_DROP = "rounds.correct_drop_count"
+
+
+# --- buy-ins ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BuyIn:
+    """A buy-in as taken: its ledger entry and what it was for (amount in minor units)."""
+
+    entry_id: int
+    table_id: int
+    seat: int
+    player_id: int
+    player_name: str
+    amount: int
+    currency: str
+    gaming_day: date
+    created_at: datetime
+
+
+def buy_in_check(*, table_id: int, seat: int, amount: int, by: User | None,
+                 ) -> tuple[Table, Player]:
+    """Whether the dealer may take this cash at this seat now: the permission, a positive
+    amount, an open table, a player in the seat. Returns the table (locked, when called in
+    a transaction) and the seated player (the seat locked likewise)."""
+    if by is None or not by.has_perm(TAKE_BUY_IN):
+        raise permission_refused(TAKE_BUY_IN)
+    seat_number_check(seat)
+    if amount <= 0:
+        raise ValidationFailed("A buy-in must be positive.", code="invalid_amount",
+                               detail={"fields": {"amount": ["a positive amount"]}})
+    table = table_lock(table_id)
+    if not table.is_open:
+        raise Conflict(f"{table.name} is closed: it takes no cash.", code="table_closed",
+                       detail={"table_id": table_id})
+    row = (Seat.objects.select_for_update(of=("self",)).select_related("player")
+           .filter(table=table, number=seat).first())
+    if row is None or row.player is None:
+        raise Conflict(f"Seat {seat} of {table.name} is empty: seat the player first.",
+                       code="seat_empty", detail={"table_id": table_id, "seat": seat})
+    return table, row.player
+
+
+def buy_in_post(*, table: Table, seat: int, player: Player, amount: int,
+                by: User | None) -> BuyIn:
+    """Credit the player's account from the table's drop box: one ``buy_in`` entry.
+
+    The caller holds the table's row and the seat's locked (buy_in_check), so the player is
+    still seated and a count of the table waits for this entry; entry_post locks the two
+    accounts in primary-key order."""
+    box = drop_box_account(table)
+    account = player_account(player)
+    entry = ledger.entry_post(
+        kind=BUY_IN, memo=f"Buy-in at {table.name}, seat {seat}",
+        lines=[(box.pk, -amount), (account.pk, amount)], by=by, ref=table_ref(table.pk))
+    return BuyIn(entry_id=entry.pk, table_id=table.pk, seat=seat, player_id=player.pk,
+                 player_name=player.name, amount=amount, currency=table.currency,
+                 gaming_day=gaming_day_of(entry.created_at), created_at=entry.created_at)
+
+
+def buy_in_take(*, table_id: int, seat: int, amount: int, by: User | None) -> BuyIn:
+    """Cash a dealer takes at the table from the player in ``seat``: validate, then write,
+    in one transaction (a refusal changes nothing)."""
+    with transaction.atomic():
+        # Every check that may refuse the buy-in runs here, before the entry is posted.
+        table, player = buy_in_check(table_id=table_id, seat=seat, amount=amount, by=by)
+        return buy_in_post(table=table, seat=seat, player=player, amount=amount, by=by)
+
+
+# --- the count --------------------------------------------------------------------------------
+
+def _cage_account(currency: str) -> Account:
+    # The cage's one account per currency, as the cage's deposits use it (casino.services).
+    return ledger.account_get_or_create(kind=Account.Kind.CAGE, currency=currency,
+                                        name=f"Cage ({currency})")
+
+
+def _witness(*, username: str, counter: User) -> User:
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None or not user.is_active:
+        raise ValidationFailed(f"There is no active staff member called {username!r} to "
+                               "witness the count.", code="invalid_witness",
+                               detail={"fields": {"witness": ["an active staff username"]}})
+    if user.pk == counter.pk:
+        raise ValidationFailed("The witness must be another person than the counter.",
+                               code="invalid_witness",
+                               detail={"fields": {"witness": ["another person"]}})
+    if not (user.has_perm(COUNT_DROP) or user.has_perm(WITNESS_DROP)):
+        raise ValidationFailed(f"{username} may not witness a drop count (the count room, "
+                               "the cage or a pit boss may).", code="invalid_witness",
+                               detail={"fields": {"witness": ["someone who may count or "
+                                                              "witness"]}})
+    return user
+
+
+@dataclass(frozen=True)
+class CountPlan:
+    table: Table
+    witness: User
+
+
+def drop_count_check(*, table_id: int, gaming_day: date, counted: int, witness: str,
+                     by: User | None, permission: str = COUNT_DROP) -> CountPlan:
+    """What may be refused before anything is locked: the counter's permission, the
+    witness, the amount, the day (today's or a past one: a box may be counted during the
+    day it fills, never for a day to come) and the table."""
+    if by is None or not by.has_perm(permission):
+        raise permission_refused(permission)
+    if counted < 0:
+        raise ValidationFailed("The cash counted cannot be negative.", code="invalid_amount",
+                               detail={"fields": {"counted": ["zero or more"]}})
+    today = gaming_day_of()
+    if gaming_day > today:
+        raise ValidationFailed(f"Gaming day {gaming_day} has not begun (today is {today}).",
+                               code="gaming_day_not_begun",
+                               detail={"gaming_day": str(gaming_day), "today": str(today)})
+    user = _witness(username=witness, counter=by)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
+    return CountPlan(table=table, witness=user)
+
+
+def _already_counted(table: Table, gaming_day: date) -> Conflict:
+    return Conflict(f"{table.name}'s drop box for gaming day {gaming_day} is already "
+                    "counted; a pit boss corrects a count that was wrong.",
+                    code="already_counted",
+                    detail={"table_id": table.pk, "gaming_day": str(gaming_day)})
+
+
+def drop_count_post(*, table: Table, gaming_day: date, counted: int, reason: str,
+                    witness: User, by: User, corrects: DropCount | None = None,
+                    ) -> DropCount:
+    """Record the count: the cash to the cage, the variance to the variance account, the
+    DropCount row. The caller holds the table's row locked (no buy-in of the table commits
+    while "recorded" is read) and runs in a transaction."""
+    if (DropCount.objects.filter(table=table, gaming_day=gaming_day)
+            .exclude(status=DropCount.Status.CORRECTED).exists()):
+        raise _already_counted(table, gaming_day)
+    recorded = drop_recorded(table_ids=[table.pk], gaming_day=gaming_day).get(table.pk, 0)
+    variance = counted - recorded
+    reason = reason.strip()
+    if variance and not reason:
+        c = table.currency
+        raise ValidationFailed(
+            f"The count is {format_minor(abs(variance), c)} {c} "
+            f"{'short of' if variance < 0 else 'over'} the buy-ins recorded (recorded "
+            f"{format_minor(recorded, c)}, counted {format_minor(counted, c)}): say why in "
+            "a reason.", code="reason_required",
+            detail={"recorded": format_minor(recorded, c), "counted": format_minor(counted, c),
+                    "variance": format_minor(variance, c)})
+    box, cage = drop_box_account(table), _cage_account(table.currency)
+    variance_account = drop_variance_account(table)
+    # Two entries in one transaction: their accounts are locked together first, in key
+    # order (ledger.services' rule for a caller posting more than one entry).
+    ledger.account_lock(account_ids=[box.pk, cage.pk, variance_account.pk])
+    ref, day = table_ref(table.pk), gaming_day.isoformat()
+    entry = variance_entry = None
+    if counted:
+        entry = ledger.entry_post(
+            kind=DROP_COUNT, memo=f"Drop count of {table.name}, gaming day {day}",
+            lines=[(box.pk, counted), (cage.pk, -counted)], by=by, ref=ref)
+    if variance:
+        # The box is left holding what was recorded minus what was counted: the variance
+        # account takes it, so the box starts the next day empty.
+        variance_entry = ledger.entry_post(
+            kind=DROP_VARIANCE,
+            memo=f"Drop variance of {table.name}, gaming day {day}: {reason}",
+            lines=[(box.pk, -variance), (variance_account.pk, variance)], by=by, ref=ref)
+    status = DropCount.Status.EXPLAINED if variance else DropCount.Status.BALANCED
+    try:
+        with transaction.atomic():
+            return DropCount.objects.create(
+                table=table, gaming_day=gaming_day, currency=table.currency,
+                recorded=recorded, counted=counted, variance=variance, status=status,
+                reason=reason, counted_by=by, witness=witness, counted_at=timezone.now(),
+                entry=entry, variance_entry=variance_entry, corrects=corrects)
+    except IntegrityError:
+        raise _already_counted(table, gaming_day) from None
+
+
+def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness: str,
+                      by: User | None, reason: str = "") -> DropCount:
+    """Count a table's drop box for a gaming day (the counter is ``by``): validate, then
+    write, in one transaction."""
+    plan = drop_count_check(table_id=table_id, gaming_day=gaming_day, counted=counted,
+                            witness=witness, by=by)
+    assert by is not None
+    with transaction.atomic():
+        table = table_lock(plan.table.pk)
+        return drop_count_post(table=table, gaming_day=gaming_day, counted=counted,
+                               reason=reason, witness=plan.witness, by=by)
+
+
+def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str,
+                       by: User | None) -> DropCount:
+    """A pit boss corrects a count that was wrong: its entries are reversed and the box is
+    counted again (``counted``, ``witness``), with a reason, in one transaction. The
+    corrected count stays, marked corrected, beside the new one."""
+    if not reason.strip():
+        raise ValidationFailed("A correction needs a reason.", code="reason_required")
+    old = DropCount.objects.filter(pk=count_id).first()
+    if old is None:
+        raise NotFound(f"There is no drop count #{count_id}.", detail={"count_id": count_id})
+    plan = drop_count_check(table_id=old.table_id, gaming_day=old.gaming_day,
+                            counted=counted, witness=witness, by=by, permission=CORRECT_DROP)
+    assert by is not None
+    with transaction.atomic():
+        table = table_lock(plan.table.pk)
+        old = DropCount.objects.select_for_update().get(pk=count_id)
+        if old.status == DropCount.Status.CORRECTED:
+            raise Conflict(f"Drop count #{count_id} was already corrected.",
+                           code="already_corrected", detail={"count_id": count_id})
+        box, cage = drop_box_account(table), _cage_account(table.currency)
+        ledger.account_lock(account_ids=[box.pk, cage.pk, drop_variance_account(table).pk])
+        for entry_id in (old.entry_id, old.variance_entry_id):
+            if entry_id is not None:
+                ledger.entry_reverse(entry_id=entry_id, reason=f"Drop count corrected: {reason}",
+                                     by=by, by_owner=True, permission=CORRECT_DROP)
+        old.status = DropCount.Status.CORRECTED
+        old.save(update_fields=["status"])
+        return drop_count_post(table=table, gaming_day=old.gaming_day, counted=counted,
+                               reason=reason, witness=plan.witness, by=by, corrects=old)
+
+
+def drop_entry_owner() -> tuple[tuple[str, str], ...]:
+    """The entry kinds this flow owns and how each is corrected (rounds.apps registers
+    them): a count's money moves back only with its count."""
+    how = "correct the drop count (POST /api/v1/drop-counts/{id}/correct)"
+    return ((DROP_COUNT, how), (DROP_VARIANCE, how))
+

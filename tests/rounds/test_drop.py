@@ -1,0 +1,336 @@
+"""Cash at the table (buy-ins) and the count of the drop box (docs/rules.md, "Drop and
+win"), checked against the ledger's lines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db.models import Sum
+
+from casino import roles
+from casino.selectors import player_balance
+from casino.services import staff_create
+from casino.shared.gaming_day import gaming_day_of
+from ledger.models import Account, Entry, Line
+from rounds.models import DropCount
+from tests.rounds.conftest import available
+
+pytestmark = pytest.mark.django_db
+
+
+def buy_in(client, table, seat, amount, expect=201, **headers):
+    response = client.post(f"/api/v1/tables/{table.pk}/buy-ins",
+                           {"seat": seat, "amount": amount}, format="json", **headers)
+    assert response.status_code == expect, response.json()
+    return response.json()
+
+
+def count(client, table, day, counted, witness, expect=201, **extra):
+    response = client.post(f"/api/v1/tables/{table.pk}/drop-counts",
+                           {"gaming_day": str(day), "counted": counted, "witness": witness,
+                            **extra}, format="json")
+    assert response.status_code == expect, response.json()
+    return response.json()
+
+
+def account(kind, table):
+    return Account.objects.get(kind=kind, ref=f"table:{table.pk}", currency=table.currency)
+
+
+@pytest.fixture
+def witness(db):
+    user, _ = staff_create(username="wendy", role=roles.COUNT)
+    return user
+
+
+# --- buy-ins ----------------------------------------------------------------------------------
+
+def test_a_buy_in_credits_the_seated_player_from_the_tables_drop_box(dealer_client, table,
+                                                                     seat_player):
+    player = seat_player(table, 2, funds=0)
+
+    body = buy_in(dealer_client, table, 2, "250.00")
+
+    assert body["amount"] == "250.00"
+    assert (body["player"], body["seat"]) == (player.pk, 2)
+    assert body["gaming_day"] == str(gaming_day_of())
+    entry = Entry.objects.get(pk=body["id"])
+    assert entry.kind == "buy_in"
+    lines = {(line.account.kind, line.amount) for line in entry.lines.select_related("account")}
+    assert lines == {("drop_box", -25_000), ("player", 25_000)}
+    assert sum(amount for _, amount in lines) == 0
+    assert available(player) == 25_000
+    assert account("drop_box", table).posted == -25_000
+
+
+@pytest.mark.parametrize(("seat", "amount", "status", "code"), [
+    (3, "100.00", 409, "seat_empty"),
+    (2, "0", 400, "invalid"),
+    (2, "-5.00", 400, "invalid"),
+    (2, "1.234", 400, "invalid"),
+    (2, "lots", 400, "invalid"),
+    (7, "10.00", 400, "invalid"),
+])
+def test_a_buy_in_is_refused_for_an_empty_seat_or_an_amount_that_is_not_money(
+        dealer_client, table, seat_player, seat, amount, status, code):
+    player = seat_player(table, 2, funds=0)
+    before = Entry.objects.count()
+
+    body = buy_in(dealer_client, table, seat, amount, expect=status)
+
+    assert body["error"]["code"] == code
+    assert Entry.objects.count() == before
+    assert available(player) == 0
+
+
+def test_a_closed_or_unknown_table_takes_no_cash(dealer_client, pit_boss_client, table,
+                                                 seat_player):
+    seat_player(table, 1, funds=0)
+    pit_boss_client.patch(f"/api/v1/tables/{table.pk}", {"is_open": False}, format="json")
+    table.refresh_from_db()
+    assert not table.is_open
+
+    assert buy_in(dealer_client, table, 1, "10.00", expect=409)["error"]["code"] == \
+        "table_closed"
+    assert dealer_client.post("/api/v1/tables/9999/buy-ins", {"seat": 1, "amount": "1"},
+                              format="json").status_code == 404
+    assert not Entry.objects.filter(kind="buy_in").exists()
+
+
+def test_the_cage_and_the_auditor_take_no_buy_in(cage_client, auditor_client, table,
+                                                  seat_player):
+    seat_player(table, 1, funds=0)
+    for client in (cage_client, auditor_client):
+        assert buy_in(client, table, 1, "10.00", expect=403)["error"]["code"] == \
+            "permission_denied"
+
+
+def test_a_buy_in_sent_twice_with_one_idempotency_key_is_taken_once(dealer_client, table,
+                                                                     seat_player):
+    player = seat_player(table, 1, funds=0)
+    first = buy_in(dealer_client, table, 1, "40.00", HTTP_IDEMPOTENCY_KEY="slip-1")
+    again = buy_in(dealer_client, table, 1, "40.00", HTTP_IDEMPOTENCY_KEY="slip-1")
+
+    assert again == first
+    assert available(player) == 4_000
+
+
+# --- the count --------------------------------------------------------------------------------
+
+def test_a_count_equal_to_the_buy_ins_has_no_variance_and_moves_the_cash_to_the_cage(
+        dealer_client, cage_client, witness, table, seat_player):
+    seat_player(table, 1, funds=0)
+    seat_player(table, 2, funds=0)
+    buy_in(dealer_client, table, 1, "250.00")
+    buy_in(dealer_client, table, 2, "100.50")
+    day = gaming_day_of()
+    cage_before = sum(Account.objects.filter(kind="cage", currency=table.currency)
+                      .values_list("posted", flat=True))
+
+    body = count(cage_client, table, day, "350.50", witness.username)
+
+    assert (body["recorded"], body["counted"], body["variance"]) == \
+        ("350.50", "350.50", "0.00")
+    assert body["status"] == "balanced" and body["variance_entry"] is None
+    assert body["counted_by"] == cage_client.user.username
+    assert body["witness"] == "wendy"
+    moved = {(line.account.kind, line.amount) for line in
+             Line.objects.filter(entry_id=body["entry"]).select_related("account")}
+    assert moved == {("drop_box", 35_050), ("cage", -35_050)}
+    assert account("drop_box", table).posted == 0      # the box is empty again
+    assert Account.objects.get(kind="cage", currency=table.currency).posted == \
+        cage_before - 35_050
+
+
+def test_a_variance_needs_a_reason_and_is_posted_to_the_tables_variance_account(
+        dealer_client, staff_client, witness, table, seat_player):
+    counter = staff_client(roles.COUNT)
+    seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "200.00")
+    day = gaming_day_of()
+
+    refused = count(counter, table, day, "180.00", witness.username, expect=400)
+    assert refused["error"]["code"] == "reason_required"
+    assert "20.00" in refused["error"]["message"]
+    assert not DropCount.objects.exists()
+    assert not Entry.objects.filter(kind__in=["drop_count", "drop_variance"]).exists()
+
+    body = count(counter, table, day, "180.00", witness.username,
+                 reason="A 20.00 note stuck in the slot")
+
+    assert (body["recorded"], body["counted"], body["variance"]) == \
+        ("200.00", "180.00", "-20.00")
+    assert body["status"] == "explained" and body["explained"] is True
+    variance = account("drop_variance", table)
+    assert variance.posted == -2_000
+    assert Line.objects.get(entry_id=body["variance_entry"], account=variance).amount == -2_000
+    assert account("drop_box", table).posted == 0
+    # The exception is listed, with its reason, for the pit and the auditors.
+    listed = counter.get(f"/api/v1/drop-counts?exceptions=true&gaming_day={day}").json()
+    assert [(c["id"], c["reason"]) for c in listed["results"]] == \
+        [(body["id"], "A 20.00 note stuck in the slot")]
+
+
+def test_one_count_per_table_and_day(cage_client, witness, table):
+    day = gaming_day_of()
+    count(cage_client, table, day, "0.00", witness.username)
+
+    again = count(cage_client, table, day, "0.00", witness.username, expect=409)
+
+    assert again["error"]["code"] == "already_counted"
+    assert DropCount.objects.count() == 1
+
+
+@pytest.mark.parametrize("who", ["self", "nobody", "dealer", "inactive"])
+def test_the_witness_is_another_active_person_who_may_count_or_witness(
+        cage_client, staff_client, table, who):
+    names = {"self": cage_client.user.username, "nobody": "nobody"}
+    if who == "dealer":
+        names[who] = staff_client(roles.DEALER).user.username
+    if who == "inactive":
+        user = staff_client(roles.COUNT).user
+        user.is_active = False
+        user.save()
+        names[who] = user.username
+
+    body = count(cage_client, table, gaming_day_of(), "0.00", names[who], expect=400)
+
+    assert body["error"]["code"] == "invalid_witness"
+    assert not DropCount.objects.exists()
+
+
+def test_a_dealer_does_not_count_and_a_day_to_come_is_not_counted(
+        dealer_client, cage_client, witness, table):
+    day = gaming_day_of()
+    assert count(dealer_client, table, day, "0.00", witness.username, expect=403)
+    tomorrow = day.replace(year=day.year + 1)
+    assert count(cage_client, table, tomorrow, "0.00", witness.username,
+                 expect=400)["error"]["code"] == "gaming_day_not_begun"
+
+
+def test_a_pit_boss_corrects_a_wrong_count_by_reversing_it_and_counting_again(
+        dealer_client, cage_client, pit_boss_client, witness, table, seat_player):
+    seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "100.00")
+    day = gaming_day_of()
+    wrong = count(cage_client, table, day, "90.00", witness.username, reason="short")
+
+    response = pit_boss_client.post(f"/api/v1/drop-counts/{wrong['id']}/correct",
+                                    {"counted": "100.00", "witness": witness.username,
+                                     "reason": "a bundle miscounted"}, format="json")
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["variance"], body["corrects"], body["status"]) == ("0.00", wrong["id"],
+                                                                   "balanced")
+    assert DropCount.objects.get(pk=wrong["id"]).status == "corrected"
+    assert account("drop_box", table).posted == 0
+    assert account("drop_variance", table).posted == 0
+    cage_total = Line.objects.filter(account__kind="cage", entry__kind__in=[
+        "drop_count", "reversal"]).aggregate(total=Sum("amount"))["total"]
+    assert cage_total == -10_000
+    assert player_balance(table.seats.get(number=1).player).available == 10_000
+
+
+def test_buy_ins_counts_and_corrections_run_as_the_runtime_role(
+        as_runtime_role, dealer_client, cage_client, pit_boss_client, witness, table,
+        seat_player, capsys):
+    from django.core.management import call_command
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user")
+        assert cursor.fetchone() == (as_runtime_role,)
+    seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "100.00")
+    wrong = count(cage_client, table, gaming_day_of(), "90.00", witness.username,
+                  reason="short")
+
+    corrected = pit_boss_client.post(f"/api/v1/drop-counts/{wrong['id']}/correct",
+                                     {"counted": "100.00", "witness": witness.username,
+                                      "reason": "recounted"}, format="json")
+
+    assert corrected.status_code == 201, corrected.json()
+    call_command("ledger_verify")
+    assert capsys.readouterr().out.startswith("OK: ")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
+                                                                          seat_player):
+    import threading
+
+    from django.db import connections
+
+    from casino.shared.errors import Conflict
+    from rounds.services.drop import buy_in_take, drop_count_record
+
+    # given a buy-in of 100.00 recorded, two count-room staff and a witness
+    dealer, _ = staff_create(username="dora", role=roles.DEALER)
+    counters = [staff_create(username=f"c{n}", role=roles.COUNT)[0] for n in (1, 2)]
+    staff_create(username="wendy", role=roles.COUNT)
+    seat_player(table, 1, funds=0)
+    buy_in_take(table_id=table.pk, seat=1, amount=10_000, by=dealer)
+    day = gaming_day_of()
+
+    # when both count the box at once while the dealer takes another 50.00
+    start = threading.Barrier(3)
+    done: list[object] = []
+
+    def run(job: Callable[[], object]) -> None:
+        try:
+            start.wait()
+            done.append(job())
+        except BaseException as exc:  # collected and asserted below
+            done.append(exc)
+        finally:
+            connections.close_all()
+
+    def count_as(counter: Any) -> Callable[[], object]:
+        return lambda: drop_count_record(table_id=table.pk, gaming_day=day, counted=10_000,
+                                         witness="wendy", reason="late buy-in", by=counter)
+
+    jobs = [count_as(c) for c in counters]
+    jobs.append(lambda: buy_in_take(table_id=table.pk, seat=1, amount=5_000, by=dealer))
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    # then one count, one refusal, and the count's "recorded" saw the buy-in or not
+    # whole: the variance is what the ledger says was recorded when it counted
+    refusals = [d for d in done if isinstance(d, Conflict)]
+    assert len(refusals) == 1 and refusals[0].code == "already_counted"
+    (counted,) = DropCount.objects.all()
+    assert counted.recorded in (10_000, 15_000)
+    assert counted.variance == 10_000 - counted.recorded
+    assert Entry.objects.filter(kind="buy_in").count() == 2
+
+
+@pytest.mark.parametrize(("fields", "constraint"), [
+    ({"variance": 5, "status": "explained", "reason": "x"},
+     "drop_count_variance_is_counted_minus_recorded"),
+    ({"counted": -1, "variance": -1, "status": "explained", "reason": "x"},
+     "drop_count_counted_not_negative"),
+    ({"counted": 10, "variance": 10, "status": "explained"},
+     "drop_count_status_follows_variance"),
+    ({"counted": 10, "variance": 10, "status": "balanced", "reason": "x"},
+     "drop_count_status_follows_variance"),
+    ({"same_witness": True}, "drop_count_witness_is_another_person"),
+])
+def test_postgresql_refuses_a_drop_count_the_service_would_never_write(table, witness,
+                                                                        fields, constraint):
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    counter = witness if fields.pop("same_witness", False) else \
+        staff_create(username="carl", role=roles.COUNT)[0]
+    row = {"table": table, "gaming_day": gaming_day_of(), "currency": "EUR", "recorded": 0,
+           "counted": 0, "variance": 0, "status": "balanced", "counted_by": counter,
+           "witness": witness, "counted_at": timezone.now(), **fields}
+
+    with pytest.raises(IntegrityError, match=constraint), transaction.atomic():
+        DropCount.objects.create(**row)
