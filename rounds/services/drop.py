@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino import cash
 from casino.models import Player
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
@@ -33,6 +34,7 @@ from casino.shared.money import format_minor
 from casino.shared.permissions import permission_refused
 from ledger import services as ledger
 from ledger.models import Account
+from ledger.services import account_lock
 from rounds.accounts import (
     drop_box_account,
     drop_variance_account,
@@ -101,9 +103,15 @@ def buy_in_post(*, table: Table, seat: int, player: Player, amount: int,
     accounts in primary-key order."""
     box = drop_box_account(table)
     account = player_account(player)
+    # Cash in for the player's day (casino.cash): both accounts locked first, in primary-key
+    # order as entry_post takes them, so two buy-ins or a deposit at once count one after
+    # the other; past the identity line without an identity on file, nothing is posted.
+    account_lock(account_ids=sorted([box.pk, account.pk]))
+    cash.cash_movement_check(player=player, direction="in", amount=amount)
     entry = ledger.entry_post(
         kind=BUY_IN, memo=f"Buy-in at {table.name}, seat {seat}",
         lines=[(box.pk, -amount), (account.pk, amount)], by=by, ref=table_ref(table.pk))
+    cash.cash_movement_record(player=player, entry=entry)
     return BuyIn(entry_id=entry.pk, table_id=table.pk, seat=seat, player_id=player.pk,
                  player_name=player.name, amount=amount, currency=table.currency,
                  gaming_day=gaming_day_of(entry.created_at), created_at=entry.created_at)

@@ -334,3 +334,46 @@ def test_postgresql_refuses_a_drop_count_the_service_would_never_write(table, wi
 
     with pytest.raises(IntegrityError, match=constraint), transaction.atomic():
         DropCount.objects.create(**row)
+
+
+# --- a buy-in is cash in for the player's day (docs/rules.md, "Cash at the cage and the tables")
+
+@pytest.mark.cash_rules
+def test_a_buy_in_past_the_identity_line_is_refused_and_one_under_it_counts_as_cash_in(
+        dealer_client, cage_client, table, seat_player):
+    player = seat_player(table, 2, funds=0)
+    buy_in(dealer_client, table, 2, "1500.00")
+    before = (Entry.objects.count(), available(player))
+
+    # 1,500.00 + 600.00 would bring the day's cash in to 2,100.00, past 2,000.00
+    refused = buy_in(dealer_client, table, 2, "600.00", expect=409)
+
+    assert refused["error"]["code"] == "identity_required"
+    assert "2,000.00" in refused["error"]["message"]
+    assert (Entry.objects.count(), available(player)) == before
+    seen = cage_client.get(f"/api/v1/players/{player.pk}").json()
+    assert (seen["cash_in"], seen["identity_on_file"]) == ("1500.00", False)
+
+
+@pytest.mark.cash_rules
+def test_buy_ins_past_the_report_line_make_a_cash_transaction_report(
+        dealer_client, cage_client, auditor_client, table, seat_player):
+    player = seat_player(table, 2, funds=0)
+    patched = cage_client.patch(f"/api/v1/players/{player.pk}", {
+        "birth_date": "1980-04-02",
+        "id_document": {"kind": "passport", "number": "X1234567", "country": "NL"}},
+        format="json")
+    assert patched.status_code == 200, patched.json()
+    first = buy_in(dealer_client, table, 2, "6000.00")
+    second = buy_in(dealer_client, table, 2, "4500.00")
+
+    day = gaming_day_of()
+    logged = auditor_client.get(f"/api/v1/cash-log?gaming_day={day}").json()
+    reports = auditor_client.get(f"/api/v1/cash-reports?gaming_day={day}").json()
+
+    rows = logged["results"] if isinstance(logged, dict) else logged
+    assert {row["entry"] for row in rows} >= {first["id"], second["id"]}
+    items = reports["results"] if isinstance(reports, dict) else reports
+    (report,) = [r for r in items if r["player"] == player.pk]
+    assert (report["cash_in"], report["cash_out"]) == ("10500.00", "0.00")
+    assert report["movements"] == [first["id"], second["id"]]
