@@ -42,6 +42,7 @@ class Account(models.Model):
         TABLE_BANKROLL = "table_bankroll", "Table's house bankroll"
         COMMISSION = "commission", "House commission income"
         CAGE = "cage", "Cash at the cage"
+        COLLECTION = "collection", "Card-room collection fees"
 
     # Only players' money is bounded below: the house's accounts are counter-sides whose
     # balance is the house's position, which can be negative (the cage pays out more than it

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar, overload
 
 if TYPE_CHECKING:
     # Typing only: this module stays free of Django at run time.
@@ -249,6 +249,31 @@ def cover_wagers(*, wagers: Mapping[Position, int], banker_seat: int | None,
 
 # --- the plan ---------------------------------------------------------------------------------
 
+_T = TypeVar("_T")
+
+
+class Moves(dict[Party, int]):
+    """Signed balance changes per party. Keys are Party members; a reader may look one up
+    by its plain name too ("bank", "3"), which is the member's value."""
+
+    def __getitem__(self, key: Party | str) -> int:
+        return super().__getitem__(Party(key))
+
+    @overload  # type: ignore[override]
+    def get(self, key: Party | str, /) -> int | None: ...
+    @overload
+    def get(self, key: Party | str, default: int, /) -> int: ...
+    @overload
+    def get(self, key: Party | str, default: _T, /) -> int | _T: ...
+
+    def get(self, key: Party | str, default: object = None, /) -> object:
+        try:
+            party = Party(key)
+        except ValueError:  # no such party: nothing moved for it
+            return default
+        return super().get(party, default)
+
+
 @dataclass(frozen=True)
 class Line:
     """One movement of a plan: ``amount`` (+ received, - paid) for ``party``, and why."""
@@ -290,7 +315,7 @@ class Plan:
     collection_banker: int = 0
     collection_players: int = 0
     collection_payer: Party | None = None  # who paid the bank's fee
-    moves: dict[Party, int] = field(init=False)
+    moves: Moves = field(init=False)
 
     def __post_init__(self) -> None:
         totals: dict[Party, int] = defaultdict(int)
@@ -298,9 +323,8 @@ class Plan:
             totals[line.party] += line.amount
         if sum(totals.values()) != 0:
             raise AssertionError(f"a plan balances: {dict(totals)}")
-        # Signed balance changes per party, none zero. Keys are Party members, typed as
-        # the strings they are, so a reader may look one up by its plain name ("bank", "3").
-        object.__setattr__(self, "moves", {p: v for p, v in totals.items() if v})
+        # Signed balance changes per party, none zero.
+        object.__setattr__(self, "moves", Moves((p, v) for p, v in totals.items() if v))
 
     @property
     def banker_net(self) -> int:
@@ -517,8 +541,8 @@ def settle(
     try:
         typed = {Position(p): Outcome(o) for p, o in outcomes.items()}
     except ValueError:
-        bad = [o for o in outcomes.values() if o not in Outcome.__members__.values()]
-        raise ValueError(f"unknown outcome {bad[0]!r}") from None
+        bad = [o for o in outcomes.values() if o not in {m.value for m in Outcome}]
+        raise ValueError(f"unknown outcome {bad[0] if bad else outcomes!r}") from None
     return _casino_plan(RoundStakes(stakes=stakes, outcomes=typed,
                                     banker_is_house=banker_is_house, house_stake=house_stake),
                         rate=rate, rounding=rounding, co_banking=co_banking)

@@ -30,6 +30,14 @@ class PlayerInput(serializers.Serializer):
                                                          "spaces and dashes are dropped.")
     photo_ref = serializers.CharField(max_length=200, required=False, allow_blank=True,
                                       default="", help_text="Where the cage keeps the photo.")
+    kind = serializers.ChoiceField(
+        choices=Player.Kind.choices, default=Player.Kind.PLAYER,
+        help_text='"proposition": a third-party proposition player, a licensed business that '
+                  'banks card-room rounds and never takes a seat.')
+    licence = serializers.CharField(max_length=60, required=False, allow_blank=True,
+                                    default="",
+                                    help_text="A proposition player's state licence "
+                                              "(required for one, none for a player).")
 
 
 class NamesakeOutput(serializers.Serializer):
@@ -46,6 +54,8 @@ class PlayerOutput(serializers.Serializer):
     id_document_kind = serializers.CharField()
     id_document_number = serializers.CharField()
     photo_ref = serializers.CharField()
+    kind = serializers.CharField()
+    licence = serializers.CharField()
     created_at = serializers.DateTimeField()
     balance = serializers.SerializerMethodField()
 
