@@ -393,3 +393,35 @@ def test_a_card_room_table_has_the_documented_defaults(pit_boss_client):
                                          {"up_to": None, "fee": "5.00"}]
     assert (body["collection_player"], body["max_consecutive_banks"],
             body["rotation_minutes"]) == ("0.00", 2, None)
+
+
+def test_players_who_wagered_are_offered_the_bank_and_decline_it(dealer, card_table,
+                                                                 seat_player, proposition):
+    for seat in (1, 2):
+        seat_player(card_table, seat)
+    round_id = dealer.open_round(card_table)["id"]
+    dealer.wager(round_id, 1, "10.00")
+    dealer.wager(round_id, 2, "10.00")
+    # offered the bank with a wager in front of them, they may take it only after clearing it
+    refused = dealer.banker(round_id, expect=409, seat=1)
+    assert refused["error"]["code"] == "banker_not_allowed"
+
+    for seat in (1, 2):
+        dealer.call("post", f"/api/v1/rounds/{round_id}/banker/decline", {"seat": seat})
+    body = dealer.banker(round_id, third_party=proposition["id"])
+
+    assert [d["seat"] for d in body["bank_declined"]] == [1, 2]
+
+
+def test_a_voided_card_room_round_releases_every_hold(dealer, card_table, seat_player,
+                                                      proposition, pit_boss_client):
+    state, players = worked_round(dealer, card_table, seat_player, proposition)
+    dealer.deal(state["round_id"], {"results_only": True})
+
+    voided = pit_boss_client.post(f"/api/v1/rounds/{state['round_id']}/void",
+                                  {"reason": "misdeal"}, format="json")
+    assert voided.status_code == 200, voided.json()
+
+    everyone = [*players.values(), Player.objects.get(pk=proposition["id"])]
+    assert [player_balance(p).held for p in everyone] == [0] * 5
+    assert [posted(p) for p in players.values()] == [100_000] * 4
