@@ -425,3 +425,23 @@ def test_a_voided_card_room_round_releases_every_hold(dealer, card_table, seat_p
     everyone = [*players.values(), Player.objects.get(pk=proposition["id"])]
     assert [player_balance(p).held for p in everyone] == [0] * 5
     assert [posted(p) for p in players.values()] == [100_000] * 4
+
+
+def test_a_table_made_a_card_room_between_rounds_plays_as_one(dealer, table, seat_player,
+                                                             pit_boss_client):
+    changed = pit_boss_client.patch(f"/api/v1/tables/{table.pk}", {
+        "bank_mode": "card_room", "commission_rate": "0", "collection_player": "0.25"},
+        format="json")
+    assert changed.status_code == 200, changed.json()
+    banker, player = seat_player(table, 1), seat_player(table, 2)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, "50.00")
+    dealer.banker(round_id, seat=1)
+
+    body = dealer.settle(round_id, {"outcomes": {"2": "loss"}})
+
+    assert body["rules"]["collection_player"] == "0.25"
+    assert body["rules"]["collection_banker"][0] == {"up_to": "100.00", "fee": "1.00"}
+    assert posted(banker) == 100_000 + 5_000 - 100
+    assert posted(player) == 100_000 - 5_025
+    assert collection(table) == 125
