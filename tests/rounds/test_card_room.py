@@ -445,3 +445,27 @@ def test_a_table_made_a_card_room_between_rounds_plays_as_one(dealer, table, sea
     assert posted(banker) == 100_000 + 5_000 - 100
     assert posted(player) == 100_000 - 5_025
     assert collection(table) == 125
+
+
+def test_a_dealt_card_room_round_settles_by_the_cards_with_both_banks(
+        dealer, card_table, seat_player, proposition):
+    state, players = worked_round(dealer, card_table, seat_player, proposition)
+    round_id = state["round_id"]
+    before = {n: posted(p) for n, p in players.items()}
+    tppp_before = posted(proposition["id"])
+
+    dealer.deal(round_id)
+    for seat in ("2", "3", "4", "1"):  # the player-dealer's hand is set last
+        dealer.hand(round_id, position=seat, house_way=True)
+    body = dealer.settle(round_id)
+
+    lines = {p["position"]: p for p in body["settlement"]["positions"]}
+    changes = {n: posted(players[n]) - before[n] for n in (2, 3, 4)}
+    for seat, change in changes.items():
+        line = lines[str(seat)]
+        amount = {"win": 10_000, "push": 0, "loss": -10_000}[line["outcome"]]
+        assert change == amount - 50
+    bank = posted(players[1]) - before[1]
+    third = posted(proposition["id"]) - tppp_before
+    assert bank + third + sum(changes.values()) + collection(card_table) == 0
+    assert collection(card_table) == 450
