@@ -8,14 +8,15 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+from django.db import IntegrityError
 from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_balance
-from ledger.models import Account
+from ledger.models import Account, Hold
 from ledger.selectors import account_balance
 from rounds.accounts import table_ref
-from rounds.models import Table
+from rounds.models import Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -469,3 +470,22 @@ def test_a_dealt_card_room_round_settles_by_the_cards_with_both_banks(
     third = posted(proposition["id"]) - tppp_before
     assert bank + third + sum(changes.values()) + collection(card_table) == 0
     assert collection(card_table) == 450
+
+
+def test_a_card_room_round_runs_as_the_runtime_role_and_its_holds_stay_open(
+        as_runtime_role, dealer, make_table, seat_player, proposition):
+    from tests.rounds.test_runtime_role import released_behind_the_services
+
+    table = make_table(bank_mode="card_room", commission_rate="0", collection_player=50)
+    state, _ = worked_round(dealer, table, seat_player, proposition)
+    dealer.deal(state["round_id"], {"results_only": True})
+    round_ = Round.objects.get(pk=state["round_id"])
+    assert round_.third_party_hold_id is not None and len(round_.fee_hold_ids) == 3
+
+    for hold_id in (round_.third_party_hold_id, round_.fee_hold_ids[0]):
+        with pytest.raises(IntegrityError, match=f"backs round {round_.pk} still in play"):
+            released_behind_the_services(hold_id)
+
+    dealer.settle(round_.pk, {"outcomes": {"2": "loss", "3": "win", "4": "loss"}})
+    assert collection(table) == 450
+    assert not Hold.objects.filter(status=Hold.Status.OPEN).exists()
