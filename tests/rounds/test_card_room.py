@@ -394,6 +394,7 @@ def test_a_card_room_table_has_the_documented_defaults(pit_boss_client):
                                          {"up_to": None, "fee": "5.00"}]
     assert (body["collection_player"], body["max_consecutive_banks"],
             body["rotation_minutes"]) == ("0.00", 2, None)
+    assert body["commission_rate"] == "0.0000"  # the room's model is the collection
 
 
 def test_players_who_wagered_are_offered_the_bank_and_decline_it(dealer, card_table,
