@@ -490,3 +490,22 @@ def test_a_card_room_round_runs_as_the_runtime_role_and_its_holds_stay_open(
     dealer.settle(round_.pk, {"outcomes": {"2": "loss", "3": "win", "4": "loss"}})
     assert collection(table) == 450
     assert not Hold.objects.filter(status=Hold.Status.OPEN).exists()
+
+
+def test_a_seated_player_may_decline_before_the_offer_reaches_them(dealer, card_table,
+                                                                  seat_player, proposition):
+    for seat in (1, 2, 3):
+        seat_player(card_table, seat)
+    round_id = dealer.open_round(card_table)["id"]
+    decline = f"/api/v1/rounds/{round_id}/banker/decline"
+
+    dealer.call("post", decline, {"seat": 3})
+    again = dealer.call("post", decline, {"seat": 3}, expect=409)
+    dealer.call("post", decline, {"seat": 1})
+    dealer.call("post", decline, {"seat": 2})
+
+    assert again["error"]["code"] == "bank_already_declined"
+    offers = [e["data"]["seat"] for e in dealer.get(round_id)["events"]
+              if e["kind"] == "bank_offered"]
+    assert offers == [1, 1, 2, None]
+    assert dealer.banker(round_id, third_party=proposition["id"])["state"] == "banker_set"
