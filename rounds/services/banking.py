@@ -88,6 +88,17 @@ def round_covers(round_: Round, wagers: Sequence[Wager]) -> dict[Position, Posit
                         third_party=round_.third_party_id is not None)
 
 
+def card_room_bank_required(round_: Round, wagers: Sequence[Wager]) -> int:
+    """What the card room's bank that is checked first must have available: the
+    player-dealer's share of the cover plus the bank's fee, or — banking alone — the
+    proposition player's cover plus the fee (card_room_cover_hold's figure)."""
+    covers = round_covers(round_, wagers)
+    banker_part = sum(c.player_dealer for c in covers.values())
+    third_part = sum(c.third_party for c in covers.values())
+    fee = banker_fee(banker_part + third_part, round_.table_rules.collection_banker)
+    return (banker_part if round_.banker_player_id is not None else third_part) + fee
+
+
 def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     """The card room's solvency check before play: the player-dealer must have their share
     of the cover plus the bank's collection fee available, the proposition player its share
