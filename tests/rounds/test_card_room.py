@@ -457,8 +457,8 @@ def test_a_dealt_card_room_round_settles_by_the_cards_with_both_banks(
     tppp_before = posted(proposition["id"])
 
     dealer.deal(round_id)
-    for seat in ("2", "3", "4", "1"):  # the player-dealer's hand is set last
-        dealer.hand(round_id, position=seat, house_way=True)
+    for position in ("2", "3", "4", "1"):  # the player-dealer's hand is set last
+        dealer.hand(round_id, position=position, house_way=True)
     body = dealer.settle(round_id)
 
     lines = {p["position"]: p for p in body["settlement"]["positions"]}
