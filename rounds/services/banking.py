@@ -143,7 +143,7 @@ def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> No
         if amount <= 0:
             continue
         available = account_balance(account_id=account_id).available
-        if role == "bank":
+        if role == "bank" or (role == "third_party" and round_.banker_player is None):
             checked = {"required": money(amount), "available": money(available)}
         if available < amount:
             raise _card_room_refusal(who, amount, available, money)
