@@ -43,7 +43,15 @@ ID_NUMBER_SHAPE = r"^[A-Z0-9]{5,20}$"
 
 class Player(models.Model):
     """A person known to the cage. Two players may share a name: their identity (date of
-    birth, identity document) is what tells them apart at the cage, their id everywhere."""
+    birth, identity document) is what tells them apart at the cage, their id everywhere.
+
+    A third-party proposition player (``kind`` proposition) is a licensed business that
+    banks card-room rounds from its own bankroll at the cage: it funds and withdraws like a
+    player, is known by its licence, and never takes a seat (docs/rules.md, card room)."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", "Player"
+        PROPOSITION = "proposition", "Third-party proposition player"
 
     name = models.CharField(max_length=200)
     currency = models.CharField(max_length=3, choices=Currency.choices, default=Currency.EUR)
@@ -61,6 +69,9 @@ class Player(models.Model):
     # service stores the reference, never the picture.
     photo_ref = models.CharField(max_length=200, blank=True, default="",
                                  verbose_name="photo reference")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PLAYER)
+    licence = models.CharField(max_length=60, blank=True, default="",
+                               help_text="A proposition player's state licence.")
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
@@ -71,6 +82,11 @@ class Player(models.Model):
         ordering = ["id"]
         indexes = [models.Index(fields=["name"])]
         constraints = [
+            # A proposition player is known by its licence; a player has none.
+            models.CheckConstraint(
+                condition=models.Q(kind="player", licence="")
+                | (models.Q(kind="proposition") & ~models.Q(licence="")),
+                name="player_kind_licence"),
             # A document is its kind and its number together, or none (older players).
             models.CheckConstraint(
                 condition=(models.Q(id_document_kind="", id_document_number="")

@@ -180,8 +180,13 @@ def player_identity_check(*, identity: Identity, today: date | None = None) -> I
 
 
 def player_create(*, name: str, currency: str, by: User | None,
-                  identity: Identity | None = None, namesakes_seen: bool = True) -> Player:
+                  identity: Identity | None = None, namesakes_seen: bool = True,
+                  kind: str = Player.Kind.PLAYER, licence: str = "") -> Player:
     """Register a player and open their account in their currency.
+
+    ``kind`` ``proposition``: a third-party proposition player, known by its ``licence``
+    (required), which funds and withdraws at the cage like a player and banks card-room
+    rounds, but never takes a seat (rounds.services.seat_take).
 
     ``namesakes_seen=False``: refused (409 ``namesake``, the players of that name in the
     detail) when a player of the same name (case aside) exists, so the cage looks at them
@@ -193,6 +198,18 @@ def player_create(*, name: str, currency: str, by: User | None,
     if currency not in Currency.values:
         raise ValidationFailed(f"The floor does not take {currency!r}.", code="invalid_currency",
                                detail={"currency": currency, "known": list(Currency.values)})
+    licence = licence.strip()
+    if kind not in Player.Kind.values:
+        raise ValidationFailed(f"A player's kind is one of {', '.join(Player.Kind.values)}.",
+                               detail={"fields": {"kind": list(Player.Kind.values)}})
+    if kind == Player.Kind.PROPOSITION and not licence:
+        raise ValidationFailed("A third-party proposition player is registered with its "
+                               "state licence.",
+                               detail={"fields": {"licence": ["required for a proposition "
+                                                              "player"]}})
+    if kind == Player.Kind.PLAYER and licence:
+        raise ValidationFailed("Only a third-party proposition player has a licence.",
+                               detail={"fields": {"licence": ["only for kind proposition"]}})
     identity = player_identity_check(identity=identity or Identity())
     if not namesakes_seen:
         found = player_namesakes(name=name)
@@ -208,7 +225,7 @@ def player_create(*, name: str, currency: str, by: User | None,
             date_of_birth=identity.date_of_birth, id_document_kind=identity.id_document_kind,
             id_document_number=identity.id_document_number, photo_ref=identity.photo_ref,
             id_document_country=identity.id_document_country,
-            nationality=identity.nationality)
+            nationality=identity.nationality, kind=kind, licence=licence)
         player_account_open(player=player)
     return player
 

@@ -47,6 +47,8 @@ class Account(models.Model):
         DROP_BOX = "drop_box", "Table's drop box"
         # What the count found more (+) or less (-) than the buy-ins recorded, per table.
         DROP_VARIANCE = "drop_variance", "Drop count variance"
+        # What a card room earns per hand, whatever its result (rounds: collection fees).
+        COLLECTION = "collection", "Card-room collection fees"
 
     # Only players' money is bounded below: the house's accounts are counter-sides whose
     # balance is the house's position, which can be negative (the cage pays out more than it

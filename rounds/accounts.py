@@ -34,17 +34,24 @@ def player_account(player: Player) -> Account:
 class TableAccounts(NamedTuple):
     bankroll: Account     # the house's money at this table: it banks and stakes from it
     commission: Account   # commission the house earns at this table
+    collection: Account | None  # card-room collection fees (opened for card-room tables)
 
 
 def table_accounts(table: Table) -> TableAccounts:
     ref = table_ref(table.pk)
     found = {a.kind: a for a in Account.objects.filter(
-        kind__in=["table_bankroll", "commission"], currency=table.currency, ref=ref)}
+        kind__in=["table_bankroll", "commission", "collection"], currency=table.currency,
+        ref=ref)}
     bankroll = found.get("table_bankroll") or ledger.account_get_or_create(
         kind="table_bankroll", currency=table.currency, ref=ref, name=f"{table.name} bankroll")
     commission = found.get("commission") or ledger.account_get_or_create(
         kind="commission", currency=table.currency, ref=ref, name=f"{table.name} commission")
-    return TableAccounts(bankroll=bankroll, commission=commission)
+    collection = found.get("collection")
+    if collection is None and table.bank_mode == Table.BankMode.CARD_ROOM:
+        collection = ledger.account_get_or_create(
+            kind="collection", currency=table.currency, ref=ref,
+            name=f"{table.name} collection")
+    return TableAccounts(bankroll=bankroll, commission=commission, collection=collection)
 
 
 def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, int]:
@@ -53,14 +60,17 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
 
     The bank is the table's bankroll when the house banks, else the player-banker's
     account; the house (its stake, its half of a co-bank) is the bankroll; each seat is
-    the account of the player who wagered there (who may have left the seat since)."""
+    the account of the player who wagered there (who may have left the seat since). In a
+    card room the third party is the proposition player's account and the collection the
+    table's collection income; a proposition player banking alone has no BANK party."""
     ref = table_ref(round_.table_id)
     player_ids = {w.player_id for w in wagers}
-    if not round_.banker_is_house:
-        # A player-banked round names its banker (constraint round_banker_consistent).
-        assert round_.banker_player_id is not None
+    if round_.banker_player_id is not None:
         player_ids.add(round_.banker_player_id)
+    if round_.third_party_id is not None:
+        player_ids.add(round_.third_party_id)
     keys = [(Account.Kind.TABLE_BANKROLL.value, ref), (Account.Kind.COMMISSION.value, ref),
+            (Account.Kind.COLLECTION.value, ref),
             *((Account.Kind.PLAYER.value, player_account_ref(i)) for i in player_ids)]
     found = ledger_selectors.account_ids(currency=round_.currency, keys=keys)
 
@@ -72,12 +82,22 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
 
     bankroll = found.get((Account.Kind.TABLE_BANKROLL, ref))
     commission = found.get((Account.Kind.COMMISSION, ref))
-    if bankroll is None or commission is None:  # a table opened before its accounts were
+    collection = found.get((Account.Kind.COLLECTION, ref))
+    card_room = round_.table_rules.card_room
+    if bankroll is None or commission is None or (collection is None and card_room):
+        # a table opened before its accounts were, or made a card room since
         table = table_accounts(round_.table)
         bankroll, commission = table.bankroll.pk, table.commission.pk
+        collection = table.collection.pk if table.collection is not None else None
     parties = {Party.HOUSE: bankroll, Party.COMMISSION: commission}
-    parties[Party.BANK] = bankroll if round_.banker_is_house else \
-        player(round_.banker_player_id or 0)
+    if collection is not None:
+        parties[Party.COLLECTION] = collection
+    if round_.banker_is_house:
+        parties[Party.BANK] = bankroll
+    elif round_.banker_player_id is not None:
+        parties[Party.BANK] = player(round_.banker_player_id)
+    if round_.third_party_id is not None:
+        parties[Party.THIRD_PARTY] = player(round_.third_party_id)
     for wager in wagers:
         parties[Party.seat(wager.seat)] = player(wager.player_id)
     return parties

@@ -38,6 +38,16 @@ class TableForm(forms.ModelForm):
         help_text="Results only lets the dealer record each position's outcome: allow it "
                   "only at a table that records outcomes dealt elsewhere.")
 
+    collection_player = forms.DecimalField(
+        decimal_places=2, min_value=Decimal(0), label="Collection fee per wager",
+        required=False, help_text="Card room: each wager with action pays it (empty or "
+                                  "0.00: none).")
+    collection_banker = forms.JSONField(
+        label="Bank's collection fee bands", required=False,
+        help_text='Card room, by the action covered against the bank: [{"up_to": "100.00", '
+                  '"fee": "1.00"}, {"up_to": "500.00", "fee": "3.00"}, {"up_to": null, '
+                  '"fee": "5.00"}].')
+
     class Meta:
         model = Table
         fields = list(services.TABLE_FIELDS)
@@ -47,10 +57,23 @@ class TableForm(forms.ModelForm):
         for name in ("min_bet", "max_bet", "house_way", "deal_modes"):
             # A new table's form starts from the rules' defaults, like the model's fields.
             self.initial.setdefault(name, getattr(self.instance, name))
+        for name in ("collection_player", "collection_banker"):
+            self.initial.setdefault(name, getattr(self.instance, name))
         for limit in ("min_bet", "max_bet"):
             if isinstance(self.initial.get(limit), int):
                 self.initial[limit] = Decimal(format_minor(self.initial[limit],
                                                            self.instance.currency))
+        if isinstance(self.initial.get("collection_player"), int):
+            # As text: a zero fee is still a value the page shows and sends back.
+            self.initial["collection_player"] = format_minor(
+                self.initial["collection_player"], self.instance.currency)
+        bands = self.initial.get("collection_banker")
+        if isinstance(bands, list) and all(isinstance(b, dict) for b in bands):
+            # Shown in the currency's units, as the API shows them.
+            currency = self.instance.currency
+            self.initial["collection_banker"] = [
+                {"up_to": None if b.get("up_to") is None else format_minor(b["up_to"], currency),
+                 "fee": format_minor(b.get("fee", 0), currency)} for b in bands]
 
     def _minor(self, value: Decimal) -> int:
         currency = self.cleaned_data.get("currency") or self.instance.currency
@@ -64,6 +87,26 @@ class TableForm(forms.ModelForm):
 
     def clean_max_bet(self) -> int:
         return self._minor(self.cleaned_data["max_bet"])
+
+    def clean_collection_player(self) -> int:
+        fee = self.cleaned_data["collection_player"]
+        return 0 if fee is None else self._minor(fee)
+
+    def clean_collection_banker(self) -> list[dict[str, int | None]]:
+        bands = self.cleaned_data["collection_banker"]
+        if bands is None:  # left empty: the table's bands stay as they are
+            return list(self.instance.collection_banker)
+        if not isinstance(bands, list) or not all(
+                isinstance(b, dict) and set(b) == {"up_to", "fee"} for b in bands):
+            raise forms.ValidationError('Bands are a list of {"up_to": "100.00" or null, '
+                                        '"fee": "1.00"}.')
+        currency = self.cleaned_data.get("currency") or self.instance.currency
+        try:
+            return [{"up_to": None if b["up_to"] is None else to_minor(str(b["up_to"]),
+                                                                      currency),
+                     "fee": to_minor(str(b["fee"]), currency)} for b in bands]
+        except DomainError as exc:
+            raise forms.ValidationError(exc.message) from exc
 
     def clean(self) -> dict[str, Any]:
         # The table's CHECK constraints, said in words before the model's own validation
@@ -160,8 +203,10 @@ class TableAdmin(StyledAdmin):
                                               "commission_rounding"]}),
         ("The game", {"fields": ["wheel", "house_way", "foul_policy", "first_stack",
                                  "deal_modes"]}),
-        ("The bank", {"fields": ["bank_rotation", "banker_must_have_played",
+        ("The bank", {"fields": ["bank_mode", "bank_rotation", "banker_must_have_played",
                                  "house_stake_cap", "co_banking"]}),
+        ("Card room", {"fields": ["collection_banker", "collection_player",
+                                  "max_consecutive_banks", "rotation_minutes"]}),
         ("Opened", {"fields": ["created_at", "created_by"]}),
     ]
     # Shown instead of the minor-unit fields to staff who may only look.

@@ -45,6 +45,7 @@ from django.utils.timezone import localtime
 
 from casino.models import Currency
 from casino.shared.money import format_minor
+from rounds.paigow.showdown import Result
 
 if TYPE_CHECKING:
     # rounds.rules reads the Table model's choices and defaults, so it imports this module.
@@ -57,6 +58,13 @@ SEAT_NUMBERS = range(1, 7)
 def default_deal_modes() -> list[str]:
     """Electronic and physical deals; results only is a pit boss's choice per table."""
     return [Table.DealMode.ELECTRONIC.value, Table.DealMode.PHYSICAL.value]
+
+
+def default_collection_banker() -> list[dict[str, int | None]]:
+    """The bank's collection fee in a card room, by the action covered against it (minor
+    units): 1.00 up to 100.00, 3.00 up to 500.00, 5.00 above (docs/rules.md)."""
+    return [{"up_to": 10_000, "fee": 100}, {"up_to": 50_000, "fee": 300},
+            {"up_to": None, "fee": 500}]
 
 
 class Table(models.Model):
@@ -94,6 +102,11 @@ class Table(models.Model):
         AFTER_COUNTED = "after_counted", "Dealing starts after the counted position"
         COUNTED = "counted", "The counted position takes the first stack"
 
+    class BankMode(models.TextChoices):
+        CASINO = "casino", "Casino: the house or a player banks; commission"
+        CARD_ROOM = "card_room", "Card room: player-dealers and proposition players bank; " \
+                                 "collection fees"
+
     name = models.CharField(max_length=100, unique=True)
     currency = models.CharField(max_length=3, choices=Currency.choices, default=Currency.EUR)
     is_open = models.BooleanField(default=True)
@@ -127,6 +140,21 @@ class Table(models.Model):
         models.CharField(max_length=20, choices=DealMode.choices), default=default_deal_modes,
         help_text="How this table's rounds may be dealt.",
     )
+    # Card-room mode (docs/rules.md "Card-room mode"): who may bank and what the house earns.
+    bank_mode = models.CharField(max_length=20, choices=BankMode.choices,
+                                 default=BankMode.CASINO)
+    collection_banker = models.JSONField(
+        default=default_collection_banker,
+        help_text='Card room: the bank\'s fee by the covered action, in minor units: '
+                  '[{"up_to": 10000, "fee": 100}, ..., {"up_to": null, "fee": 500}].')
+    collection_player = models.BigIntegerField(
+        default=0, help_text="Card room: the flat fee of each wager with action.")
+    max_consecutive_banks = models.PositiveSmallIntegerField(
+        default=2, help_text="Card room: the most consecutive rounds one player may bank.")
+    rotation_minutes = models.PositiveIntegerField(
+        null=True, blank=True, default=None,
+        help_text="Card room: the bank moves on after a player held it this long (empty: "
+                  "no time limit).")
     created_at = models.DateTimeField(auto_now_add=True)
     # Who opened the table (rules §10); empty for tables opened before it was recorded.
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -150,6 +178,12 @@ class Table(models.Model):
                 & Q(deal_modes__contained_by=["electronic", "physical", "results"]),
                 name="table_deal_modes_known_and_not_empty",
             ),
+            models.CheckConstraint(condition=Q(bank_mode__in=["casino", "card_room"]),
+                                   name="table_bank_mode_known"),
+            models.CheckConstraint(
+                condition=Q(collection_player__gte=0) & Q(max_consecutive_banks__gte=1)
+                & (Q(rotation_minutes__isnull=True) | Q(rotation_minutes__gte=1)),
+                name="table_card_room_settings_in_range"),
         ]
 
     def __str__(self) -> str:
@@ -256,6 +290,14 @@ class Round(models.Model):
     banker_player = models.ForeignKey("casino.Player", null=True, blank=True,
                                       on_delete=models.PROTECT, related_name="banked_rounds")
     house_stake = models.BigIntegerField(default=0)
+    # Card room: the most the player-dealer covers (empty: all the action), and the
+    # proposition player covering the rest, or banking alone (no banker seat).
+    banker_cover = models.BigIntegerField(null=True, blank=True)
+    third_party = models.ForeignKey("casino.Player", null=True, blank=True,
+                                    on_delete=models.PROTECT, related_name="+")
+    third_party_hold_id = models.BigIntegerField(null=True, blank=True)
+    # Each wager's collection fee held on its player at the deal (card room).
+    fee_hold_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
     # Solvency check (rules §7.4), recorded when the deal starts.
     solvency_required = models.BigIntegerField(null=True, blank=True)
     solvency_available = models.BigIntegerField(null=True, blank=True)
@@ -275,6 +317,12 @@ class Round(models.Model):
     player_commission = models.BigIntegerField(null=True, blank=True)
     house_bank_share = models.BigIntegerField(
         default=0, help_text="Co-banking: the house's half of the bank's result (+ won).")
+    # Card room: the proposition player's result before commission and fee, its
+    # commission, and the collection fees (the bank's; all the wagers').
+    third_party_net = models.BigIntegerField(null=True, blank=True)
+    third_party_commission = models.BigIntegerField(null=True, blank=True)
+    collection_banker = models.BigIntegerField(null=True, blank=True)
+    collection_players = models.BigIntegerField(null=True, blank=True)
     entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
     reversal_entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
 
@@ -313,7 +361,11 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(banker_is_house=False, banker_seat__gte=1, banker_seat__lte=6,
                             banker_player__isnull=False)
-                | Q(banker_is_house=True, banker_seat__isnull=True, house_stake=0)
+                # a card room's proposition player banking alone: no seat, no player-dealer
+                | Q(banker_is_house=False, banker_seat__isnull=True,
+                    banker_player__isnull=True, third_party__isnull=False, house_stake=0)
+                | Q(banker_is_house=True, banker_seat__isnull=True, house_stake=0,
+                    third_party__isnull=True)
                 | Q(banker_is_house__isnull=True, banker_seat__isnull=True),
                 name="round_banker_consistent",
             ),
@@ -323,6 +375,9 @@ class Round(models.Model):
                 | Q(entry_id__isnull=True),
                 name="round_reversed_has_entry",
             ),
+            models.CheckConstraint(condition=Q(banker_cover__isnull=True)
+                                   | Q(banker_cover__gte=0),
+                                   name="round_banker_cover_not_negative"),
         ]
         indexes = [# A table's day (rounds.reports.table_day_report): only that day's rows.
                    models.Index(fields=["table", "gaming_day"]),
@@ -409,9 +464,10 @@ class Hand(models.Model):
         FOUL_FORFEIT = "foul_forfeit", "Fouled and forfeited"
 
     class Outcome(models.TextChoices):
-        WIN = "win", "Win"
-        PUSH = "push", "Push"
-        LOSS = "loss", "Loss"
+        # The values of the one outcome type (rounds.paigow.showdown.Result), with labels.
+        WIN = Result.WIN.value, "Win"
+        PUSH = Result.PUSH.value, "Push"
+        LOSS = Result.LOSS.value, "Loss"
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="hands")
     position = models.CharField(max_length=10)
@@ -427,6 +483,11 @@ class Hand(models.Model):
     amount = models.BigIntegerField(null=True, blank=True,
                                     help_text="Won (+) or lost (-), before commission.")
     commission = models.BigIntegerField(default=0)
+    # Card room, at settlement: who covered the wager (the rest got no action) and the
+    # wager's collection fee.
+    cover_banker = models.BigIntegerField(default=0)
+    cover_third_party = models.BigIntegerField(default=0)
+    fee = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["round_id", "id"]
@@ -436,6 +497,10 @@ class Hand(models.Model):
                                    name="hand_position_known"),
             models.CheckConstraint(condition=Q(commission__gte=0),
                                    name="hand_commission_not_negative"),
+            models.CheckConstraint(
+                condition=Q(cover_banker__gte=0, cover_third_party__gte=0, fee__gte=0)
+                & Q(wager__gte=models.F("cover_banker") + models.F("cover_third_party")),
+                name="hand_cover_within_wager"),
         ]
 
     def __str__(self) -> str:

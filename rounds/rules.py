@@ -18,6 +18,7 @@ from typing import Any
 from django.db import models
 
 from rounds.models import Table
+from rounds.settlement import FeeBand
 
 
 def _default(name: str) -> Any:
@@ -41,6 +42,15 @@ class TableRules:
     co_banking: bool
     first_stack: Table.FirstStack
     deal_modes: tuple[Table.DealMode, ...]
+    bank_mode: Table.BankMode = Table.BankMode.CASINO
+    collection_banker: tuple[FeeBand, ...] = ()   # minor units
+    collection_player: int = 0
+    max_consecutive_banks: int = 2
+    rotation_minutes: int | None = None
+
+    @property
+    def card_room(self) -> bool:
+        return self.bank_mode == Table.BankMode.CARD_ROOM
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableRules:
@@ -61,4 +71,26 @@ class TableRules:
             co_banking=bool(get("co_banking")),
             first_stack=Table.FirstStack(get("first_stack")),
             deal_modes=tuple(Table.DealMode(m) for m in get("deal_modes")),
+            bank_mode=Table.BankMode(get("bank_mode")),
+            collection_banker=fee_bands(get("collection_banker")),
+            collection_player=int(get("collection_player")),
+            max_consecutive_banks=int(get("max_consecutive_banks")),
+            rotation_minutes=None if get("rotation_minutes") is None
+            else int(get("rotation_minutes")),
         )
+
+
+def fee_bands(data: Any) -> tuple[FeeBand, ...]:
+    """The bank's fee bands as stored (``Table.collection_banker``, minor units)."""
+    return tuple(FeeBand(up_to=None if band["up_to"] is None else int(band["up_to"]),
+                         fee=int(band["fee"])) for band in data)
+
+
+def fee_bands_text(data: Any, currency: str) -> str:
+    """The bank's fee bands in words, as the rules page and the admin show them:
+    ``up to 100.00: 1.00; up to 500.00: 3.00; above: 5.00``."""
+    from casino.shared.money import format_minor
+
+    return "; ".join(
+        ("above" if band.up_to is None else f"up to {format_minor(band.up_to, currency)}")
+        + f": {format_minor(band.fee, currency)}" for band in fee_bands(data))

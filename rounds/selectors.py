@@ -6,12 +6,13 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_list
@@ -196,6 +197,7 @@ def round_positions_in_play(round_: Round, wagers: Sequence[Wager] | None = None
 # --- the bank's rotation (rules §7.1): what rounds.paigow.rotation needs, read once ---------
 
 BANK_DECLINED = "bank_declined"  # the kind of the event a declined offer records
+BANK_OFFERED = "bank_offered"    # card room: the kind of the event an offer records
 
 
 def round_bank_declined(events: Iterable[RoundEvent]) -> list[dict[str, int]]:
@@ -212,6 +214,35 @@ def player_last_wager_against_house(round_: Round, player_id: int) -> int:
                                  round__state__in=Round.State.PLAYED)
             .exclude(round=round_).order_by("-id").values_list("amount", flat=True).first())
     return last or 0
+
+
+class BankStreak(NamedTuple):
+    """The player who banked the last rounds played at a table, in a row (card room)."""
+
+    player_id: int | None
+    banks: int              # how many rounds in a row
+    minutes: float | None   # since they took the bank, the first of those rounds
+
+
+def round_bank_streak(round_: Round) -> BankStreak:
+    """Who banked the last played rounds before ``round_`` at its table, in a row, and since
+    when: the card room's limits on holding the bank (max_consecutive_banks,
+    rotation_minutes). Voided rounds were not played and do not break a run."""
+    recent = list(Round.objects.filter(table_id=round_.table_id, state__in=Round.State.PLAYED,
+                                       number__lt=round_.number)
+                  .order_by("-number").values_list("pk", "banker_player_id")[:100])
+    if not recent or recent[0][1] is None:
+        return BankStreak(None, 0, None)
+    player_id = recent[0][1]
+    run = []
+    for pk, banker in recent:
+        if banker != player_id:
+            break
+        run.append(pk)
+    taken = (RoundEvent.objects.filter(round_id=run[-1], kind="banker_set")
+             .order_by("-id").values_list("at", flat=True).first())
+    minutes = None if taken is None else (timezone.now() - taken).total_seconds() / 60
+    return BankStreak(player_id, len(run), minutes)
 
 
 def round_bank_table(round_: Round) -> rotation.BankTable:
@@ -236,7 +267,13 @@ def round_bank_table(round_: Round) -> rotation.BankTable:
     declined = tuple(d["seat"] for d in round_bank_declined(
         round_.events.filter(kind=BANK_DECLINED).order_by("id"))
         if d["seat"] in seated and seated[d["seat"]][0] == d["player"])
+    streak = round_bank_streak(round_) if rules.card_room else BankStreak(None, 0, None)
+    streak_seat = next((n for n, (player_id, _) in seated.items()
+                        if player_id == streak.player_id), None)
     return rotation.BankTable(
+        mode=rules.bank_mode.value, streak_seat=streak_seat, streak_banks=streak.banks,
+        streak_minutes=streak.minutes, max_consecutive=rules.max_consecutive_banks,
+        rotation_minutes=rules.rotation_minutes,
         rotation=rules.bank_rotation.value, must_have_played=rules.banker_must_have_played,
         seated={number: name for number, (_, name) in seated.items()},
         wagering=frozenset(wagering), declined=declined,
@@ -337,10 +374,19 @@ class PositionSettlement:
     low: str
     amount: int | None  # won (+) or lost (-), before commission
     commission: int
+    # Card room: who covered the wager (the rest got no action) and its collection fee.
+    cover_banker: int = 0
+    cover_third_party: int = 0
+    fee: int = 0
+    card_room: bool = False
 
     @property
     def net(self) -> int:
-        return (self.amount or 0) - self.commission
+        return (self.amount or 0) - self.commission - self.fee
+
+    @property
+    def uncovered(self) -> int:
+        return self.wager - self.cover_banker - self.cover_third_party if self.card_room else 0
 
 
 @dataclass(frozen=True)
@@ -359,6 +405,22 @@ class SettlementSummary:
     commission_income: int        # the house's commission from players and banker
     entry_id: int | None          # the settlement's ledger entry (none: every hand pushed)
     reversal_entry_id: int | None
+    # Card room: the proposition player (its id, result before commission and fee, its
+    # commission) and the collection fees (the bank's, all the wagers'), None elsewhere.
+    card_room: bool = False
+    third_party_id: int | None = None
+    third_party_net: int | None = None
+    third_party_commission: int | None = None
+    collection_banker: int | None = None
+    collection_players: int | None = None
+
+    @property
+    def collection_paid_by(self) -> str | None:
+        """Who paid the bank's collection fee: the player-dealer, or the proposition player
+        banking alone."""
+        if not self.card_room or not self.collection_banker:
+            return None
+        return "third_party" if self.banker_position == "dealer" else "player_dealer"
 
 
 def round_settlement(round_: Round) -> SettlementSummary | None:
@@ -369,10 +431,13 @@ def round_settlement(round_: Round) -> SettlementSummary | None:
     bank = round_.banker_position
     hands = sorted((h for h in round_hand_list(round_) if h.outcome and h.position != bank),
                    key=lambda h: POSITIONS.index(h.position))
+    card_room = round_.table_rules.card_room
     return SettlementSummary(
         positions=tuple(PositionSettlement(
             position=h.position, wager=h.wager, outcome=h.outcome, high=h.high_result,
-            low=h.low_result, amount=h.amount, commission=h.commission) for h in hands),
+            low=h.low_result, amount=h.amount, commission=h.commission,
+            cover_banker=h.cover_banker, cover_third_party=h.cover_third_party, fee=h.fee,
+            card_room=card_room) for h in hands),
         banker_position=bank,
         banker_is_house=bool(round_.banker_is_house),
         banker_net=round_.banker_net,
@@ -380,9 +445,16 @@ def round_settlement(round_: Round) -> SettlementSummary | None:
         house_stake_result=round_.house_stake_result,
         house_bank_share=round_.house_bank_share,
         co_banked=round_.table_rules.co_banking and round_.banker_is_house is False,
-        commission_income=(round_.player_commission or 0) + (round_.banker_commission or 0),
+        commission_income=(round_.player_commission or 0) + (round_.banker_commission or 0)
+        + (round_.third_party_commission or 0),
         entry_id=round_.entry_id,
         reversal_entry_id=round_.reversal_entry_id,
+        card_room=card_room,
+        third_party_id=round_.third_party_id,
+        third_party_net=round_.third_party_net,
+        third_party_commission=round_.third_party_commission,
+        collection_banker=round_.collection_banker,
+        collection_players=round_.collection_players,
     )
 
 

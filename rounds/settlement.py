@@ -1,9 +1,15 @@
-"""The money of one round, worked out from its outcomes (rules §6 and §7).
+"""The money of one round, worked out from its outcomes (rules §6, §7 and the card room's
+section): a pure plan, every line with its reason, that rounds.services writes as ONE ledger
+entry.
 
-Pure arithmetic on integers (minor units), no database: rounds.services feeds it the
-positions' wagers and outcomes and turns what it returns into one ledger entry.
+Pure arithmetic on integers (minor units), no database and no Django at run time: the
+services read the round and its table's rules (rounds.rules.TableRules, passed whole) and
+hand them over; ``settlement_plan`` picks the table's money model and returns a ``Plan``.
 
-From each position's point of view against the bank:
+Two money models implement one interface (``MoneyModel``):
+
+``CasinoMoney`` (``bank_mode`` = ``casino``), from each position's point of view against
+the bank:
 - win: paid 1 to 1 by the bank, less a commission on the win (rules §6);
 - push: nothing moves;
 - loss: the wager goes to the bank.
@@ -18,17 +24,57 @@ split, the player-banker's share being half rounded down and the house taking th
 half (so an odd cent falls to the house); the player-banker's commission is on the net of
 its own share. The house stakes nothing against a bank it half holds (services refuse a
 house stake then).
+
+``CardRoomMoney`` (``bank_mode`` = ``card_room``, docs/rules.md "Card-room mode"): the house
+neither banks nor stakes. Each wager is covered in seat order by the player-dealer up to the
+cover they declared, the rest by a third-party proposition player (or by nobody: that part
+gets no action and is returned). A wager's win or loss is split between the two banks by
+their cover of it. The house earns collection fees, due whatever the result: one from the
+bank by the table's bands on the total covered action, and a flat one from each wager with
+action; a commission (``commission_rate``) may be charged as well, on a player's win and on
+each bank's net win.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar, overload
+
+from rounds.paigow.showdown import Result
+
+if TYPE_CHECKING:
+    # Typing only: this module stays free of Django at run time.
+    from rounds.rules import TableRules
+
+
+class Position(StrEnum):
+    """A place dealt a hand: the dealer's, or a seat's ("1"-"6")."""
+
+    DEALER = "dealer"
+    SEAT_1 = "1"
+    SEAT_2 = "2"
+    SEAT_3 = "3"
+    SEAT_4 = "4"
+    SEAT_5 = "5"
+    SEAT_6 = "6"
+
+    @classmethod
+    def seat(cls, number: int | str) -> Position:
+        return cls(str(number))
+
+    @property
+    def seat_number(self) -> int | None:
+        return int(self.value) if self.value.isdigit() else None
+
+    @property
+    def order(self) -> int:
+        """The dealer first, then the seats 1 to 6."""
+        return 0 if self is Position.DEALER else int(self.value)
 
 
 class Party(StrEnum):
@@ -38,6 +84,8 @@ class Party(StrEnum):
     BANK = "bank"              # whoever banks: the table's bankroll, or the player-banker
     HOUSE = "house"            # the table's bankroll, when it stakes against a player-bank
     COMMISSION = "commission"  # the house's commission income
+    THIRD_PARTY = "third_party"  # card room: the proposition player covering the rest
+    COLLECTION = "collection"  # card room: the table's collection-fee income
     SEAT_1 = "1"
     SEAT_2 = "2"
     SEAT_3 = "3"
@@ -49,17 +97,20 @@ class Party(StrEnum):
     def seat(cls, number: int | str) -> Party:
         return cls(str(number))
 
+    @classmethod
+    def of(cls, position: Position) -> Party:
+        """The party a position's own stake belongs to: a seat's player, or — for the
+        dealer's hand playing a house stake — the house."""
+        return cls.HOUSE if position is Position.DEALER else cls(position.value)
+
     @property
     def seat_number(self) -> int | None:
         return int(self.value) if self.value.isdigit() else None
 
 
-class Outcome(StrEnum):
-    """A position's result against the bank, from the position's point of view."""
-
-    WIN = "win"
-    PUSH = "push"
-    LOSS = "loss"
+# A position's result against the bank, from the position's point of view: the one outcome
+# type of the showdown (rounds.paigow), the Hand model's choices and the settlement.
+Outcome = Result
 
 
 class PositionOutcome(NamedTuple):
@@ -69,6 +120,18 @@ class PositionOutcome(NamedTuple):
     outcome: Outcome
     high: str = ""
     low: str = ""
+
+
+class Reason(StrEnum):
+    """Why a line of a plan moves money."""
+
+    WAGER_WON = "wager_won"                  # a position's win, paid by a bank
+    WAGER_LOST = "wager_lost"                # a position's loss, taken by a bank
+    COMMISSION = "commission"                # on a position's win (rules §6)
+    BANKER_COMMISSION = "banker_commission"  # on a bank's net win (rules §7.6)
+    COLLECTION_BANKER = "collection_banker"  # card room: the bank's fee by the bands
+    COLLECTION_PLAYER = "collection_player"  # card room: a wager's flat fee
+
 
 QUARTER = 25   # minor units in 0.25 of a two-decimal currency
 UNIT = 100     # minor units in 1.00
@@ -93,32 +156,366 @@ def _rounded(exact: Decimal, rounding: str) -> int:
     raise ValueError(f"unknown commission rounding {rounding!r}")
 
 
+# --- the card room's fees and cover ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FeeBand:
+    """One band of the bank's collection fee: ``fee`` when the covered action is at most
+    ``up_to`` (None: any amount above the bands before)."""
+
+    up_to: int | None
+    fee: int
+
+
+def bands_check(bands: Sequence[FeeBand]) -> str | None:
+    """Why a list of fee bands is not a schedule, in words; None when it is: at least one
+    band, the limits rising, the last one open (no limit), no negative figure."""
+    if not bands:
+        return "give at least one band"
+    if bands[-1].up_to is not None:
+        return "the last band has no limit (up_to null): it takes any larger action"
+    limits = [b.up_to for b in bands[:-1]]
+    if any(limit is None for limit in limits):
+        return "only the last band has no limit"
+    known = [limit for limit in limits if limit is not None]
+    if any(limit <= 0 for limit in known) or known != sorted(set(known)):
+        return "the bands' limits are positive and rise from one band to the next"
+    if any(b.fee < 0 for b in bands):
+        return "a fee is zero or more"
+    return None
+
+
+def banker_fee(action: int, bands: Sequence[FeeBand]) -> int:
+    """The bank's collection fee on ``action`` covered against it: the first band whose
+    limit it does not pass; nothing when nothing was covered."""
+    if action <= 0:
+        return 0
+    for band in bands:
+        if band.up_to is None or action <= band.up_to:
+            return band.fee
+    return bands[-1].fee if bands else 0
+
+
+@dataclass(frozen=True)
+class PositionCover:
+    """Who covers one wager against a card-room bank."""
+
+    position: Position
+    wager: int
+    player_dealer: int   # covered by the seated player-dealer
+    third_party: int     # covered by the proposition player
+
+    @property
+    def action(self) -> int:
+        return self.player_dealer + self.third_party
+
+    @property
+    def uncovered(self) -> int:
+        """Gets no action: returned at settlement, with no fee."""
+        return self.wager - self.action
+
+
+def cover_order(banker_seat: int | None, seats: Iterable[int]) -> list[int]:
+    """The order wagers are taken against the bank (card-room mode): in seat order around
+    the table from the player-dealer's left, i.e. starting with the seat after the
+    banker's and wrapping round; from seat 1 when a proposition player banks alone."""
+    start = banker_seat or 0
+    return sorted(seats, key=lambda s: (s - start - 1) % 6)
+
+
+def cover_wagers(*, wagers: Mapping[Position, int], banker_seat: int | None,
+                 cover: int | None, third_party: bool) -> dict[Position, PositionCover]:
+    """Each wager's cover: the player-dealer (``banker_seat``) takes wagers in cover order
+    up to ``cover`` (None: all of them), splitting the one where the cover runs out; the
+    proposition player, when there is one, takes the rest; without one the rest is
+    uncovered. With no player-dealer (``banker_seat`` None) the proposition player covers
+    everything."""
+    seats = {p.seat_number: p for p in wagers if p.seat_number is not None}
+    if len(seats) != len(wagers):
+        raise ValueError("a card-room bank covers seats' wagers only")
+    left = 0 if banker_seat is None else (sum(wagers.values()) if cover is None else cover)
+    covers: dict[Position, PositionCover] = {}
+    for seat in cover_order(banker_seat, seats):
+        position = seats[seat]
+        wager = wagers[position]
+        mine = min(left, wager)
+        left -= mine
+        covers[position] = PositionCover(position, wager, mine,
+                                         wager - mine if third_party else 0)
+    return dict(sorted(covers.items(), key=lambda item: item[0].order))
+
+
+# --- the plan ---------------------------------------------------------------------------------
+
+_T = TypeVar("_T")
+
+
+class Moves(dict[Party, int]):
+    """Signed balance changes per party. Keys are Party members; a reader may look one up
+    by its plain name too ("bank", "3"), which is the member's value."""
+
+    def __getitem__(self, key: Party | str) -> int:
+        return super().__getitem__(Party(key))
+
+    @overload  # type: ignore[override]
+    def get(self, key: Party | str, /) -> int | None: ...
+    @overload
+    def get(self, key: Party | str, default: int, /) -> int: ...
+    @overload
+    def get(self, key: Party | str, default: _T, /) -> int | _T: ...
+
+    def get(self, key: Party | str, default: object = None, /) -> object:
+        try:
+            party = Party(key)
+        except ValueError:  # no such party: nothing moved for it
+            return default
+        return super().get(party, default)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One movement of a plan: ``amount`` (+ received, - paid) for ``party``, and why."""
+
+    party: Party
+    amount: int
+    reason: Reason
+    position: Position | None = None  # the position it comes from, when it is one's
+
+
 @dataclass(frozen=True)
 class PositionResult:
-    position: str
+    position: str         # a Position's value ("dealer", "1"-"6")
     wager: int
     outcome: Outcome
     amount: int           # won (+) or lost (-) from the position's view, before commission
     commission: int       # paid by the position to the house
+    fee: int = 0          # card room: the position's collection fee
+    cover: PositionCover | None = None  # card room: who covered the wager
 
 
-@dataclass
-class Settlement:
+@dataclass(frozen=True)
+class Plan:
+    """The money of a round: its lines, each with its reason, and the figures the round
+    keeps. ``moves`` sums the lines per party; they sum to zero."""
+
+    lines: tuple[Line, ...]
     positions: list[PositionResult]
     banker_won: int        # everything the bank took from losing positions (under
-    banker_paid: int       # co-banking, the player-banker's share); and paid to winners
-    banker_commission: int
+    banker_paid: int       # co-banking or in a card room, the player-banker's share);
+    banker_commission: int  # and paid to winners; its commission on the net
     house_stake_result: int  # + the house's stake won, - lost (player-banked rounds only)
     player_commission: int   # total commission from winning players
     house_bank_share: int = 0  # co-banking: the house's half of the bank's result
-    # Signed balance changes per party: {BANK: ..., HOUSE: ..., COMMISSION: ...,
-    # SEAT_1: ...}; they sum to zero. Keys are Party members, typed as the strings they are,
-    # so a reader may look one up by its plain name ("bank", "3") too.
-    moves: dict[str, int] = field(default_factory=dict)
+    # card room: the proposition player's result before commission and fee, its commission,
+    # and the collection fees (the bank's, every wager's together)
+    third_party_net: int = 0
+    third_party_commission: int = 0
+    collection_banker: int = 0
+    collection_players: int = 0
+    collection_payer: Party | None = None  # who paid the bank's fee
+    moves: Moves = field(init=False)
+
+    def __post_init__(self) -> None:
+        totals: dict[Party, int] = defaultdict(int)
+        for line in self.lines:
+            totals[line.party] += line.amount
+        if sum(totals.values()) != 0:
+            raise AssertionError(f"a plan balances: {dict(totals)}")
+        # Signed balance changes per party, none zero.
+        object.__setattr__(self, "moves", Moves((p, v) for p, v in totals.items() if v))
 
     @property
     def banker_net(self) -> int:
         return self.banker_won - self.banker_paid
+
+
+# The name the settlement's answer had before it became a plan.
+Settlement = Plan
+
+
+@dataclass(frozen=True)
+class RoundStakes:
+    """What a money model needs to know of a round, beside its table's rules."""
+
+    stakes: Mapping[Position, int]       # every position against the bank, with its stake
+    outcomes: Mapping[Position, Outcome]  # the same positions
+    banker_is_house: bool
+    house_stake: int = 0
+    # card room: each wager's cover, and whether the bank is a seated player-dealer (its
+    # fee and net are the BANK party's) or the proposition player alone
+    covers: Mapping[Position, PositionCover] | None = None
+    player_dealer: bool = True
+
+
+class MoneyModel(Protocol):
+    """How a table turns a round's outcomes into money."""
+
+    def plan(self, round_: RoundStakes, rules: TableRules) -> Plan: ...
+
+
+class CasinoMoney:
+    """The house or a player banks; commission on wins and on the player-banker's net."""
+
+    def plan(self, round_: RoundStakes, rules: TableRules) -> Plan:
+        return _casino_plan(round_, rate=rules.commission_rate,
+                            rounding=str(rules.commission_rounding), co_banking=rules.co_banking)
+
+
+class CardRoomMoney:
+    """A seated player-dealer and a proposition player bank; collection fees."""
+
+    def plan(self, round_: RoundStakes, rules: TableRules) -> Plan:
+        return _card_room_plan(round_, rate=rules.commission_rate,
+                               rounding=str(rules.commission_rounding),
+                               bands=rules.collection_banker,
+                               player_fee=rules.collection_player)
+
+
+MODELS: dict[str, MoneyModel] = {"casino": CasinoMoney(), "card_room": CardRoomMoney()}
+
+
+def settlement_plan(*, stakes: Mapping[Position, int], outcomes: Mapping[Position, Outcome],
+                    rules: TableRules, banker_is_house: bool, house_stake: int = 0,
+                    covers: Mapping[Position, PositionCover] | None = None,
+                    player_dealer: bool = True) -> Plan:
+    """The money of a round by its table's money model (``rules.bank_mode``)."""
+    if set(stakes) != set(outcomes):
+        raise ValueError("every position against the bank needs exactly one outcome")
+    model = MODELS[str(rules.bank_mode)]
+    return model.plan(RoundStakes(stakes=stakes, outcomes=outcomes,
+                                  banker_is_house=banker_is_house, house_stake=house_stake,
+                                  covers=covers, player_dealer=player_dealer), rules)
+
+
+def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
+                 co_banking: bool) -> Plan:
+    banker_is_house = round_.banker_is_house
+    co_banking = co_banking and not banker_is_house
+    if co_banking and Position.DEALER in round_.stakes:
+        raise ValueError("the house stakes nothing against a bank it half holds")
+    lines: list[Line] = []
+    results: list[PositionResult] = []
+    won = paid = player_commission = stake_result = 0
+
+    def add(party: Party, amount: int, reason: Reason, position: Position) -> None:
+        if amount:
+            lines.append(Line(party, amount, reason, position))
+
+    for position in sorted(round_.stakes, key=lambda p: p.order):
+        wager = round_.stakes[position]
+        outcome = round_.outcomes[position]
+        is_house_stake = position is Position.DEALER
+        if is_house_stake and banker_is_house:
+            raise ValueError("the dealer's hand is the bank's in a house-banked round")
+        party = Party.of(position)
+        commission = amount = 0
+        if outcome is Outcome.WIN:
+            # The house's stake pays no commission to the house itself.
+            commission = 0 if is_house_stake else commission_on(wager, rate, rounding)
+            share = banker_share(wager) if co_banking else wager
+            add(party, wager, Reason.WAGER_WON, position)
+            add(party, -commission, Reason.COMMISSION, position)
+            add(Party.COMMISSION, commission, Reason.COMMISSION, position)
+            add(Party.BANK, -share, Reason.WAGER_WON, position)
+            add(Party.HOUSE, -(wager - share), Reason.WAGER_WON, position)
+            paid += share
+            player_commission += commission
+            amount = wager
+        elif outcome is Outcome.LOSS:
+            share = banker_share(wager) if co_banking else wager
+            add(party, -wager, Reason.WAGER_LOST, position)
+            add(Party.BANK, share, Reason.WAGER_LOST, position)
+            add(Party.HOUSE, wager - share, Reason.WAGER_LOST, position)
+            won += share
+            amount = -wager
+        if is_house_stake:
+            stake_result = amount
+        results.append(PositionResult(position.value, wager, outcome, amount, commission))
+
+    banker_commission = 0
+    if not banker_is_house:
+        banker_commission = commission_on(won - paid, rate, rounding)
+        if banker_commission:
+            lines.append(Line(Party.BANK, -banker_commission, Reason.BANKER_COMMISSION))
+            lines.append(Line(Party.COMMISSION, banker_commission, Reason.BANKER_COMMISSION))
+    house_share = sum(line.amount for line in lines if line.party is Party.HOUSE) \
+        if co_banking else 0
+    return Plan(lines=tuple(lines), positions=results, banker_won=won, banker_paid=paid,
+                banker_commission=banker_commission, house_stake_result=stake_result,
+                player_commission=player_commission, house_bank_share=house_share)
+
+
+def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
+                    bands: Sequence[FeeBand], player_fee: int) -> Plan:
+    if round_.banker_is_house or Position.DEALER in round_.stakes or round_.house_stake:
+        raise ValueError("in a card room the house neither banks nor stakes")
+    covers = round_.covers
+    if covers is None or set(covers) != set(round_.stakes):
+        raise ValueError("a card-room settlement needs each wager's cover")
+    lines: list[Line] = []
+    results: list[PositionResult] = []
+    # (won, paid) of each bank: the player-dealer's (BANK) and the proposition player's
+    books = {Party.BANK: [0, 0], Party.THIRD_PARTY: [0, 0]}
+    player_commission = fees = action_total = 0
+
+    def add(party: Party, amount: int, reason: Reason, position: Position | None) -> None:
+        if amount:
+            lines.append(Line(party, amount, reason, position))
+
+    for position in sorted(round_.stakes, key=lambda p: p.order):
+        cover = covers[position]
+        if cover.wager != round_.stakes[position] or cover.uncovered < 0:
+            raise ValueError(f"position {position}: the cover does not match the wager")
+        outcome = round_.outcomes[position]
+        party = Party.of(position)
+        action = cover.action
+        shares = {Party.BANK: cover.player_dealer, Party.THIRD_PARTY: cover.third_party}
+        commission = amount = fee = 0
+        if outcome is Outcome.WIN:
+            commission = commission_on(action, rate, rounding)
+            add(party, action, Reason.WAGER_WON, position)
+            add(party, -commission, Reason.COMMISSION, position)
+            add(Party.COMMISSION, commission, Reason.COMMISSION, position)
+            for bank, share in shares.items():
+                add(bank, -share, Reason.WAGER_WON, position)
+                books[bank][1] += share
+            amount = action
+        elif outcome is Outcome.LOSS:
+            add(party, -action, Reason.WAGER_LOST, position)
+            for bank, share in shares.items():
+                add(bank, share, Reason.WAGER_LOST, position)
+                books[bank][0] += share
+            amount = -action
+        if action:
+            # Due whatever the result, and only on a wager with action.
+            fee = player_fee
+            add(party, -fee, Reason.COLLECTION_PLAYER, position)
+            add(Party.COLLECTION, fee, Reason.COLLECTION_PLAYER, position)
+        fees += fee
+        action_total += action
+        player_commission += commission
+        results.append(PositionResult(position.value, cover.wager, outcome, amount,
+                                      commission, fee, cover))
+
+    bank_commissions = {}
+    for bank, (won, paid) in books.items():
+        bank_commissions[bank] = commission_on(won - paid, rate, rounding)
+        add(bank, -bank_commissions[bank], Reason.BANKER_COMMISSION, None)
+        add(Party.COMMISSION, bank_commissions[bank], Reason.BANKER_COMMISSION, None)
+    # The bank's fee is the player-dealer's; a proposition player banking alone pays it.
+    payer = Party.BANK if round_.player_dealer else Party.THIRD_PARTY
+    banker_collection = banker_fee(action_total, bands)
+    add(payer, -banker_collection, Reason.COLLECTION_BANKER, None)
+    add(Party.COLLECTION, banker_collection, Reason.COLLECTION_BANKER, None)
+    won, paid = books[Party.BANK]
+    third_won, third_paid = books[Party.THIRD_PARTY]
+    return Plan(lines=tuple(lines), positions=results, banker_won=won, banker_paid=paid,
+                banker_commission=bank_commissions[Party.BANK], house_stake_result=0,
+                player_commission=player_commission,
+                third_party_net=third_won - third_paid,
+                third_party_commission=bank_commissions[Party.THIRD_PARTY],
+                collection_banker=banker_collection, collection_players=fees,
+                collection_payer=payer if banker_collection else None)
 
 
 def settle(
@@ -130,73 +527,23 @@ def settle(
     rate: Decimal,
     rounding: str,
     co_banking: bool = False,
-) -> Settlement:
-    """The money of a round.
-
-    ``wagers`` maps each seat playing against the bank ("1"-"6") to its wager; for a
-    player-banked round with a house stake, ``"dealer"`` maps to the stake. ``outcomes``
-    maps the same positions to their ``Outcome`` against the bank.
+) -> Plan:
+    """The casino model's money of a round, from plain names: ``wagers`` maps each seat
+    playing against the bank ("1"-"6") to its wager; for a player-banked round with a house
+    stake, ``"dealer"`` maps to the stake. ``outcomes`` maps the same positions to their
+    ``Outcome`` against the bank. (``settlement_plan`` is the typed door the services use.)
     """
     if set(wagers) != set(outcomes):
         raise ValueError("every position against the bank needs exactly one outcome")
-    co_banking = co_banking and not banker_is_house
-    if co_banking and "dealer" in wagers:
-        raise ValueError("the house stakes nothing against a bank it half holds")
-    moves: dict[Party, int] = defaultdict(int)
-    results: list[PositionResult] = []
-    won = paid = player_commission = 0
-    stake_result = 0
-    for position in sorted(wagers, key=_position_order):
-        wager = wagers[position]
-        try:
-            outcome = Outcome(outcomes[position])
-        except ValueError:
-            raise ValueError(f"unknown outcome {outcomes[position]!r}") from None
-        is_house_stake = position == "dealer"
-        if is_house_stake and banker_is_house:
-            raise ValueError("the dealer's hand is the bank's in a house-banked round")
-        party = Party.HOUSE if is_house_stake else Party.seat(position)
-        if outcome == Outcome.WIN:
-            # The house's stake pays no commission to the house itself.
-            commission = 0 if is_house_stake else commission_on(wager, rate, rounding)
-            moves[party] += wager - commission
-            moves[Party.COMMISSION] += commission
-            share = banker_share(wager) if co_banking else wager
-            moves[Party.BANK] -= share
-            moves[Party.HOUSE] -= wager - share
-            paid += share
-            player_commission += commission
-            amount = wager
-        elif outcome == Outcome.LOSS:
-            moves[party] -= wager
-            share = banker_share(wager) if co_banking else wager
-            moves[Party.BANK] += share
-            moves[Party.HOUSE] += wager - share
-            won += share
-            commission = 0
-            amount = -wager
-        else:  # a push
-            commission = amount = 0
-        if is_house_stake:
-            stake_result = amount
-        results.append(PositionResult(position, wager, outcome, amount, commission))
-
-    banker_commission = 0
-    if not banker_is_house:
-        banker_commission = commission_on(won - paid, rate, rounding)
-        moves[Party.BANK] -= banker_commission
-        moves[Party.COMMISSION] += banker_commission
-    assert sum(moves.values()) == 0, moves
-    return Settlement(
-        positions=results,
-        banker_won=won,
-        banker_paid=paid,
-        banker_commission=banker_commission,
-        house_stake_result=stake_result,
-        player_commission=player_commission,
-        house_bank_share=moves[Party.HOUSE] if co_banking else 0,
-        moves={Party(k): v for k, v in moves.items() if v},
-    )
+    stakes = {Position(p): v for p, v in wagers.items()}
+    try:
+        typed = {Position(p): Outcome(o) for p, o in outcomes.items()}
+    except ValueError:
+        bad = [o for o in outcomes.values() if o not in {m.value for m in Outcome}]
+        raise ValueError(f"unknown outcome {bad[0] if bad else outcomes!r}") from None
+    return _casino_plan(RoundStakes(stakes=stakes, outcomes=typed,
+                                    banker_is_house=banker_is_house, house_stake=house_stake),
+                        rate=rate, rounding=rounding, co_banking=co_banking)
 
 
 def positions_against_bank(*, wagers: Mapping[int, int], banker_is_house: bool | None,

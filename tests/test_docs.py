@@ -251,6 +251,14 @@ def _shown(field: models.Field[Any, Any], value: Any) -> str:
 
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:  # an optional setting, off by default
+        return "none"
+    if field.name == "collection_banker":  # the bank's fee bands, in words
+        from rounds.rules import fee_bands_text
+
+        currency = next(f for f in _table_model()._meta.concrete_fields
+                        if f.name == "currency").get_default()
+        return fee_bands_text(value, currency)
     if isinstance(value, list | tuple):  # a set of choices, written "a, b"
         return ", ".join(str(v) for v in value)
     if isinstance(field, models.BigIntegerField):

@@ -60,6 +60,7 @@ class PlayerListView(generics.ListAPIView):
         data = parse(PlayerInput, request.data)
         identity = services.Identity(**identity_changes(data))
         player = services.player_create(name=data["name"], currency=data["currency"],
+                                        kind=data["kind"], licence=data["licence"],
                                         identity=identity, by=acting_user(request))
         shown = selectors.player_get(player_id=player.pk)
         shown.namesakes = selectors.player_namesakes(  # type: ignore[attr-defined]

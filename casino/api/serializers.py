@@ -53,6 +53,14 @@ class IdentityInput(serializers.Serializer):
 class PlayerInput(IdentityInput):
     name = serializers.CharField(max_length=200)
     currency = serializers.ChoiceField(choices=Currency.choices, default=Currency.EUR)
+    kind = serializers.ChoiceField(
+        choices=Player.Kind.choices, default=Player.Kind.PLAYER,
+        help_text='"proposition": a third-party proposition player, a licensed business that '
+                  'banks card-room rounds and never takes a seat.')
+    licence = serializers.CharField(max_length=60, required=False, allow_blank=True,
+                                    default="",
+                                    help_text="A proposition player's state licence "
+                                              "(required for one, none for a player).")
 
 
 class PlayerChangeInput(IdentityInput):
@@ -87,6 +95,8 @@ class PlayerOutput(serializers.Serializer):
     id_document_number = serializers.CharField()
     id_document_country = serializers.CharField()
     photo_ref = serializers.CharField()
+    kind = serializers.CharField()
+    licence = serializers.CharField()
     created_at = serializers.DateTimeField()
     balance = serializers.SerializerMethodField()
     cash_in = serializers.SerializerMethodField(

@@ -18,7 +18,8 @@ from rest_framework.reverse import reverse
 from casino.models import Currency
 from casino.shared.api.fields import AmountField, CardsField, GamingDayField
 from casino.shared.api.serializers import FieldsOnceOut
-from casino.shared.money import format_minor
+from casino.shared.errors import ValidationFailed
+from casino.shared.money import format_minor, to_minor
 from ledger.api.serializers import BalanceOutput
 from rounds import paigow
 from rounds.models import POSITIONS, ClosedDay, Report, Round, Table
@@ -54,6 +55,44 @@ class CardsOut(serializers.Field):
 
 # --- tables ---------------------------------------------------------------------------------
 
+@extend_schema_field({"type": "array", "items": {"type": "object", "properties": {
+    "up_to": {"type": "string", "nullable": True, "example": "100.00"},
+    "fee": {"type": "string", "example": "1.00"}}, "required": ["up_to", "fee"]},
+    "example": [{"up_to": "100.00", "fee": "1.00"}, {"up_to": "500.00", "fee": "3.00"},
+                {"up_to": None, "fee": "5.00"}]})
+class FeeBandsField(serializers.Field):
+    """The bank's collection fee bands (card room) as money strings, the last ``up_to``
+    null; kept in minor units (rounds.models.Table.collection_banker). Whether they make a
+    schedule (rising, the last open) is the service's check."""
+
+    # (DRF formats the message: the braces are doubled)
+    default_error_messages = {"shape": 'Bands are a list of {{"up_to": "100.00" or null, '
+                                       '"fee": "1.00"}}.'}
+
+    def _currency(self) -> str:
+        return str(self.context.get("currency") or Currency.EUR)
+
+    def to_internal_value(self, data: Any) -> list[dict[str, int | None]]:
+        if not isinstance(data, list) or not all(
+                isinstance(b, dict) and set(b) == {"up_to", "fee"} for b in data):
+            self.fail("shape")
+        currency = self._currency()
+        try:
+            return [{"up_to": None if b["up_to"] is None else to_minor(b["up_to"], currency),
+                     "fee": to_minor(b["fee"], currency)} for b in data]
+        except ValidationFailed as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from None
+
+    def to_representation(self, value: Any) -> list[dict[str, str | None]]:
+        return fee_bands_data(value, self._currency())
+
+
+def fee_bands_data(bands: Any, currency: str) -> list[dict[str, str | None]]:
+    """Fee bands as kept (minor units) -> as the API shows them (money strings)."""
+    return [{"up_to": None if b["up_to"] is None else format_minor(b["up_to"], currency),
+             "fee": format_minor(b["fee"], currency)} for b in bands]
+
+
 class SeatOut(FieldsOnceOut):
     number = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id", allow_null=True)
@@ -88,6 +127,11 @@ class TableOut(FieldsOnceOut):
     deal_modes = serializers.ListField(
         child=serializers.ChoiceField(choices=Table.DealMode.choices),
         help_text="How this table's rounds may be dealt.")
+    bank_mode = serializers.CharField()
+    collection_banker = FeeBandsField(read_only=True)
+    collection_player = MoneyOut()
+    max_consecutive_banks = serializers.IntegerField()
+    rotation_minutes = serializers.IntegerField(allow_null=True)
     seats = SeatOut(many=True)
     created_at = serializers.DateTimeField()
 
@@ -120,6 +164,17 @@ class TableIn(serializers.Serializer):
         help_text='How the table deals: "electronic", "physical" (the dealer records the '
                   'cards), "results" (the dealer records the outcomes). Default: electronic '
                   'and physical.')
+    bank_mode = serializers.ChoiceField(
+        choices=Table.BankMode.choices, required=False,
+        help_text='"casino" (default) or "card_room": the house neither banks nor stakes; '
+                  'player-dealers and proposition players bank and pay collection fees.')
+    collection_banker = FeeBandsField(required=False)
+    collection_player = AmountField(required=False,
+                                    help_text="Card room: each wager's fee (0.00 allowed).")
+    max_consecutive_banks = serializers.IntegerField(min_value=1, max_value=100,
+                                                     required=False)
+    rotation_minutes = serializers.IntegerField(min_value=1, max_value=24 * 60,
+                                                allow_null=True, required=False)
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         # The limits are in the table's currency: the table's own when it changes (the view
@@ -166,6 +221,24 @@ class PositionResultOut(FieldsOnceOut):
 
     def get_net(self, line: PositionSettlement) -> str:
         return format_minor(line.net, self.context["currency"])
+
+
+class CardRoomPositionOut(PositionResultOut):
+    """A position of a card-room round: also who covered its wager and its fee; ``net`` is
+    the amount less commission and fee."""
+
+    fee = MoneyOut(help_text="The wager's collection fee (none when it got no action).")
+    cover = serializers.SerializerMethodField(
+        help_text="Who covered the wager; the uncovered part got no action and was returned.")
+
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "player_dealer": {"type": "string"}, "third_party": {"type": "string"},
+        "uncovered": {"type": "string"}}})
+    def get_cover(self, line: PositionSettlement) -> dict[str, str]:
+        cur = self.context["currency"]
+        return {"player_dealer": format_minor(line.cover_banker, cur),
+                "third_party": format_minor(line.cover_third_party, cur),
+                "uncovered": format_minor(line.uncovered, cur)}
 
 
 class EventOut(FieldsOnceOut):
@@ -220,19 +293,34 @@ class RoundOut(FieldsOnceOut):
     @extend_schema_field({"type": "object", "additionalProperties": True})
     def get_rules(self, round_: Round) -> dict[str, Any]:
         # Amounts leave the service in the currency's unit, as everywhere else ("2.00").
-        return {key: format_minor(value, round_.currency)
-                if key in ("min_bet", "max_bet") and isinstance(value, int) else value
-                for key, value in round_.rules.items()}
+        shown = {key: format_minor(value, round_.currency)
+                 if key in ("min_bet", "max_bet", "collection_player")
+                 and isinstance(value, int) else value
+                 for key, value in round_.rules.items()}
+        if isinstance(shown.get("collection_banker"), list):
+            shown["collection_banker"] = fee_bands_data(shown["collection_banker"],
+                                                        round_.currency)
+        return shown
 
     @extend_schema_field({"type": "object", "nullable": True, "properties": {
         "house": {"type": "boolean"}, "seat": {"type": "integer", "nullable": True},
         "player": {"type": "integer", "nullable": True},
-        "position": {"type": "string"}}})
+        "position": {"type": "string"},
+        "cover": {"type": "string", "nullable": True,
+                  "description": "card room only: the player-dealer's cover, null for all"},
+        "third_party": {"type": "integer", "nullable": True,
+                        "description": "card room only: the proposition player"}}})
     def get_banker(self, round_: Round) -> dict[str, Any] | None:
         if round_.banker_is_house is None:
             return None
-        return {"house": round_.banker_is_house, "seat": round_.banker_seat,
-                "player": round_.banker_player_id, "position": round_.banker_position}
+        banker = {"house": round_.banker_is_house, "seat": round_.banker_seat,
+                  "player": round_.banker_player_id, "position": round_.banker_position}
+        if round_.table_rules.card_room:
+            # the player-dealer's cover (null: all the action) and the proposition player
+            # covering the rest, or banking alone (no seat)
+            banker.update(cover=self._money(round_.banker_cover),
+                          third_party=round_.third_party_id)
+        return banker
 
     @extend_schema_field({"type": "array", "items": {"type": "object", "properties": {
         "seat": {"type": "integer"}, "player": {"type": "integer"}},
@@ -286,13 +374,14 @@ class RoundOut(FieldsOnceOut):
         summary = round_settlement(round_)
         if summary is None:
             return None
-        return {
-            "positions": PositionResultOut(summary.positions, many=True,
-                                           context=self.context).data,
+        positions = CardRoomPositionOut if summary.card_room else PositionResultOut
+        answer = {
+            "positions": positions(summary.positions, many=True, context=self.context).data,
             "banker": {
                 "position": summary.banker_position,
                 "net": self._money(summary.banker_net),
                 "commission": self._money(summary.banker_commission),
+                **self._card_room_banker(summary),
             },
             "house": {
                 "stake_result": self._money(summary.house_stake_result),
@@ -302,6 +391,36 @@ class RoundOut(FieldsOnceOut):
             "entry": summary.entry_id,
             "reversal_entry": summary.reversal_entry_id,
         }
+        if summary.card_room:
+            answer["third_party"] = self._third_party(summary)
+            answer["collection"] = {
+                "banker": self._money(summary.collection_banker),
+                "players": self._money(summary.collection_players),
+                "total": self._money((summary.collection_banker or 0)
+                                     + (summary.collection_players or 0)),
+                "paid_by": summary.collection_paid_by,
+            }
+        return answer
+
+
+    def _card_room_banker(self, summary: Any) -> dict[str, Any]:
+        """The player-dealer's fee and result (net less commission and fee): card room."""
+        if not summary.card_room:
+            return {}
+        fee = summary.collection_banker or 0 \
+            if summary.collection_paid_by == "player_dealer" else 0
+        result = (summary.banker_net or 0) - (summary.banker_commission or 0) - fee
+        return {"fee": self._money(fee), "result": self._money(result)}
+
+    def _third_party(self, summary: Any) -> dict[str, Any] | None:
+        if not summary.card_room or summary.third_party_id is None:
+            return None
+        fee = summary.collection_banker or 0 \
+            if summary.collection_paid_by == "third_party" else 0
+        net, commission = summary.third_party_net or 0, summary.third_party_commission or 0
+        return {"player": summary.third_party_id, "net": self._money(net),
+                "commission": self._money(commission), "fee": self._money(fee),
+                "result": self._money(net - commission - fee)}
 
 
 class RoundFilterIn(serializers.Serializer):
@@ -329,11 +448,20 @@ class BankerIn(serializers.Serializer):
     house = serializers.BooleanField(required=False, default=False)
     seat = serializers.IntegerField(min_value=1, max_value=6, required=False, allow_null=True)
     house_stake = AmountField(required=False)
+    cover = AmountField(positive=True, required=False, allow_null=True,
+                        help_text="Card room: the most the player-dealer covers, wagers taken "
+                                  "in seat order from their left (omitted: all the action).")
+    third_party = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True,
+        help_text="Card room: the proposition player (a player id) covering the rest, or "
+                  "banking alone when no seat is named.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if not attrs.get("house") and attrs.get("seat") is None:
+        if not attrs.get("house") and attrs.get("seat") is None \
+                and attrs.get("third_party") is None:
             raise serializers.ValidationError(
-                {"seat": ["Name the banker's seat, or send \"house\": true."]})
+                {"seat": ["Name the banker's seat, or send \"house\": true (at a card-room "
+                          "table, or \"third_party\": a proposition player)."]})
         return attrs
 
 

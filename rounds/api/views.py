@@ -225,13 +225,23 @@ class RebetView(APIView):
 class BankerView(APIView):
     permission_classes = [requires(RUN)]
 
-    @extend_schema(summary="Set the banker: the house, or a seat with its house stake",
+    @extend_schema(summary="Set the banker: the house, or a seat with its house stake; at a "
+                           "card-room table a player-dealer's seat with its cover and a "
+                           "proposition player, or the proposition player alone",
+                   description="Card room: `{\"seat\": 1, \"cover\": \"150.00\", "
+                               "\"third_party\": 9}` (cover omitted: all the action), or "
+                               "`{\"third_party\": 9}` once every seated player declined. "
+                               "409 `house_may_not_bank`, `house_may_not_stake`, "
+                               "`bank_limit_reached`, `bank_time_up`, `bank_not_offered`, "
+                               "`not_a_proposition_player`; 409 `not_card_room` for a cover "
+                               "or a proposition player at a casino table.",
                    request=BankerIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(BankerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
         services.banker_set(round_id=round_id, by=acting_user(request), house=data["house"],
-                            seat=data.get("seat"), house_stake=data.get("house_stake", 0))
+                            seat=data.get("seat"), house_stake=data.get("house_stake", 0),
+                            cover=data.get("cover"), third_party=data.get("third_party"))
         return _round_response(round_id)
 
 

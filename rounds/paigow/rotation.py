@@ -13,6 +13,13 @@ The table settings it reads (docs/rules.md §7.1):
   player may ask and the pit decides; the offer still goes round in seat order.
 - ``banker_must_have_played``: only a player who wagered in the last house-banked round
   played at the table may bank.
+
+A card-room table (``bank_mode`` ``card_room``) has no house to return the bank to: the bank
+is offered to every seated player in seat order, starting after the last player who banked,
+round and round; ``bank_rotation`` and ``banker_must_have_played`` do not apply. A player
+may bank at most ``max_consecutive_banks`` rounds in a row, and — with ``rotation_minutes``
+— no longer than that many minutes from when they took the bank; then it moves on. When no
+seated player takes it, a proposition player may bank alone.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Final
 from .errors import UnknownOption
 
 ROTATIONS: Final = ("alternate", "circle", "open")
+CARD_ROOM: Final = "card_room"
 SEATS: Final = (1, 2, 3, 4, 5, 6)
 
 
@@ -37,6 +45,8 @@ class Reason(StrEnum):
     HOUSE_TURN = "house_turn"            # alternate: a player banked the round before
     CIRCLE_MOVED_ON = "circle_moved_on"  # circle: the bank moves on to a later seat
     NOT_PLAYED = "not_played"            # banker_must_have_played: no wager against the house
+    BANK_LIMIT = "bank_limit_reached"    # card room: max_consecutive_banks banked in a row
+    BANK_TIME_UP = "bank_time_up"        # card room: held the bank rotation_minutes already
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,19 @@ class BankTable:
     previous_round: int | None = None      # the number of the last round played before
     previous_banker_seat: int | None = None  # its player-banker's seat (None: the house)
     last_banker_seat: int | None = None    # the seat of the last player-banked round played
+    # Card room: the table's bank mode, and the player now holding a run of banks: their
+    # seat, how many rounds in a row they banked (the last played rounds), how many minutes
+    # ago they took the bank; with the limits of the round's settings.
+    mode: str = "casino"
+    streak_seat: int | None = None
+    streak_banks: int = 0
+    streak_minutes: float | None = None
+    max_consecutive: int = 2
+    rotation_minutes: int | None = None
+
+    @property
+    def card_room(self) -> bool:
+        return self.mode == CARD_ROOM
 
     def __post_init__(self) -> None:
         if self.rotation not in ROTATIONS:
@@ -99,6 +122,8 @@ def bank_refusal(table: BankTable, seat: int) -> Refusal | None:
         return Refusal(seat, Reason.HAS_WAGER,
                        "the bank holder places no wager of their own: clear seat "
                        f"{seat}'s wager first")
+    if table.card_room:
+        return _card_room_refusal(table, seat, name)
     player_banked_before = table.previous_round is not None \
         and table.previous_banker_seat is not None
     if table.rotation == "alternate" and player_banked_before:
@@ -120,6 +145,22 @@ def bank_refusal(table: BankTable, seat: int) -> Refusal | None:
     return None
 
 
+def _card_room_refusal(table: BankTable, seat: int, name: str) -> Refusal | None:
+    """The card room's limits on holding the bank (docs/rules.md, card-room rotation)."""
+    if seat != table.streak_seat:
+        return None
+    if table.streak_banks >= table.max_consecutive:
+        return Refusal(seat, Reason.BANK_LIMIT,
+                       f"{name} has banked {table.streak_banks} rounds in a row, the most "
+                       f"this table allows ({table.max_consecutive}): the bank moves on")
+    if table.rotation_minutes is not None and table.streak_minutes is not None \
+            and table.streak_minutes >= table.rotation_minutes:
+        return Refusal(seat, Reason.BANK_TIME_UP,
+                       f"{name} took the bank {int(table.streak_minutes)} minutes ago; this "
+                       f"table moves it on after {table.rotation_minutes} minutes")
+    return None
+
+
 def bank_offer(table: BankTable) -> Offer:
     """The seat the rotation offers the bank next: the first seat in ``offer_order`` that may
     bank (``bank_refusal``), passing over those that declined or may not; nobody when no
@@ -129,6 +170,11 @@ def bank_offer(table: BankTable) -> Offer:
         if seat not in table.seated:
             continue
         refusal = bank_refusal(table, seat)
+        if table.card_room and refusal is not None and refusal.reason is Reason.HAS_WAGER:
+            # A card room offers the bank to every seated player in turn (the regulator's
+            # rotation): one who wagered is offered it too, and declines it or clears the
+            # wager to take it.
+            refusal = None
         if refusal is None:
             return Offer(seat=seat, passed=tuple(passed))
         passed.append(refusal)
@@ -143,6 +189,12 @@ def passed_before(table: BankTable, seat: int) -> list[int]:
 
 
 def _why_none(table: BankTable, passed: list[Refusal]) -> str:
+    if table.card_room:
+        if not passed:
+            return "No player is seated: a proposition player may bank alone."
+        reasons = "; ".join(_short(refusal, table) for refusal in passed)
+        return (f"No seated player can take the bank this round ({reasons}): a proposition "
+                "player may bank alone.")
     if table.rotation == "alternate" and table.previous_banker_seat is not None \
             and table.previous_round is not None:
         return (f"The bank returns to the house this round: round {table.previous_round} was "

@@ -32,7 +32,7 @@ from rounds.selectors import (
     round_positions_in_play,
     round_settlement,
 )
-from rounds.services.banking import banker_cover_required
+from rounds.services.banking import banker_cover_required, card_room_bank_required
 
 CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
 
@@ -157,7 +157,7 @@ def _tables() -> Any:
 
 def _current_round(table: Table) -> Round | None:
     """The round in play, else the last one played (so its result stays on screen)."""
-    return (Round.objects.filter(table=table).select_related("banker_player")
+    return (Round.objects.filter(table=table).select_related("banker_player", "third_party")
             .prefetch_related(Prefetch("wagers", queryset=Wager.objects.select_related("player")),
                               "hands",
                               Prefetch("events", queryset=RoundEvent.objects.order_by("id")))
@@ -195,6 +195,9 @@ def banker_label(round_: Round | None) -> str:
         return ""
     if round_.banker_is_house:
         return "The house"
+    if round_.banker_player is None and round_.third_party is not None:
+        # A card room's proposition player banking alone, from off the table.
+        return f"{round_.third_party.name} (proposition player)"
     name = round_.banker_player.name if round_.banker_player else ""
     return f"Seat {round_.banker_seat} · {name}"
 
@@ -205,20 +208,25 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
     stakes = sum(round_positions_against_bank(round_, wagers).values())
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
-    assert round_.banker_player is not None
+    # A card room's proposition player banking alone stands where a player-banker would.
+    banker = round_.banker_player or round_.third_party
+    assert banker is not None
     # The banker's funds not held now: the same figure as the banker's seat row, before the
     # deal and after it (when the cover is held and so no longer available).
-    funds = (available or {}).get(round_.banker_player_id or 0)
+    funds = (available or {}).get(banker.pk)
     if funds is None:
-        funds = _available([round_.banker_player]).get(round_.banker_player.pk, 0)
+        funds = _available([banker]).get(banker.pk, 0)
     if round_.solvency_required is not None:  # recorded at the deal, the cover held
         return Exposure(against_bank=stakes, required=round_.solvency_required,
-                        available=funds, banker_name=round_.banker_player.name, held=True)
-    required = banker_cover_required(wagers=[w.amount for w in wagers],
-                                     house_stake=round_.house_stake,
-                                     co_banking=round_.table_rules.co_banking)
+                        available=funds, banker_name=banker.name, held=True)
+    if round_.table_rules.card_room:
+        required = card_room_bank_required(round_, wagers)
+    else:
+        required = banker_cover_required(wagers=[w.amount for w in wagers],
+                                         house_stake=round_.house_stake,
+                                         co_banking=round_.table_rules.co_banking)
     return Exposure(against_bank=stakes, required=required, available=funds,
-                    banker_name=round_.banker_player.name)
+                    banker_name=banker.name)
 
 
 def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:

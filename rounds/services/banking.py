@@ -4,7 +4,7 @@ Who plays against the bank is rounds.selectors.round_positions_against_bank."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.contrib.auth.models import User
 
@@ -16,7 +16,13 @@ from rounds import accounts
 from rounds.errors import BankerInsolvent
 from rounds.models import Round, Wager
 from rounds.services.steps import round_event_add
-from rounds.settlement import banker_share
+from rounds.settlement import (
+    Position,
+    PositionCover,
+    banker_fee,
+    banker_share,
+    cover_wagers,
+)
 
 
 def banker_cover_required(*, wagers: Sequence[int], house_stake: int, co_banking: bool) -> int:
@@ -32,6 +38,9 @@ def banker_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     until the round is settled or voided. Refused with the figures, changing nothing.
     The caller holds the round locked; the ledger locks the banker's account."""
     if round_.banker_is_house:
+        return
+    if round_.table_rules.card_room:
+        card_room_cover_hold(round_, wagers, by)
         return
     assert round_.banker_player is not None
     required = banker_cover_required(wagers=[w.amount for w in wagers],
@@ -67,3 +76,111 @@ def banker_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     round_.banker_hold_id = hold.pk
     round_event_add(round_, "solvency_checked", by, required=money(required),
                     available=money(available), hold=hold.pk)
+
+
+# --- the card room's bank (docs/rules.md, card-room mode) ------------------------------------
+
+def round_covers(round_: Round, wagers: Sequence[Wager]) -> dict[Position, PositionCover]:
+    """Who covers each wager of a card-room round: the player-dealer up to their cover in
+    seat order from their left, the proposition player the rest (rounds.settlement)."""
+    return cover_wagers(wagers={Position.seat(w.seat): w.amount for w in wagers},
+                        banker_seat=round_.banker_seat, cover=round_.banker_cover,
+                        third_party=round_.third_party_id is not None)
+
+
+def card_room_bank_required(round_: Round, wagers: Sequence[Wager]) -> int:
+    """What the card room's bank that is checked first must have available: the
+    player-dealer's share of the cover plus the bank's fee, or — banking alone — the
+    proposition player's cover plus the fee (card_room_cover_hold's figure)."""
+    covers = round_covers(round_, wagers)
+    banker_part = sum(c.player_dealer for c in covers.values())
+    third_part = sum(c.third_party for c in covers.values())
+    fee = banker_fee(banker_part + third_part, round_.table_rules.collection_banker)
+    return (banker_part if round_.banker_player_id is not None else third_part) + fee
+
+
+def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
+    """The card room's solvency check before play: the player-dealer must have their share
+    of the cover plus the bank's collection fee available, the proposition player its share
+    (plus the fee when it banks alone), and each player with action the wager's fee. Each
+    is held until settlement; refused with the figures, changing nothing (the caller's
+    transaction rolls back). Holds are placed in account order (the ledger's lock order).
+    The caller holds the round locked."""
+    rules = round_.table_rules
+    covers = round_covers(round_, wagers)
+    banker_part = sum(c.player_dealer for c in covers.values())
+    third_part = sum(c.third_party for c in covers.values())
+    fee = banker_fee(banker_part + third_part, rules.collection_banker)
+    cur = round_.currency
+
+    def money(amount: int) -> str:
+        return format_minor(amount, cur)
+
+    # (account, amount, memo, who in words, what the hold is for)
+    wanted: list[tuple[int, int, str, str, str]] = []
+    if round_.banker_player is not None:
+        account = accounts.player_account(round_.banker_player)
+        wanted.append((account.pk, banker_part + fee, "player-dealer's cover and fee",
+                       "the player-dealer", "bank"))
+    if round_.third_party is not None:
+        account = accounts.player_account(round_.third_party)
+        alone = round_.banker_player is None
+        wanted.append((account.pk, third_part + (fee if alone else 0),
+                       "proposition player's cover" + (" and fee" if alone else ""),
+                       "the proposition player", "third_party"))
+    by_seat = {w.seat: w for w in wagers}
+    if rules.collection_player:
+        for position, cover in covers.items():
+            if cover.action and position.seat_number is not None:
+                wager = by_seat[position.seat_number]
+                account = accounts.player_account(wager.player)
+                wanted.append((account.pk, rules.collection_player,
+                               f"collection fee, seat {wager.seat}",
+                               f"seat {wager.seat}", f"fee:{wager.seat}"))
+    fee_holds: list[int] = []
+    checked: dict[str, str] = {}
+    for account_id, amount, memo, who, role in sorted(wanted):
+        if amount <= 0:
+            continue
+        available = account_balance(account_id=account_id).available
+        if role == "bank" or (role == "third_party" and round_.banker_player is None):
+            checked = {"required": money(amount), "available": money(available)}
+        if available < amount:
+            raise _card_room_refusal(who, amount, available, money)
+        try:
+            hold = ledger.hold_place(account_id=account_id, amount=amount, by=by,
+                                     ref=f"round:{round_.pk}", memo=memo)
+        except Conflict as exc:
+            if exc.code != "insufficient_funds":
+                raise
+            raise _card_room_refusal(
+                who, amount, account_balance(account_id=account_id).available, money) from exc
+        if role == "bank":
+            round_.solvency_required, round_.solvency_available = amount, available
+            round_.banker_hold_id = hold.pk
+        elif role == "third_party":
+            round_.third_party_hold_id = hold.pk
+            if round_.banker_player is None:
+                round_.solvency_required, round_.solvency_available = amount, available
+        else:
+            fee_holds.append(hold.pk)
+    round_.fee_hold_ids = fee_holds
+    round_event_add(round_, "solvency_checked", by, **checked,
+                    cover={p.value: {"player_dealer": money(c.player_dealer),
+                                     "third_party": money(c.third_party),
+                                     "uncovered": money(c.uncovered)}
+                           for p, c in covers.items()},
+                    banker_fee=money(fee), hold=round_.banker_hold_id,
+                    third_party_hold=round_.third_party_hold_id, fee_holds=fee_holds)
+
+
+def _card_room_refusal(who: str, required: int, available: int,
+                       money: Callable[[int], str]) -> BankerInsolvent:
+    what = "pay the collection fee" if who.startswith("seat") else "cover its share"
+    if who == "the player-dealer":
+        what = "cover their share and the bank's fee"
+    return BankerInsolvent(
+        f"{who} cannot {what}: {money(required)} required, {money(available)} available, "
+        f"{money(required - available)} short",
+        detail={"who": who, "required": money(required), "available": money(available),
+                "shortfall": money(required - available)})

@@ -35,6 +35,7 @@ from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
     BANK_DECLINED,
+    BANK_OFFERED,
     player_last_wager_against_house,
     round_active_wagers,
     round_bank_positions,
@@ -77,6 +78,8 @@ def round_open(*, table_id: int, by: User) -> Round:
         currency=table.currency, rules=rules, opened_by=by,
     )
     round_event_add(round_, "opened", by, rules=rules)
+    if round_.table_rules.card_room:
+        _bank_offered(round_, by, round_bank_table(round_))
     return round_
 
 
@@ -242,9 +245,12 @@ def wager_rebet_all(*, round_id: int, by: User) -> list[Wager]:
 
 @transaction.atomic
 def banker_set(*, round_id: int, by: User, house: bool = False,
-               seat: int | None = None, house_stake: int = 0) -> Round:
+               seat: int | None = None, house_stake: int = 0,
+               cover: int | None = None, third_party: int | None = None) -> Round:
     """Who banks this round: the house, or a seated player with the house stake they
-    announce (rules §7.1-§7.3). Ends the betting. Locks the round."""
+    announce (rules §7.1-§7.3); at a card-room table a seated player-dealer covering up to
+    ``cover`` (None: all the action) with proposition player ``third_party`` covering the
+    rest, or that proposition player alone. Ends the betting. Locks the round."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
     if round_.state == Round.State.BANKER_SET:
@@ -252,6 +258,13 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         # under them (only a set banker can have outcomes waiting).
         approvals.approval_pending_check(ref=f"round:{round_id}")
     rules = round_.table_rules
+    if rules.card_room:
+        return _card_room_banker_set(round_, by=by, house=house, seat=seat,
+                                     house_stake=house_stake, cover=cover,
+                                     third_party=third_party)
+    if cover is not None or third_party is not None:
+        raise Conflict("a player-dealer's cover and a proposition player bank only at a "
+                       "card-room table; this table banks as a casino", code="not_card_room")
     if house:
         if seat is not None or house_stake:
             raise ValidationFailed("when the house banks there is no seat and no house stake")
@@ -311,14 +324,118 @@ def round_bank_decline(*, round_id: int, seat: int, by: User) -> Round:
     player = seated_player_lock(round_, seat)
     table = round_bank_table(round_)
     offer = rotation.bank_offer(table)
-    if offer.seat != seat:
+    if table.card_room:
+        # A card room asks every seated player in turn, and one may say no before the
+        # offer reaches them: each decline is recorded, once, and the offer moves on.
+        if seat in table.declined:
+            raise BankNotOffered(f"seat {seat} has declined the bank this round already",
+                                 code="bank_already_declined", detail={"seat": seat})
+    elif offer.seat != seat:
         offered = (f"the bank is offered to seat {offer.seat} ({table.seated[offer.seat]}) "
                    "now" if offer.seat is not None else
                    "the bank is offered to no seat now: the house banks")
         raise BankNotOffered(f"seat {seat} cannot decline the bank: {offered}",
                              detail={"seat": seat, "offered": offer.seat})
     round_event_add(round_, BANK_DECLINED, by, seat=seat, player=player.pk)
+    if round_.table_rules.card_room:
+        # The regulator asks for every offer: the next one is recorded as it is made.
+        _bank_offered(round_, by, round_bank_table(round_))
     return round_
+
+
+def _bank_offered(round_: Round, by: User, table: rotation.BankTable) -> None:
+    """Record whom the card room's rotation offers the bank now (an offer to nobody: every
+    seated player declined or may not, and a proposition player may bank alone)."""
+    offer = rotation.bank_offer(table)
+    round_event_add(round_, BANK_OFFERED, by, seat=offer.seat,
+                    player=None if offer.seat is None else _seat_player_id(round_, offer.seat),
+                    why_none=offer.why_none or None)
+
+
+def _seat_player_id(round_: Round, seat: int) -> int | None:
+    return (Seat.objects.filter(table_id=round_.table_id, number=seat)
+            .values_list("player_id", flat=True).first())
+
+
+def _card_room_banker_set(round_: Round, *, by: User, house: bool, seat: int | None,
+                          house_stake: int, cover: int | None,
+                          third_party: int | None) -> Round:
+    """The bank of a card-room round (docs/rules.md, card-room mode): the house may neither
+    bank nor stake; a seated player-dealer takes the bank the rotation allows, covering up
+    to ``cover``; a proposition player covers the rest, or banks alone once no seated
+    player takes the bank. The round is locked by the caller."""
+    if house:
+        raise Conflict("in a card room the house may not bank: a seated player-dealer or a "
+                       "proposition player banks", code="house_may_not_bank")
+    if house_stake:
+        raise Conflict("in a card room the house stakes nothing against the bank",
+                       code="house_may_not_stake")
+    if seat is None and third_party is None:
+        raise ValidationFailed("name the player-dealer's seat, or the proposition player who "
+                               "banks alone",
+                               detail={"fields": {"seat": ["required unless third_party "
+                                                           "banks alone"]}})
+    if seat is None and cover is not None:
+        raise ValidationFailed("the cover is the player-dealer's: name their seat",
+                               detail={"fields": {"cover": ["only with a seat"]}})
+    if cover is not None and cover <= 0:
+        raise ValidationFailed("a player-dealer covers an amount above zero (omit it to cover "
+                               "all the action)", detail={"fields": {"cover": ["above 0"]}})
+    cur = round_.currency
+    proposition = _proposition_player(round_, third_party) if third_party is not None \
+        else None
+    table = round_bank_table(round_)
+    player: Player | None = None
+    passed: list[int] = []
+    if seat is not None:
+        seat_number_check(seat)
+        player = seated_player_lock(round_, seat)
+        refusal = rotation.bank_refusal(table, seat)
+        if refusal is not None:
+            code = refusal.reason.value if refusal.reason in (
+                rotation.Reason.BANK_LIMIT, rotation.Reason.BANK_TIME_UP) \
+                else BankerNotAllowed.code
+            raise BankerNotAllowed(refusal.message, code=code,
+                                   detail={"seat": seat, "reason": refusal.reason.value})
+        passed = rotation.passed_before(table, seat)
+    else:
+        offer = rotation.bank_offer(table)
+        if offer.seat is not None:
+            raise BankNotOffered(
+                f"the bank is offered to seat {offer.seat} ({table.seated[offer.seat]}): a "
+                "proposition player banks alone only when every seated player declined it",
+                detail={"offered": offer.seat})
+    round_.banker_is_house, round_.banker_seat, round_.banker_player = False, seat, player
+    round_.banker_cover = cover
+    round_.third_party = proposition
+    round_.house_stake = 0
+    round_.state = Round.State.BANKER_SET
+    round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
+                               "banker_cover", "third_party", "house_stake", "state"])
+    round_event_add(round_, "banker_set", by,
+                    banker="player_dealer" if seat is not None else "third_party",
+                    seat=seat, player=player.pk if player is not None else None,
+                    cover=None if cover is None else format_minor(cover, cur),
+                    third_party=proposition.pk if proposition is not None else None,
+                    passed=passed)
+    return round_
+
+
+def _proposition_player(round_: Round, player_id: int) -> Player:
+    """The proposition player named to bank: one registered as such, in the table's
+    currency."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(f"no player #{player_id}")
+    if player.kind != Player.Kind.PROPOSITION:
+        raise Conflict(f"{player.name} is not a third-party proposition player: only a "
+                       "licensed proposition player covers the rest of the bank",
+                       code="not_a_proposition_player", detail={"third_party": player_id})
+    if player.currency != round_.currency:
+        raise Conflict(f"{player.name} plays in {player.currency}; this table plays in "
+                       f"{round_.currency}", code="wrong_currency",
+                       detail={"third_party": player_id})
+    return player
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ from rounds.selectors import (
     round_positions_against_bank,
     round_wagers,
 )
-from rounds.services.banking import banker_cover_hold
+from rounds.services.banking import banker_cover_hold, round_covers
 from rounds.services.steps import (
     round_event,
     round_event_add,
@@ -35,8 +35,15 @@ from rounds.services.steps import (
     round_require_deal_mode,
     round_require_state,
 )
-from rounds.settlement import Outcome, Party, PositionOutcome
-from rounds.settlement import settle as settle_money
+from rounds.settlement import (
+    Line,
+    Outcome,
+    Party,
+    Plan,
+    Position,
+    PositionOutcome,
+    settlement_plan,
+)
 
 # --- settlement, void, reversal --------------------------------------------------------------
 
@@ -91,16 +98,18 @@ def round_settle(*, round_id: int, by: User,
         results = _showdown_all(round_, stakes, hands)
 
     rules = round_.table_rules
-    money = settle_money(
-        wagers=stakes, outcomes={p: r.outcome for p, r in results.items()},
-        banker_is_house=bool(round_.banker_is_house), house_stake=round_.house_stake,
-        rate=rules.commission_rate, rounding=rules.commission_rounding,
-        co_banking=rules.co_banking,
+    money = settlement_plan(
+        stakes={Position(p): v for p, v in stakes.items()},
+        outcomes={Position(p): r.outcome for p, r in results.items()},
+        rules=rules, banker_is_house=bool(round_.banker_is_house),
+        house_stake=round_.house_stake,
+        covers=round_covers(round_, wagers) if rules.card_room else None,
+        player_dealer=round_.banker_seat is not None,
     )
     # A table of pushes moves no money: no account to find.
     party_accounts = accounts.settlement_accounts(round_, wagers) \
         if money.moves or hold_cover else {}
-    lines = _settlement_lines(money.moves, party_accounts)
+    lines = _settlement_lines(money.lines, party_accounts)
     if hold_cover:
         # Placing the cover locks the banker's account; the entry then locks every account
         # of the round. Taking one account before the others would break the key order:
@@ -120,6 +129,10 @@ def round_settle(*, round_id: int, by: User,
             result.low
         hand.wager, hand.amount, hand.commission = figures.wager, figures.amount, \
             figures.commission
+        hand.fee = figures.fee
+        if figures.cover is not None:
+            hand.cover_banker = figures.cover.player_dealer
+            hand.cover_third_party = figures.cover.third_party
         rows.append(hand)
     banker_hand = hands.get(round_.banker_position)
     if banker_hand is not None:
@@ -134,6 +147,11 @@ def round_settle(*, round_id: int, by: User,
     round_.house_stake_result = money.house_stake_result if not round_.banker_is_house else 0
     round_.player_commission = money.player_commission
     round_.house_bank_share = money.house_bank_share
+    if rules.card_room:
+        round_.third_party_net = money.third_party_net
+        round_.third_party_commission = money.third_party_commission
+        round_.collection_banker = money.collection_banker
+        round_.collection_players = money.collection_players
     round_.entry_id = entry_id
     round_.settled_at = timezone.now()
     round_.state = Round.State.SETTLED
@@ -142,14 +160,18 @@ def round_settle(*, round_id: int, by: User,
                           outcomes={p: r.outcome.value for p, r in results.items()},
                           banker_net=format_minor(money.banker_net, cur),
                           banker_commission=format_minor(money.banker_commission, cur),
-                          player_commission=format_minor(money.player_commission, cur))
+                          player_commission=format_minor(money.player_commission, cur),
+                          **_card_room_event(money, cur) if rules.card_room else {})
     # The hands dealt, the round and its event in one statement: one round trip, not three.
     write_rows(updates=[
-        (dealt, ["outcome", "high_result", "low_result", "wager", "amount", "commission"]),
+        (dealt, ["outcome", "high_result", "low_result", "wager", "amount", "commission",
+                 "cover_banker", "cover_third_party", "fee"]),
         ([round_], ["banker_net", "banker_commission", "house_stake_result",
                     "player_commission", "house_bank_share", "entry_id", "settled_at",
                     "state", "deal_kind", "solvency_required", "solvency_available",
-                    "banker_hold_id"]),
+                    "banker_hold_id", "third_party_hold_id", "fee_hold_ids",
+                    "third_party_net", "third_party_commission", "collection_banker",
+                    "collection_players"]),
     ], insert=settled)
     # Every hand of the round, as written, for the answer (selectors.round_detail's
     # ``held``): those dealt were all read above; a results-only round has only those made.
@@ -238,15 +260,32 @@ def _setting(hand: Hand) -> paigow.Setting:
     return paigow.Setting(high=paigow.parse_cards(hand.high), low=paigow.parse_cards(hand.low))
 
 
-def _settlement_lines(moves: Mapping[str, int],
+def _card_room_event(money: Plan, cur: str) -> dict[str, object]:
+    """What a card-room settlement adds to its event: each position's cover and fee, the
+    proposition player's result and the collection, for the regulator's questions."""
+    return {
+        "cover": {p.position: {"player_dealer": format_minor(p.cover.player_dealer, cur),
+                               "third_party": format_minor(p.cover.third_party, cur),
+                               "uncovered": format_minor(p.cover.uncovered, cur),
+                               "fee": format_minor(p.fee, cur)}
+                  for p in money.positions if p.cover is not None},
+        "third_party_net": format_minor(money.third_party_net, cur),
+        "third_party_commission": format_minor(money.third_party_commission, cur),
+        "collection_banker": format_minor(money.collection_banker, cur),
+        "collection_players": format_minor(money.collection_players, cur),
+        "collection_payer": money.collection_payer.value if money.collection_payer else None,
+    }
+
+
+def _settlement_lines(plan_lines: Sequence[Line],
                       party_accounts: Mapping[Party, int]) -> list[tuple[int, int]]:
     """The settlement entry's lines (account, amount) in account order; none when nothing
-    moved (every hand a push). Parties sharing an account (the house's bankroll as bank
-    and as house) make one line."""
+    moved (every hand a push). The plan's lines of one account (the house's bankroll as
+    bank and as house; a player's win and fee) make one line."""
     lines: dict[int, int] = {}
-    for party, amount in moves.items():
-        account_id = party_accounts[Party(party)]
-        lines[account_id] = lines.get(account_id, 0) + amount
+    for line in plan_lines:
+        account_id = party_accounts[line.party]
+        lines[account_id] = lines.get(account_id, 0) + line.amount
     return [(a, v) for a, v in sorted(lines.items()) if v]
 
 
@@ -254,9 +293,7 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], lines: list[tuple[i
                      by: User) -> int | None:
     """The round's one ledger entry, resolving the wager holds and the banker's cover.
     A round where nothing moved (every hand a push) posts no entry; its holds are released."""
-    holds = [w.hold_id for w in wagers]
-    if round_.banker_hold_id is not None:
-        holds.append(round_.banker_hold_id)
+    holds = [*(w.hold_id for w in wagers), *round_extra_holds(round_)]
     # No savepoint for the ledger's call: a refusal leaves round_settle's atomic block,
     # which rolls back whole.
     if not lines:
@@ -269,6 +306,13 @@ def _post_settlement(round_: Round, wagers: Sequence[Wager], lines: list[tuple[i
     return entry.pk
 
 
+def round_extra_holds(round_: Round) -> list[int]:
+    """The round's holds beside its wagers': the banker's cover, and in a card room the
+    proposition player's cover and each wager's collection fee."""
+    holds = [h for h in (round_.banker_hold_id, round_.third_party_hold_id) if h is not None]
+    return holds + list(round_.fee_hold_ids or [])
+
+
 @transaction.atomic
 def round_void(*, round_id: int, reason: str, by: User) -> Round:
     """Void a round before settlement: every hold is released, nothing else moves."""
@@ -279,9 +323,8 @@ def round_void(*, round_id: int, reason: str, by: User) -> Round:
     round_require_state(round_, *Round.State.OPEN, doing="void")
     # Outcomes waiting for a pit boss are rejected first, not voided around.
     approvals.approval_pending_check(ref=f"round:{round_id}")
-    released = [w.hold_id for w in round_active_wagers(round_)]
-    if round_.banker_hold_id is not None:
-        released.append(round_.banker_hold_id)
+    released = [*(w.hold_id for w in round_active_wagers(round_)),
+                *round_extra_holds(round_)]
     ledger.holds_release(hold_ids=released, by=by)
     round_.state = Round.State.VOIDED
     round_.closed_reason = reason

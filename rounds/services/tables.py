@@ -20,6 +20,8 @@ from rounds.errors import (
     TableBusy,
 )
 from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange, Wager
+from rounds.rules import fee_bands
+from rounds.settlement import bands_check
 
 # The bank's side of a round (six wagers plus a house stake) is one ledger amount.
 MAX_TABLE_BET = MAX_MINOR // 8
@@ -29,7 +31,8 @@ MAX_TABLE_BET = MAX_MINOR // 8
 RULE_FIELDS = (
     "min_bet", "max_bet", "commission_rate", "commission_rounding", "wheel", "house_way",
     "bank_rotation", "banker_must_have_played", "house_stake_cap", "foul_policy",
-    "co_banking", "first_stack", "deal_modes",
+    "co_banking", "first_stack", "deal_modes", "bank_mode", "collection_banker",
+    "collection_player", "max_consecutive_banks", "rotation_minutes",
 )
 TABLE_FIELDS = ("name", "currency", "is_open", *RULE_FIELDS)
 
@@ -75,18 +78,56 @@ def _check_table_rules(table: Table) -> None:
             detail={"fields": {"max_bet": [
                 f"At most {format_minor(MAX_TABLE_BET, table.currency)} {table.currency}."]}},
         )
+    _check_card_room_settings(table)
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
         raise ValidationFailed("The commission rate is a fraction of the win: at least 0 and "
                                "below 1 (0.05 is 5%).")
     table.full_clean(validate_unique=False, validate_constraints=False)
 
 
+def _check_card_room_settings(table: Table) -> None:
+    if table.bank_mode not in Table.BankMode.values:
+        raise ValidationFailed(
+            f"bank_mode is one of {', '.join(Table.BankMode.values)}",
+            detail={"fields": {"bank_mode": [f"choose from {list(Table.BankMode.values)}"]}})
+    bands = table.collection_banker
+    try:
+        if not isinstance(bands, list) or not all(isinstance(b, dict) and set(b) ==
+                                                  {"up_to", "fee"} for b in bands):
+            raise TypeError
+        why = bands_check(fee_bands(bands))
+    except (TypeError, ValueError, KeyError):
+        why = 'each band is {"up_to": amount or null, "fee": amount}'
+    if why is None and any(b["fee"] > MAX_TABLE_BET or (b["up_to"] or 0) > MAX_MINOR
+                           for b in bands):
+        why = "a band's figures are too large"
+    if why is not None:
+        raise ValidationFailed(f"The bank's collection fee bands: {why}.",
+                               detail={"fields": {"collection_banker": [why]}})
+    if not isinstance(table.collection_player, int) or not \
+            0 <= table.collection_player <= MAX_TABLE_BET:
+        raise ValidationFailed("The players' collection fee is zero or more.",
+                               detail={"fields": {"collection_player": ["zero or more"]}})
+    if not isinstance(table.max_consecutive_banks, int) or not \
+            1 <= table.max_consecutive_banks <= 100:
+        raise ValidationFailed("A player may bank from 1 to 100 consecutive rounds.",
+                               detail={"fields": {"max_consecutive_banks": ["from 1 to 100"]}})
+    minutes = table.rotation_minutes
+    if minutes is not None and (not isinstance(minutes, int) or not 1 <= minutes <= 24 * 60):
+        raise ValidationFailed("The bank's rotation time is from 1 to 1440 minutes, or none.",
+                               detail={"fields": {"rotation_minutes": ["1 to 1440, or null"]}})
+
+
 @transaction.atomic
 def table_create(*, by: User, name: str, **settings: Any) -> Table:
-    """A new table with six empty seats; settings not given take the rules' defaults."""
+    """A new table with six empty seats; settings not given take the rules' defaults, but a
+    card-room table takes no commission unless asked (rules §14: the room earns collection
+    fees; commission on wins is not its model)."""
     unknown = set(settings) - set(TABLE_FIELDS)
     if unknown:
         raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
+    if settings.get("bank_mode") == Table.BankMode.CARD_ROOM:
+        settings.setdefault("commission_rate", Decimal(0))
     if "deal_modes" in settings:
         settings["deal_modes"] = _deal_modes(settings["deal_modes"])
     table = Table(name=name, created_by=by, **settings)
@@ -165,6 +206,12 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     # Named apart from a namesake already at the table ("Anna #4").
     who = player_label(player, among=Player.objects.filter(
         pk__in=[s.player_id for s in seats.values() if s.player_id]))
+    if player.kind == Player.Kind.PROPOSITION:
+        # A proposition player banks from off the table (card room): it never plays a seat.
+        raise SeatProblem(f"{who} is a third-party proposition player: it covers the bank "
+                          "from off the table and never takes a seat",
+                          code="proposition_player_not_seated",
+                          detail={"player": player.pk})
     if player.currency != table.currency:
         raise SeatProblem(
             f"{who} plays in {player.currency}; this table plays in {table.currency}"
