@@ -34,6 +34,7 @@ from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.spreadsheet import safe_cell
 from casino.shared.templatetags.casino_time import casino_time_text
+from casino.shared.templatetags.money import money_said, money_text
 from ledger.selectors import Statement, account_find, account_statement
 
 View = Callable[..., HttpResponse]
@@ -73,8 +74,8 @@ def refusal_text(exc: DomainError, player: Player) -> str:
     """A service's refusal as the cashier should read it."""
     if exc.code == "insufficient_funds":
         cur = exc.detail["currency"]
-        return (f"{player.name} has {exc.detail['available']} {cur} available; "
-                f"this needs {exc.detail['required']} {cur}.")
+        return (f"{player.name} has {money_said(exc.detail['available'], cur)} available; "
+                f"this needs {money_said(exc.detail['required'], cur)}.")
     return exc.message
 
 
@@ -215,9 +216,9 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
         refusal_trace_request(request, exc, action=action)
         return _player_page(request, player, **forms, status=exc.status)
     if done.approval is not None:
-        cap = format_minor(services.cage_cap(player.currency), player.currency)
-        messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap} "
-                                  f"{player.currency}, it waits for a pit boss's approval "
+        cap = money_text(services.cage_cap(player.currency), player.currency)
+        messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap}, "
+                                  f"it waits for a pit boss's approval "
                                   f"(request #{done.approval.pk}). No money has moved yet.")
         return redirect("console:cage:player", player_id=player.pk)
     return redirect("console:cage:receipt", entry_id=done.result.pk)

@@ -17,9 +17,8 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q, Sum
 
 from casino.models import Player
-from casino.shared.errors import ValidationFailed
 from casino.shared.money import to_minor
-from casino.shared.templatetags.money import money_text
+from casino.shared.templatetags.money import money_said, money_text
 from rounds.models import POSITIONS, Hand, Round, RoundEvent
 from rounds.screens.selectors import (
     STEP_WORDS,
@@ -204,11 +203,9 @@ def _hand_line(hand: Hand, names: dict[str, str], hidden: bool) -> HandLine:
 
 
 def _amount(value: Any, currency: str) -> str:
-    """An amount an event recorded in the currency's unit ("10.00"), as money is shown."""
-    try:
-        return money_text(to_minor(str(value), currency), currency)
-    except ValidationFailed:  # an event written before amounts were recorded this way
-        return f"{value} {currency}"
+    """An amount an event recorded in the currency's unit ("10.00"), as money is shown
+    (an event written before amounts were recorded this way keeps its own text)."""
+    return money_said(value, currency)
 
 
 def _where(position: Any, names: dict[str, str]) -> str:

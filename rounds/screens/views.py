@@ -244,14 +244,14 @@ def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
-    form = WagerForm(request.POST)
+    form = WagerForm(request.POST, currency=round_.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     seat = form.cleaned_data["seat"]
     try:
-        amount = to_minor(form.cleaned_data["amount"], round_.currency)
-        services.wager_place(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+        services.wager_place(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
+                             by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -273,13 +273,13 @@ def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
 def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     """Bring a seat's wager down before the deal (what a player-banker covers)."""
     round_ = _round(round_id)
-    form = WagerLowerForm(request.POST)
+    form = WagerLowerForm(request.POST, currency=round_.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     try:
-        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
-        services.wager_lower(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+        services.wager_lower(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
+                             by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -324,16 +324,15 @@ def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_POST
 def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
-    form = BankerForm(request.POST)
+    form = BankerForm(request.POST, currency=round_.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     data = form.cleaned_data
     seat = None if data["house"] else data["seat"]
     try:
-        stake = (data.get("house_stake") or "").strip() or "0"
         services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
-                            seat=seat, house_stake=to_minor(stake, round_.currency))
+                            seat=seat, house_stake=data.get("house_stake") or 0)
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
                  who=_seat_name(round_, seat) if seat else "")

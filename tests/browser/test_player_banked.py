@@ -94,7 +94,7 @@ def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
     page.get_by_test_id("banker").filter(has_text="Seat 1 · Anna").wait_for()
     solvency = page.get_by_test_id("solvency").inner_text()
     assert "Anna must cover\n300.00 EUR" in solvency
-    assert "Anna has available\n1000.00 EUR" in solvency and "covered" in solvency
+    assert "Anna has available\n1,000.00 EUR" in solvency and "covered" in solvency
     screen.shot("banker-set")
 
     # and the dealer records the physical deal with the card picker
