@@ -55,6 +55,11 @@ def picker_context(round_: Round, screen: selectors.TableScreen, active: str = "
         "active": active, "active_label": labels.get(active, ""),
         "deck": [{"code": c, "used": c in used} for c in selectors.deck_codes()],
         "complete": draft.complete, "last": last, "used": len(used),
+        # A bank that cannot cover the wagers is not dealt, by hand or by machine: Record
+        # the deal is not offered, like Deal (round_deal refuses it anyway).
+        "short": screen.exposure.shortfall if screen.exposure else 0,
+        "banker": screen.exposure.banker_name if screen.exposure else "",
+        "currency": round_.currency,
     }
 
 
