@@ -8,13 +8,10 @@ import csv
 import hashlib
 import json
 import uuid
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -28,34 +25,16 @@ from casino.screens.forms import MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
 from casino.shared.errors import Conflict, DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
+from casino.shared.guards import staff_may
 from casino.shared.idempotency import IdempotencyKey
 from casino.shared.money import format_minor
-from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.spreadsheet import safe_cell
 from casino.shared.templatetags.casino_time import casino_time_text
 from casino.shared.templatetags.money import money_said, money_text
 from ledger.selectors import Statement, account_find, account_statement
 
-View = Callable[..., HttpResponse]
 TEMPLATES = "casino/screens/cage/"
-
-
-def staff_may(permission: str) -> Callable[[View], View]:
-    """Signed out: to the login page. Signed in without ``permission``: the 403 page."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            if not request.user.has_perm(permission):
-                raise not_allowed(permission)
-            return view(request, *args, **kwargs)
-
-        return guarded
-
-    return decorate
 
 
 def _where() -> dict[str, str]:

@@ -8,12 +8,9 @@ service refused it before writing anything, so nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_may
 from casino.shared.money import to_minor
-from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
@@ -51,18 +48,6 @@ VOID = "rounds.void_round"
 REVERSE = "rounds.reverse_round"
 
 TEMPLATE = "rounds/screens/table.html"
-
-
-def _requires(permission: str) -> Callable[..., Any]:
-    """Signed in (else the login page), and allowed (else the 403 page in words)."""
-    def wrap(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perm(permission):
-                raise not_allowed(permission)
-            return view(request, *args, **kwargs)
-        return login_required(guarded)
-    return wrap
 
 
 def _htmx(request: HttpRequest) -> bool:
@@ -197,7 +182,7 @@ def _banker_name(round_: Round) -> str:
 
 # --- the floor ------------------------------------------------------------------------------
 
-@login_required
+@staff_may()
 @require_GET
 def floor(request: HttpRequest) -> HttpResponse:
     """Every table at a glance; the live part refreshes itself (floor_live). The cage has
@@ -210,7 +195,7 @@ def floor(request: HttpRequest) -> HttpResponse:
     return render(request, "rounds/screens/floor.html", {"tables": selectors.floor()})
 
 
-@_requires(VIEW)
+@staff_may(VIEW)
 @require_GET
 def floor_live(request: HttpRequest) -> HttpResponse:
     return render(request, "rounds/screens/floor.html#tables", {"tables": selectors.floor()})
@@ -218,7 +203,7 @@ def floor_live(request: HttpRequest) -> HttpResponse:
 
 # --- the table screen -----------------------------------------------------------------------
 
-@_requires(VIEW)
+@staff_may(VIEW)
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
@@ -228,7 +213,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, TEMPLATE, context)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
@@ -240,7 +225,7 @@ def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
     return _screen(request, table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -257,7 +242,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -268,7 +253,7 @@ def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     """Bring a seat's wager down before the deal (what a player-banker covers)."""
@@ -285,7 +270,7 @@ def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -296,7 +281,7 @@ def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -308,7 +293,7 @@ def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -320,7 +305,7 @@ def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -339,7 +324,7 @@ def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
     """The seat offered the bank declines it: a step of the round, so the offer stays
@@ -359,7 +344,7 @@ def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
     """The electronic deal: the solvency check, then shuffle and dice."""
@@ -374,7 +359,7 @@ def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
 
 # --- the card picker of a physical deal ---------------------------------------------------------
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
     """Record a physical table's deal: the seven cards picked for each position, as the
@@ -391,7 +376,7 @@ def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
 
 # --- hands, settlement ------------------------------------------------------------------------
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse:
     round_ = _round(round_id)
@@ -422,7 +407,7 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -434,7 +419,7 @@ def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     """A results-only table: the dealer records each position's outcome. Under dual control
@@ -457,7 +442,7 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
 
 # --- the pit boss: seats, settings, void, reverse -------------------------------------------------
 
-@_requires(PIT)
+@staff_may(PIT)
 @require_POST
 def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
@@ -477,7 +462,7 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
     return _screen(request, table_id)
 
 
-@_requires(PIT)
+@staff_may(PIT)
 @require_POST
 def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     _table(table_id)
@@ -489,7 +474,7 @@ def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse
     return _screen(request, table_id)
 
 
-@_requires(PIT)
+@staff_may(PIT)
 @require_http_methods(["GET", "POST"])
 def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(table_id)
@@ -507,7 +492,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
                   {"table": table, "form": form, "busy": busy})
 
 
-@_requires(VOID)
+@staff_may(VOID)
 @require_http_methods(["GET", "POST"])
 def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     """Void before settlement: the page previews every hold the void releases."""
@@ -529,7 +514,7 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     })
 
 
-@_requires(REVERSE)
+@staff_may(REVERSE)
 @require_http_methods(["GET", "POST"])
 def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
     """Reverse a settled round: the page previews every amount the reversal moves back."""
