@@ -104,7 +104,7 @@ TEMPLATES = [
             # casino.shared is no Django app of its own, so they are named here.
             "libraries": {
                 name: f"casino.shared.templatetags.{name}"
-                for name in ("casino_time", "money", "words")
+                for name in ("casino_time", "money", "posts", "words")
             },
         },
     },
