@@ -220,7 +220,10 @@ def test_a_withdrawal_beyond_the_balance_is_refused_in_words_and_changes_nothing
     withdrawal = page.get_by_role("region", name="Withdrawal")
     withdrawal.get_by_label("Amount (EUR)").fill("12,50")
     withdrawal.get_by_role("button", name="Pay out").click()
-    assert "An amount must look like 160 or 160.50" in page.get_by_role("alert").inner_text()
+    # an English casino writes the decimals after a point (docs/rules.md, "Amounts on the
+    # screens"): 12,50 is refused in words, not read as 1250
+    assert ("“12,50” is not an amount as this casino writes them: the decimals come after a "
+            "point, as in 7.50" in page.get_by_role("alert").inner_text())
     screen.shot("refused-comma")
 
     assert Entry.objects.count() == entries
