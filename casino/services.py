@@ -398,6 +398,14 @@ def _cage_move_summary(kind: str) -> Any:
     return summary
 
 
+def _cage_move_shown(params: Mapping[str, Any]) -> dict[str, Any]:
+    # The amount in the unit at every edge; the minor units stay the service's argument.
+    currency = player_get(player_id=params["player_id"]).currency
+    shown = {k: v for k, v in params.items() if k != "amount_minor"}
+    return {**shown, "amount": format_minor(int(params["amount_minor"]), currency),
+            "currency": currency}
+
+
 def _withdrawal_check(params: Mapping[str, Any], by: User) -> None:
     # Refused now rather than after a pit boss's approval: the ledger checks again then.
     player = player_get(player_id=params["player_id"])
@@ -428,7 +436,7 @@ def approval_actions_register() -> None:
         run=lambda p, by, approved: player_deposit(
             player_id=p["player_id"], amount=int(p["amount_minor"]),
             reference=p.get("reference", ""), by=by, approved_by=approved),
-        result_ref=_entry_ref, summary=_cage_move_summary("Deposit"),
+        result_ref=_entry_ref, summary=_cage_move_summary("Deposit"), shown=_cage_move_shown,
         ref=lambda p: player_account_ref(p["player_id"])))
     approvals.action_register(approvals.Action(
         name="cage.withdrawal", ask_permission="casino.withdraw_funds",
@@ -437,6 +445,7 @@ def approval_actions_register() -> None:
             player_id=p["player_id"], amount=int(p["amount_minor"]),
             reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Withdrawal"),
+        shown=_cage_move_shown,
         ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check))
     approvals.action_register(approvals.Action(
         name="cage.correction", ask_permission=CORRECT, approve_permission=CORRECT,
