@@ -33,6 +33,10 @@ def staff_may(*permissions: str) -> Callable[[View], View]:
                     raise not_allowed(permission)
             return view(request, *args, **kwargs)
 
+        # What the guard asks, readable on the view (functools.wraps carries it through the
+        # decorators around it): tests/casino/test_console_guard.py finds every console
+        # route guarded this way.
+        guarded.staff_may = permissions  # type: ignore[attr-defined]
         return cast(View, guarded)
 
     return decorate
