@@ -127,3 +127,21 @@ def test_the_amount_field_refuses_in_words_and_refuses_zero():
 def test_the_amount_field_shows_an_initial_amount_as_it_is_typed_here():
     form = _Form(initial={"amount": 123_450}, currency="EUR")
     assert 'value="1234,50"' in str(form["amount"])
+
+
+@DE
+def test_the_table_limits_are_typed_and_shown_in_the_casinos_writing():
+    from rounds.models import Table
+    from rounds.screens.forms import TableSettingsForm
+
+    table = Table(name="T1", currency="EUR", min_bet=200, max_bet=1_000_000)
+    shown = TableSettingsForm(instance=table)
+    assert 'value="2,00"' in str(shown["min_bet"])
+    assert 'value="10000,00"' in str(shown["max_bet"])
+
+    data = {name: shown[name].value() for name in TableSettingsForm.FIELDS}
+    data.update({"min_bet": "2,50", "max_bet": "12.500", "is_open": "on"})
+    data = {k: v for k, v in data.items() if v is not None}
+    sent = TableSettingsForm(data, instance=table)
+    assert sent.is_valid(), sent.errors
+    assert sent.changes()["min_bet"] == 250 and sent.changes()["max_bet"] == 1_250_000
