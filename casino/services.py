@@ -32,6 +32,7 @@ from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
 from casino.shared.money import format_minor, to_minor
+from casino.shared.templatetags.money import money_text
 from ledger.models import Account, Entry, Line
 from ledger.selectors import account_find
 from ledger.services import (
@@ -392,9 +393,9 @@ def _correction_approver(params: Mapping[str, Any]) -> str:
 
 def _cage_move_summary(kind: str) -> Any:
     def summary(params: Mapping[str, Any]) -> str:
+        # A sentence for the people who decide, so the amount as the casino writes it.
         player = player_get(player_id=params["player_id"])
-        amount = format_minor(int(params["amount_minor"]), player.currency)
-        return f"{kind} of {amount} {player.currency} for {player}"
+        return f"{kind} of {money_text(int(params['amount_minor']), player.currency)} for {player}"
     return summary
 
 

@@ -308,7 +308,7 @@ def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
     boss.sign_in("petra")
     boss.goto("/approvals/")
     row = boss.page.locator("tr[data-approval]").first
-    assert "Deposit of 2000.00 EUR for Anna Jansen" in row.inner_text()
+    assert "Deposit of 2,000.00 EUR for Anna Jansen" in row.inner_text()
     row.get_by_role("button", name="Approve").click()
     boss.page.get_by_text("is approved").wait_for()
     boss.shot("approved")

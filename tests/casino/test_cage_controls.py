@@ -410,7 +410,7 @@ def test_requests_are_read_in_the_admin_by_those_who_oversee_them(cage_client, r
 
     assert listing.status_code == status
     if status == 200:
-        assert "20000.00 EUR" in listing.content.decode()
+        assert "20,000.00 EUR" in listing.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)
