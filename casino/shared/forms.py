@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 
 from casino.shared.errors import DomainError
-from casino.shared.money import amount_example, amount_read, amount_show
+from casino.shared.money import amount_read, amount_show
 
 MAX_TYPED = 30  # characters: far beyond any amount the service takes (MAX_MINOR)
 
@@ -58,8 +58,9 @@ class AmountField(forms.Field):
 
 
 class CurrencyForm(forms.Form):
-    """A form whose AmountFields are in one currency: ``Form(data, currency="EUR")``. Each
-    amount's label names the unit and its help shows how it is typed here ("7,50")."""
+    """A form whose AmountFields are in one currency: ``Form(data, currency="EUR")``. (No
+    placeholder: a grey "7,50" in a money field reads as an amount already typed; a form's
+    help text shows how amounts are written here.)"""
 
     def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,4 +68,3 @@ class CurrencyForm(forms.Form):
         for field in self.fields.values():
             if isinstance(field, AmountField):
                 field.currency = currency
-                field.widget.attrs["placeholder"] = amount_example(currency)

@@ -20,7 +20,7 @@ from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.guards import staff_may
-from casino.shared.money import amount_example, to_minor
+from casino.shared.money import to_minor
 from casino.shared.refusals import refusal_trace_request
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
@@ -81,8 +81,6 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     context: dict[str, Any] = {
         "screen": screen, "table": screen.table, "round": round_,
         "currency": screen.currency,
-        # How an amount is typed here ("7,50" in a decimal-comma casino), in the amount fields.
-        "amount_example": amount_example(screen.currency),
         "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
         "positions": POSITIONS,
