@@ -33,6 +33,7 @@ from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
 from casino.shared.money import format_minor, to_minor
+from casino.shared.templatetags.money import money_text
 from ledger.models import Account, Entry, Line
 from ledger.selectors import account_find
 from ledger.services import (
@@ -471,9 +472,9 @@ def _correction_approver(params: Mapping[str, Any]) -> str:
 
 def _cage_move_summary(kind: str) -> Any:
     def summary(params: Mapping[str, Any]) -> str:
+        # A sentence for the people who decide, so the amount as the casino writes it.
         player = player_get(player_id=params["player_id"])
-        amount = format_minor(int(params["amount_minor"]), player.currency)
-        return f"{kind} of {amount} {player.currency} for {player}"
+        return f"{kind} of {money_text(int(params['amount_minor']), player.currency)} for {player}"
     return summary
 
 
@@ -482,6 +483,14 @@ def _deposit_check(params: Mapping[str, Any], by: User) -> None:
     player = player_get(player_id=params["player_id"])
     cash.cash_movement_check(player=player, direction="in",
                              amount=int(params["amount_minor"]))
+
+
+def _cage_move_shown(params: Mapping[str, Any]) -> dict[str, Any]:
+    # The amount in the unit at every edge; the minor units stay the service's argument.
+    currency = player_get(player_id=params["player_id"]).currency
+    shown = {k: v for k, v in params.items() if k != "amount_minor"}
+    return {**shown, "amount": format_minor(int(params["amount_minor"]), currency),
+            "currency": currency}
 
 
 def _withdrawal_check(params: Mapping[str, Any], by: User) -> None:
@@ -516,7 +525,7 @@ def approval_actions_register() -> None:
         run=lambda p, by, approved: player_deposit(
             player_id=p["player_id"], amount=int(p["amount_minor"]),
             reference=p.get("reference", ""), by=by, approved_by=approved),
-        result_ref=_entry_ref, summary=_cage_move_summary("Deposit"),
+        result_ref=_entry_ref, summary=_cage_move_summary("Deposit"), shown=_cage_move_shown,
         ref=lambda p: player_account_ref(p["player_id"]), check=_deposit_check))
     approvals.action_register(approvals.Action(
         name="cage.withdrawal", ask_permission="casino.withdraw_funds",
@@ -525,6 +534,7 @@ def approval_actions_register() -> None:
             player_id=p["player_id"], amount=int(p["amount_minor"]),
             reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Withdrawal"),
+        shown=_cage_move_shown,
         ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check))
     approvals.action_register(approvals.Action(
         name="cage.correction", ask_permission=CORRECT, approve_permission=CORRECT,

@@ -104,7 +104,7 @@ TEMPLATES = [
             # casino.shared is no Django app of its own, so they are named here.
             "libraries": {
                 name: f"casino.shared.templatetags.{name}"
-                for name in ("casino_time", "money", "words")
+                for name in ("casino_time", "money", "posts", "words")
             },
         },
     },
@@ -209,6 +209,14 @@ CASINO_NAME = env.str("CASINO_NAME", default="Pai Gow Poker casino")
 CASINO_MIN_PLAYER_AGE = env.int("CASINO_MIN_PLAYER_AGE", default=18)
 USE_I18N = True
 USE_TZ = True
+# How the console writes and reads amounts: the decimal and thousands separators of this
+# locale, from Django's own format files ("de" or "nl": 12.379,50; "en": 12,379.50). Only
+# the screens follow it; the API, CSV files and reports' data keep the machine's "12379.50"
+# (casino.shared.money.amount_show / amount_read). The site's language stays LANGUAGE_CODE.
+CASINO_LOCALE = env.str("CASINO_LOCALE", default="en")
+if not re.fullmatch(r"[a-z]{2,3}([-_][A-Za-z]{2,4})?", CASINO_LOCALE):
+    raise ImproperlyConfigured("CASINO_LOCALE must be a locale name such as en, de or nl, "
+                               f"not {CASINO_LOCALE!r}.")
 # Times written one way everywhere, the admin included (casino/shared/formats/en/formats.py).
 FORMAT_MODULE_PATH = ["casino.shared.formats"]
 

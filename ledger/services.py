@@ -125,8 +125,6 @@ def insufficient_funds(account: Account, *, required: int, available: int) -> Co
             "required": format_minor(required, cur),
             "available": format_minor(available, cur),
             "shortfall": format_minor(shortfall, cur),
-            "required_minor": required, "available_minor": available,
-            "shortfall_minor": shortfall,
         },
     )
 

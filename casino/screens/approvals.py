@@ -6,7 +6,6 @@ already decided, the state changed meanwhile) is shown in words and changes noth
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.shared import approvals
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_may
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.words import sentence_text
 
@@ -23,11 +23,11 @@ SHOWN = 100  # the newest decided requests shown below the pending ones
 
 def _user(request: HttpRequest) -> User:
     user = request.user
-    assert isinstance(user, User)  # login_required
+    assert isinstance(user, User)  # staff_may
     return user
 
 
-@login_required
+@staff_may()
 @require_GET
 def approval_list(request: HttpRequest) -> HttpResponse:
     user = _user(request)
@@ -39,7 +39,7 @@ def approval_list(request: HttpRequest) -> HttpResponse:
     return render(request, TEMPLATE, {"pending": rows, "decided": decided})
 
 
-@login_required
+@staff_may()
 @require_POST
 def approval_decide(request: HttpRequest, approval_id: int) -> HttpResponse:
     approve = request.POST.get("decision") == "approve"

@@ -1,5 +1,6 @@
-"""The cage's forms: amounts typed in the currency's unit ("250.00"), parsed by the one
-amount parser (casino.shared.money.to_minor), so the screen refuses what the API refuses."""
+"""The cage's forms: amounts typed in the currency's unit as the casino writes them
+("250,00" in a decimal-comma casino), read by the console's one amount field
+(casino.shared.forms.AmountField)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from django import forms
 
 from casino.models import Currency, IdDocument
 from casino.services import Identity
-from casino.shared.errors import DomainError
-from casino.shared.money import minor_digits, to_minor
+from casino.shared.forms import AmountField, CurrencyForm
+from casino.shared.money import amount_show
 
 
 class IdentityForm(forms.Form):
@@ -57,32 +58,19 @@ class PlayerForm(IdentityForm):
         required=False, label="This is a different person from the players listed above")
 
 
-class MovementForm(forms.Form):
+class MovementForm(CurrencyForm):
     """A deposit or a withdrawal for one player; ``amount`` comes out in minor units."""
 
-    amount = forms.CharField(max_length=30, label="Amount")
+    amount = AmountField(label="Amount")
     reference = forms.CharField(max_length=200, required=False, label="Reference",
                                 help_text="Slip or cheque number, if any; printed on the "
                                           "receipt and the statement.")
 
     def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.currency = currency
-        digits = minor_digits(currency)
+        super().__init__(*args, currency=currency, **kwargs)
         self.fields["amount"].label = f"Amount ({currency})"
-        example = "250." + "0" * digits if digits else "250"
-        self.fields["amount"].help_text = f"In {currency}, for example {example}."
-        self.fields["amount"].widget.attrs.update({"inputmode": "decimal",
-                                                   "autocomplete": "off"})
-
-    def clean_amount(self) -> int:
-        try:
-            minor = to_minor(self.cleaned_data["amount"], self.currency)
-        except DomainError as exc:
-            raise forms.ValidationError(exc.message) from None
-        if minor <= 0:
-            raise forms.ValidationError("The amount must be more than zero.")
-        return minor
+        self.fields["amount"].help_text = (f"In {currency}, for example "
+                                           f"{amount_show(25000, currency)}.")
 
 
 class StatementForm(forms.Form):

@@ -5,16 +5,10 @@ renders; a refusal is shown in words on the same screen and changes nothing."""
 from __future__ import annotations
 
 import csv
-import hashlib
-import json
-import uuid
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,35 +20,18 @@ from casino import cash, selectors, services
 from casino.models import Player
 from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
-from casino.shared.errors import Conflict, DomainError, NotFound
+from casino.shared.errors import DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
-from casino.shared.idempotency import IdempotencyKey
+from casino.shared.guards import staff_may
+from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.money import format_minor
-from casino.shared.permissions import not_allowed
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.spreadsheet import safe_cell
 from casino.shared.templatetags.casino_time import casino_time_text
+from casino.shared.templatetags.money import money_said, money_text
 from ledger.selectors import Statement, account_find, account_statement
 
-View = Callable[..., HttpResponse]
 TEMPLATES = "casino/screens/cage/"
-
-
-def staff_may(permission: str) -> Callable[[View], View]:
-    """Signed out: to the login page. Signed in without ``permission``: the 403 page."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            if not request.user.has_perm(permission):
-                raise not_allowed(permission)
-            return view(request, *args, **kwargs)
-
-        return guarded
-
-    return decorate
 
 
 def _where() -> dict[str, str]:
@@ -73,8 +50,8 @@ def refusal_text(exc: DomainError, player: Player) -> str:
     """A service's refusal as the cashier should read it."""
     if exc.code == "insufficient_funds":
         cur = exc.detail["currency"]
-        return (f"{player.name} has {exc.detail['available']} {cur} available; "
-                f"this needs {exc.detail['required']} {cur}.")
+        return (f"{player.name} has {money_said(exc.detail['available'], cur)} available; "
+                f"this needs {money_said(exc.detail['required'], cur)}.")
     return exc.message
 
 
@@ -139,7 +116,7 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "deposit": deposit or MovementForm(currency=player.currency, prefix="deposit"),
         "withdraw": withdraw or MovementForm(currency=player.currency, prefix="withdraw"),
         # A fresh token per form shown: the same form sent twice moves the money once.
-        "once_deposit": uuid.uuid4().hex, "once_withdraw": uuid.uuid4().hex,
+        "once_deposit": form_once_token(), "once_withdraw": form_once_token(),
         "may_deposit": request.user.has_perm("casino.deposit_funds"),
         "may_withdraw": request.user.has_perm("casino.withdraw_funds"),
         # The player's gaming day at the cage against the cap, and what waits for a pit
@@ -157,41 +134,6 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     return _player_page(request, _player(player_id))
 
 
-def _once_key(request: HttpRequest) -> str:
-    token = request.POST.get("once", "")
-    return f"form:{token}" if token and len(token) <= 64 and token.isalnum() else ""
-
-
-def _once(request: HttpRequest, params: dict[str, Any]) -> str | None:
-    """Where the first sending of this form led, when it was already sent; else records
-    this one (in the caller's transaction, so a refused movement keeps no token).
-
-    The key lives with the API's Idempotency-Keys (same table, purged after 24 hours): its
-    unique index makes a twin sent at the same moment wait for the first to commit."""
-    key = _once_key(request)
-    if not key or request.user.pk is None:
-        return None
-    fingerprint = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
-    stored, made = IdempotencyKey.objects.get_or_create(
-        user_id=int(request.user.pk), method="POST", path=request.path, key=key,
-        defaults={"fingerprint": fingerprint, "created_at": timezone.now()})
-    if made:
-        return None
-    if stored.fingerprint != fingerprint:
-        # The same form sent again with other figures: not a double click but a mistake.
-        raise Conflict("This form was already sent with other figures; open the player's "
-                       "page again for a new form.", code="form_reused")
-    return stored.location or reverse("console:cage:find")
-
-
-def _once_done(request: HttpRequest, target: str) -> None:
-    key = _once_key(request)
-    if key and request.user.pk is not None:
-        IdempotencyKey.objects.filter(user_id=int(request.user.pk), method="POST",
-                                      path=request.path, key=key).update(location=target,
-                                                                         status_code=302)
-
-
 def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpResponse:
     player = _player(player_id)
     form = MovementForm(request.POST, currency=player.currency, prefix=kind)
@@ -207,24 +149,24 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
         with transaction.atomic():
             # A double click, or the browser sending the form again, carries the same token:
             # the second waits on the first's key, then is shown what the first did.
-            first = _once(request, params)
+            first = form_once_claim(request, params)
             if first is not None:
-                return redirect(first)
+                return redirect(first or reverse("console:cage:player", args=[player.pk]))
             done = approvals.action_submit(action=action, params=params,
                                            by=request.user)  # type: ignore[arg-type]
             target = (reverse("console:cage:player", args=[player.pk])
                       if done.approval is not None
                       else reverse("console:cage:receipt", args=[done.result.pk]))
-            _once_done(request, target)
+            form_once_done(request, target)
     except DomainError as exc:
         form.add_error(None, refusal_text(exc, player))
         # Noted for after the request: the movement's transaction has rolled back.
         refusal_trace_request(request, exc, action=action)
         return _player_page(request, player, **forms, status=exc.status)
     if done.approval is not None:
-        cap = format_minor(services.cage_cap(player.currency), player.currency)
-        messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap} "
-                                  f"{player.currency}, it waits for a pit boss's approval "
+        cap = money_text(services.cage_cap(player.currency), player.currency)
+        messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap}, "
+                                  f"it waits for a pit boss's approval "
                                   f"(request #{done.approval.pk}). No money has moved yet.")
         return redirect("console:cage:player", player_id=player.pk)
     return redirect("console:cage:receipt", entry_id=done.result.pk)

@@ -113,6 +113,9 @@ class Action:
     # Who approves this request, when it depends on what is asked (a correction above the
     # cage's cap: a pit boss, not a second clerk); None: always ``approve_permission``.
     approve_permission_for: Callable[[Mapping[str, Any]], str] | None = None
+    # The parameters as an edge shows them: amounts in the currency's unit ("10000.01"),
+    # never the minor units the service takes; None: as asked.
+    shown: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
     def approver_permission(self, params: Mapping[str, Any]) -> str:
         if self.approve_permission_for is not None:
@@ -121,6 +124,14 @@ class Action:
 
 
 ACTIONS: dict[str, Action] = {}
+
+
+def approval_params_shown(approval: Approval) -> dict[str, Any]:
+    """What was asked, as the API and the screens show it (Action.shown)."""
+    spec = ACTIONS.get(approval.action)
+    if spec is not None and spec.shown is not None:
+        return spec.shown(approval.params)
+    return dict(approval.params)
 
 
 def action_register(action: Action) -> None:

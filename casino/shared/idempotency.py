@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import connection, models, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
+
+from casino.shared.errors import Conflict
 
 if TYPE_CHECKING:
     from rest_framework.authentication import BaseAuthentication
@@ -213,3 +216,52 @@ def idempotency_keys_purge(*, older_than: timedelta = KEEP_FOR) -> int:
     deleted, _ = IdempotencyKey.objects.filter(
         created_at__lt=timezone.now() - older_than).delete()
     return deleted
+
+
+# --- the console's form-once token: the same keys, for a form a person may send twice ----------
+#
+# A screen's form that moves money carries a fresh token (``form_once_token``, a hidden
+# ``once`` field). Its view claims the token inside the movement's own transaction, in this
+# same table under the key "form:<token>": a double click or a resent form waits on the
+# first one's key (the unique index, as an API retry does), then is led where the first one
+# led. The API's header and the console's field are two doors to one table, one purge.
+
+FORM_FIELD = "once"
+
+
+def form_once_token() -> str:
+    return uuid.uuid4().hex
+
+
+def _form_key(request: HttpRequest) -> str:
+    token = request.POST.get(FORM_FIELD, "")
+    return f"form:{token}" if token and len(token) <= 64 and token.isalnum() else ""
+
+
+def form_once_claim(request: HttpRequest, params: dict[str, Any]) -> str | None:
+    """Where the first sending of this form led (a path), when it was already sent; else claims the
+    token (in the caller's transaction, so a refused movement keeps no token) and answers
+    None. The same form sent again with other figures is refused (409 ``form_reused``)."""
+    key = _form_key(request)
+    if not key or request.user.pk is None:
+        return None
+    fingerprint = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
+    stored, made = IdempotencyKey.objects.get_or_create(
+        user_id=int(request.user.pk), method="POST", path=request.path, key=key,
+        defaults={"fingerprint": fingerprint, "created_at": timezone.now()})
+    if made:
+        return None
+    if stored.fingerprint != fingerprint:
+        # The same form sent again with other figures: not a double click but a mistake.
+        raise Conflict("This form was already sent with other figures; open the page again "
+                       "for a new form.", code="form_reused")
+    return stored.location  # "" only if the first left no page to go back to
+
+
+def form_once_done(request: HttpRequest, target: str) -> None:
+    """Record where the first sending led (``target``), for the sendings after it."""
+    key = _form_key(request)
+    if key and request.user.pk is not None:
+        IdempotencyKey.objects.filter(user_id=int(request.user.pk), method="POST",
+                                      path=request.path, key=key).update(location=target,
+                                                                         status_code=302)

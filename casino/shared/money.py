@@ -83,3 +83,93 @@ def format_minor(amount: int, currency: str) -> str:
     sign = "-" if amount < 0 else ""
     whole, fraction = divmod(abs(amount), 10**digits)
     return f"{sign}{whole}.{fraction:0{digits}d}" if digits else f"{sign}{whole}"
+
+
+# --- amounts as people write them: the console, in the casino's locale ------------------------
+#
+# The API, CSV files and report data speak the machine's "12379.50" (above). A person at the
+# table reads and types the casino's own writing (settings.CASINO_LOCALE, through Django's
+# format files): "12.379,50" in German or Dutch, "12,379.50" in English. The rule that keeps
+# "7.50" from ever becoming 750 (docs/rules.md, "Amounts on the screens"):
+#
+# - the locale's decimal separator is the only decimal mark ("7,50" in de, "7.50" in en);
+# - its thousands separator is allowed only between groups of exactly three digits after a
+#   first group of one to three ("1.000", "12.379,50"), and never after the decimal mark;
+# - anything else is refused in words, the decimal separator named with an example: "7.50"
+#   in a decimal-comma casino is refused, not read as 7.50 nor as 750;
+# - where the currency has three decimals, "1.000" could be one or a thousand: refused too.
+
+GROUP = 3  # digits between two thousands separators, as every locale the floor uses
+
+
+def amount_separators() -> tuple[str, str]:
+    """The casino's (decimal separator, thousands separator), e.g. ``(",", ".")`` in de."""
+    from django.conf import settings
+    from django.utils.formats import get_format
+
+    lang = settings.CASINO_LOCALE
+    return (str(get_format("DECIMAL_SEPARATOR", lang=lang)),
+            str(get_format("THOUSAND_SEPARATOR", lang=lang)))
+
+
+def _shown_separator(sep: str) -> str:
+    return "a space" if sep.isspace() else {",": "a comma", ".": "a point"}.get(sep, f"“{sep}”")
+
+
+def amount_show(amount: int, currency: str, *, grouped: bool = True) -> str:
+    """``1237950`` in EUR -> ``"12,379.50"`` (en) or ``"12.379,50"`` (de, nl): the figure as
+    the casino writes it, for screens only. ``grouped=False`` leaves out the thousands
+    separators (the value put back in a field to edit)."""
+    decimal_sep, group_sep = amount_separators()
+    machine = format_minor(amount, currency)
+    sign = "-" if machine.startswith("-") else ""
+    whole, _, fraction = machine.lstrip("-").partition(".")
+    if grouped:
+        head = len(whole) % GROUP or GROUP
+        parts = [whole[:head]] + [whole[i:i + GROUP] for i in range(head, len(whole), GROUP)]
+        whole = group_sep.join(parts)
+    return f"{sign}{whole}{decimal_sep}{fraction}" if fraction else f"{sign}{whole}"
+
+
+def amount_example(currency: str) -> str:
+    """How an amount is typed here: ``"7,50"`` in de, ``"7.50"`` in en."""
+    return amount_show(750, currency)
+
+
+def amount_read(text: str, currency: str) -> int:
+    """What a person typed, in the casino's writing, -> minor units: ``"7,50"`` in de -> 750;
+    ``"1.000,50"`` -> 100050; ``"7.50"`` in de -> refused in words (the rule above).
+
+    Spaces around the figure are ignored; a sign is refused (a person never types a negative
+    amount); the currency's decimals and the ceiling are to_minor's, the one conversion."""
+    digits = minor_digits(currency)
+    decimal_sep, group_sep = amount_separators()
+    typed = text.strip()
+    if not typed:
+        raise ValidationFailed("Type an amount.", code="invalid_amount", detail={"value": text})
+    # A locale that groups with a (non-breaking) space also takes a plain one as typed.
+    groups = [re.escape(group_sep)] + ([" ", "\u00a0", "\u202f"] if group_sep.isspace() else [])
+    group = "(?:" + "|".join(groups) + ")"
+    shape = re.compile(rf"([0-9]{{1,{GROUP}}}(?:{group}[0-9]{{{GROUP}}})+|[0-9]+)"
+                       rf"(?:{re.escape(decimal_sep)}([0-9]+))?")
+    found = shape.fullmatch(typed)
+    if found is None:
+        raise ValidationFailed(
+            f"“{text.strip()}” is not an amount as this casino writes them: the decimals come "
+            f"after {_shown_separator(decimal_sep)}, as in {amount_show(750, currency)}; "
+            f"{_shown_separator(group_sep)} only separates thousands, as in "
+            f"{amount_show(100050, currency)}.",
+            code="invalid_amount", detail={"value": text})
+    whole, fraction = found.group(1), found.group(2) or ""
+    grouped = not whole.isdigit()
+    if grouped and not fraction and digits == GROUP and group_sep in ".,":
+        raise ValidationFailed(
+            f"“{typed}” could be read two ways in {currency}: write the decimals after "
+            f"{_shown_separator(decimal_sep)}, as in {amount_show(10**digits, currency)}.",
+            code="invalid_amount", detail={"value": text})
+    if len(fraction) > digits:
+        raise ValidationFailed(
+            f"{currency} amounts have at most {digits} decimals (got “{typed}”).",
+            code="invalid_amount", detail={"value": text})
+    plain = "".join(c for c in whole if c.isdigit()).lstrip("0") or "0"
+    return to_minor(f"{plain}.{fraction}" if fraction else plain, currency)

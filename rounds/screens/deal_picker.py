@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_may
 from rounds.models import Round
 from rounds.screens import selectors
 from rounds.screens.refusals import refusal_text
@@ -55,6 +55,11 @@ def picker_context(round_: Round, screen: selectors.TableScreen, active: str = "
         "active": active, "active_label": labels.get(active, ""),
         "deck": [{"code": c, "used": c in used} for c in selectors.deck_codes()],
         "complete": draft.complete, "last": last, "used": len(used),
+        # A bank that cannot cover the wagers is not dealt, by hand or by machine: Record
+        # the deal is not offered, like Deal (round_deal refuses it anyway).
+        "short": screen.exposure.shortfall if screen.exposure else 0,
+        "banker": screen.exposure.banker_name if screen.exposure else "",
+        "currency": round_.currency,
     }
 
 
@@ -81,13 +86,13 @@ def _step(request: HttpRequest, round_id: int, write: Any) -> HttpResponse:
 
 
 def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # signed in: _run's login_required
+    assert isinstance(request.user, User)  # signed in: _run's staff_may
     return request.user
 
 
 def _run(view: Any) -> Any:
     """Signed in, allowed to run rounds (else the 403 page in words), and a POST."""
-    return login_required(permission_required(RUN, raise_exception=True)(require_POST(view)))
+    return staff_may(RUN)(require_POST(view))
 
 
 @_run

@@ -1,7 +1,8 @@
 """The console's forms: they parse what a person sent into the services' arguments.
 
-Amounts arrive in the currency's unit ("25", "12.50") and leave as minor units through
-casino.shared.money.to_minor, the one conversion; nothing here decides anything about money.
+Amounts arrive in the currency's unit as the casino writes them ("12,50" in a decimal-comma
+casino) and leave as minor units through the one amount field (casino.shared.forms); nothing
+here decides anything about money.
 """
 
 from __future__ import annotations
@@ -10,29 +11,20 @@ from typing import Any
 
 from django import forms
 
-from casino.shared.money import format_minor, to_minor
+from casino.shared.forms import AmountField, CurrencyForm
 from rounds import paigow
 from rounds.models import Table
 from rounds.services import RULE_FIELDS
 
 
-class AmountField(forms.CharField):
-    """An amount in the currency's unit, kept as text for to_minor (no float on the way)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 20)
-        super().__init__(**kwargs)
-        self.widget.attrs.update({"inputmode": "decimal", "autocomplete": "off"})
-
-
-class BuyInForm(forms.Form):
+class BuyInForm(CurrencyForm):
     """Cash a seated player hands the dealer, in the table's currency."""
 
     seat = forms.IntegerField(min_value=1, max_value=6)
     amount = AmountField(error_messages={"required": "Type the cash taken, e.g. 250."})
 
 
-class WagerForm(forms.Form):
+class WagerForm(CurrencyForm):
     """A seat's wager, sent once: the amount built from chips (the screen's script adds them
     up in the amount field) or typed. A chip sent alone (no script) is the whole wager."""
 
@@ -42,21 +34,21 @@ class WagerForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        amount = (data.get("amount") or "").strip() or (data.get("chip") or "").strip()
-        if not amount:
+        amount = data.get("amount") or data.get("chip")
+        if not amount and not self.errors:
             raise forms.ValidationError("Type the wager, or add chips, then press Bet.")
         data["amount"] = amount
         return data
 
 
-class WagerLowerForm(forms.Form):
+class WagerLowerForm(CurrencyForm):
     amount = AmountField(error_messages={"required": "Type the lower amount."})
 
 
-class BankerForm(forms.Form):
+class BankerForm(CurrencyForm):
     house = forms.BooleanField(required=False)
     seat = forms.IntegerField(min_value=1, max_value=6, required=False)
-    house_stake = AmountField(required=False)
+    house_stake = AmountField(required=False, positive=False)
 
 
 class SeatOnlyForm(forms.Form):
@@ -115,17 +107,15 @@ class TableSettingsForm(forms.Form):
         super().__init__(data, initial=forms.model_to_dict(instance, fields=self.FIELDS))
         model_fields = forms.fields_for_model(Table, fields=self.FIELDS, labels=self.LABELS)
         own = {
-            "min_bet": forms.DecimalField(min_value=0, decimal_places=2,
-                                          label=f"Minimum wager ({instance.currency})"),
-            "max_bet": forms.DecimalField(min_value=0, decimal_places=2,
-                                          label=f"Maximum wager ({instance.currency})"),
+            "min_bet": AmountField(currency=instance.currency,
+                                   label=f"Minimum wager ({instance.currency})"),
+            "max_bet": AmountField(currency=instance.currency,
+                                   label=f"Maximum wager ({instance.currency})"),
             "house_way": forms.ChoiceField(
                 choices=[(w, w.replace("_", " ").title()) for w in sorted(paigow.HOUSE_WAYS)],
                 label="House way"),
         }
         self.fields = {name: own.get(name) or model_fields[name] for name in self.FIELDS}
-        for name in ("min_bet", "max_bet"):
-            self.initial[name] = format_minor(getattr(instance, name), instance.currency)
         self.fields["commission_rate"].help_text = ""
 
     def clean(self) -> dict[str, Any]:
@@ -137,9 +127,6 @@ class TableSettingsForm(forms.Form):
         return data
 
     def changes(self) -> dict[str, Any]:
-        """The settings as the service takes them (limits in minor units)."""
-        currency = self.instance.currency
-        changes = {name: self.cleaned_data[name] for name in self.FIELDS}
-        for name in ("min_bet", "max_bet"):
-            changes[name] = to_minor(changes[name], currency)
-        return changes
+        """The settings as the service takes them (limits in minor units, as the amount
+        field cleans them)."""
+        return {name: self.cleaned_data[name] for name in self.FIELDS}

@@ -13,7 +13,6 @@ from datetime import date
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,7 +22,8 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.permissions import NotAllowed, not_allowed
+from casino.shared.guards import staff_may
+from casino.shared.permissions import NotAllowed
 from casino.shared.refusals import refusal_trace_request
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.models import Round, Table
@@ -44,15 +44,13 @@ ONLY_TABLES_RUN = ("Your role does not allow this: a dealer reads the history of
 
 
 def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # login_required
+    assert isinstance(request.user, User)  # staff_may
     return request.user
 
 
 def _readable(request: HttpRequest, table_id: int) -> None:
-    """The one guard of these pages: the viewer may read this table's rounds."""
+    """Beside the views' guard (staff_may(VIEW)): the viewer may read this table's rounds."""
     user = _user(request)
-    if not user.has_perm(VIEW):
-        raise not_allowed(VIEW)
     if not table_history_readable(table_id=table_id, user=user):
         raise NotAllowed(ONLY_TABLES_RUN, permission=VIEW)
 
@@ -64,7 +62,7 @@ def _table(table_id: int) -> Table:
     return table
 
 
-@login_required
+@staff_may(VIEW)
 @require_GET
 def table_history(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table's rounds of one gaming day (``?day=``, else the last it played), newest
@@ -105,20 +103,18 @@ def _page_context(request: HttpRequest, round_id: int, form: ReasonForm | None =
             "zone": settings.TIME_ZONE}
 
 
-@login_required
+@staff_may(VIEW)
 @require_GET
 def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
     """One round: its story in order, its hands and its settlement."""
     return render(request, PAGE, _page_context(request, round_id))
 
 
-@login_required
+@staff_may(REVERSE, VIEW)
 @require_POST
 def round_page_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
     """The reversal asked from the round's page, with a reason: done at once, or filed for a
     second pit boss under dual control; refused in words (and traced) otherwise."""
-    if not request.user.has_perm(REVERSE):
-        raise not_allowed(REVERSE)
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
         raise Http404("no such round")

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, Sum
 
 from casino.models import Player
-from casino.shared.errors import ValidationFailed
 from casino.shared.money import to_minor
-from casino.shared.templatetags.money import money_text
+from casino.shared.templatetags.money import money_said, money_text
+from rounds import events
 from rounds.models import POSITIONS, Hand, Round, RoundEvent
 from rounds.screens.selectors import (
     STEP_WORDS,
@@ -204,11 +204,9 @@ def _hand_line(hand: Hand, names: dict[str, str], hidden: bool) -> HandLine:
 
 
 def _amount(value: Any, currency: str) -> str:
-    """An amount an event recorded in the currency's unit ("10.00"), as money is shown."""
-    try:
-        return money_text(to_minor(str(value), currency), currency)
-    except ValidationFailed:  # an event written before amounts were recorded this way
-        return f"{value} {currency}"
+    """An amount an event recorded in the currency's unit ("10.00"), as money is shown
+    (an event written before amounts were recorded this way keeps its own text)."""
+    return money_said(value, currency)
 
 
 def _where(position: Any, names: dict[str, str]) -> str:
@@ -217,6 +215,8 @@ def _where(position: Any, names: dict[str, str]) -> str:
 
 def _story_line(round_: Round, event: RoundEvent, names: dict[str, str],
                 hidden: set[str]) -> StoryLine:
+    """One event in words; what each kind records is rounds/events.py's, and its amounts are
+    put in the casino's writing here, where they are shown."""
     data = round_event_data(round_, event)  # game protection: the deal's hidden cards
     cur = round_.currency
     kind = event.kind
@@ -233,6 +233,10 @@ def _story_line(round_: Round, event: RoundEvent, names: dict[str, str],
         text = f"{seat} wagers {_amount(data.get('amount'), cur)}."
     elif kind == "wager_cleared":
         text = f"{seat}'s wager of {_amount(data.get('amount'), cur)} is cleared."
+    elif kind == "wager_lowered":
+        lowered = cast(events.WagerLowered, data)
+        text = (f"{seat}'s wager comes down from {_amount(lowered['was'], cur)} to "
+                f"{_amount(lowered['amount'], cur)}.")
     elif kind == "bank_declined":
         text = f"{seat} declines the bank."
     elif kind == "banker_set":

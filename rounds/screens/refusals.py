@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from casino.shared.errors import DomainError
+from casino.shared.templatetags.money import money_said
 from rounds.models import Round
 from rounds.templatetags.cards import card_label
 
@@ -44,25 +45,28 @@ def refusal_text(error: DomainError, *, currency: str = "", who: str = "") -> st
     """The sentence a screen shows for a refused step; ``who`` names the person whose money
     it concerns (the banker at the deal, the seat's player for a wager)."""
     detail = error.detail or {}
-    unit = f" {currency}" if currency else ""
+
+    def money(name: str) -> str:  # the detail's "12379.50" as the casino writes it
+        return money_said(detail.get(name), currency)
+
     if error.code == "wrong_state":
         state = detail.get("state")
         if state in _STATE_WORDS:
             return _STATE_WORDS[Round.State(state)] + " The step was not taken."
     if error.code == "banker_insolvent" and "shortfall" in detail:
-        return (f"{who or 'The banker'} cannot cover the wagers: {detail['shortfall']}{unit} short "
-                f"({detail['required']}{unit} needed, {detail['available']}{unit} "
+        return (f"{who or 'The banker'} cannot cover the wagers: {money('shortfall')} short "
+                f"({money('required')} needed, {money('available')} "
                 "available). Nothing was changed.")
     if error.code == "out_of_limits":
-        low = detail.get("min_bet", detail.get("min"))
-        high = detail.get("max_bet", detail.get("max"))
+        low = money("min_bet" if "min_bet" in detail else "min")
+        high = money("max_bet" if "max_bet" in detail else "max")
         if "wager" in detail:  # a wager brought down (services.wager_lower)
-            return (f"A wager of {detail['wager']}{unit} only comes down: to {low}{unit} or "
-                    f"more, below {detail['wager']}{unit}. Clear takes it back whole.")
+            return (f"A wager of {money('wager')} only comes down: to {low} or "
+                    f"more, below {money('wager')}. Clear takes it back whole.")
         if "min_bet" in detail:
-            return f"A wager at this table is from {low}{unit} to {high}{unit}."
-        return (f"The house stake is 0 (the house sits out) or from {low}{unit} "
-                f"to {high}{unit}.")
+            return f"A wager at this table is from {low} to {high}."
+        return (f"The house stake is 0 (the house sits out) or from {low} "
+                f"to {high}.")
     if error.code == "foul_setting" and "high" in detail:
         return ("That split is a foul: the two-card hand "
                 f"{_cards_in_words(detail['low'])} ranks above the five-card hand "
@@ -73,9 +77,9 @@ def refusal_text(error: DomainError, *, currency: str = "", who: str = "") -> st
                           for p in detail["positions"])
         return f"Set these hands first: {names}."
     if error.code == "insufficient_funds" and "required" in detail:
-        cur = detail.get("currency", currency)
-        return (f"{who or 'The player'} has {detail['available']} {cur} available; this "
-                f"needs {detail['required']} {cur}. Nothing was changed.")
+        currency = detail.get("currency", currency)
+        return (f"{who or 'The player'} has {money('available')} available; this "
+                f"needs {money('required')}. Nothing was changed.")
     text = error.message
     for name, words in _FIELD_WORDS.items():
         text = text.replace(name, words)

@@ -8,12 +8,9 @@ service refused it before writing anything, so nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,8 +20,8 @@ from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.money import format_minor, to_minor
-from casino.shared.permissions import not_allowed
+from casino.shared.guards import staff_may
+from casino.shared.money import amount_show, to_minor
 from casino.shared.refusals import refusal_trace_request
 from rounds import reports, services
 from rounds.approvals import REVERSE as REVERSE_ACTION
@@ -55,18 +52,6 @@ VOID = "rounds.void_round"
 REVERSE = "rounds.reverse_round"
 
 TEMPLATE = "rounds/screens/table.html"
-
-
-def _requires(permission: str) -> Callable[..., Any]:
-    """Signed in (else the login page), and allowed (else the 403 page in words)."""
-    def wrap(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perm(permission):
-                raise not_allowed(permission)
-            return view(request, *args, **kwargs)
-        return login_required(guarded)
-    return wrap
 
 
 def _htmx(request: HttpRequest) -> bool:
@@ -202,7 +187,7 @@ def _banker_name(round_: Round) -> str:
 
 # --- the floor ------------------------------------------------------------------------------
 
-@login_required
+@staff_may()
 @require_GET
 def floor(request: HttpRequest) -> HttpResponse:
     """Every table at a glance; the live part refreshes itself (floor_live). The cage has
@@ -227,7 +212,7 @@ def _outside_band() -> list[str]:
     return [band_sentence(r, when="today") for r in floor_today.tables if r.outside_band]
 
 
-@_requires(VIEW)
+@staff_may(VIEW)
 @require_GET
 def floor_live(request: HttpRequest) -> HttpResponse:
     return render(request, "rounds/screens/floor.html#tables", {"tables": selectors.floor()})
@@ -235,7 +220,7 @@ def floor_live(request: HttpRequest) -> HttpResponse:
 
 # --- the table screen -----------------------------------------------------------------------
 
-@_requires(VIEW)
+@staff_may(VIEW)
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
@@ -245,7 +230,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, TEMPLATE, context)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
@@ -257,24 +242,24 @@ def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
     return _screen(request, table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
-    form = WagerForm(request.POST)
+    form = WagerForm(request.POST, currency=round_.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     seat = form.cleaned_data["seat"]
     try:
-        amount = to_minor(form.cleaned_data["amount"], round_.currency)
-        services.wager_place(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+        services.wager_place(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
+                             by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -285,24 +270,24 @@ def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     """Bring a seat's wager down before the deal (what a player-banker covers)."""
     round_ = _round(round_id)
-    form = WagerLowerForm(request.POST)
+    form = WagerLowerForm(request.POST, currency=round_.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     try:
-        amount = to_minor(form.cleaned_data["amount"].strip(), round_.currency)
-        services.wager_lower(round_id=round_id, seat=seat, amount=amount, by=_user(request))
+        services.wager_lower(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
+                             by=_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -313,7 +298,7 @@ def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -325,7 +310,7 @@ def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -337,27 +322,26 @@ def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
-    form = BankerForm(request.POST)
+    form = BankerForm(request.POST, currency=round_.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
     data = form.cleaned_data
     seat = None if data["house"] else data["seat"]
     try:
-        stake = (data.get("house_stake") or "").strip() or "0"
         services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
-                            seat=seat, house_stake=to_minor(stake, round_.currency))
+                            seat=seat, house_stake=data.get("house_stake") or 0)
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
                  who=_seat_name(round_, seat) if seat else "")
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
     """The seat offered the bank declines it: a step of the round, so the offer stays
@@ -377,7 +361,7 @@ def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
     """The electronic deal: the solvency check, then shuffle and dice."""
@@ -392,7 +376,7 @@ def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
 
 # --- the card picker of a physical deal ---------------------------------------------------------
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
     """Record a physical table's deal: the seven cards picked for each position, as the
@@ -409,7 +393,7 @@ def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
 
 # --- hands, settlement ------------------------------------------------------------------------
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse:
     round_ = _round(round_id)
@@ -440,7 +424,7 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
@@ -452,7 +436,7 @@ def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(RUN)
+@staff_may(RUN)
 @require_POST
 def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     """A results-only table: the dealer records each position's outcome. Under dual control
@@ -473,22 +457,22 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     return _screen(request, round_.table_id)
 
 
-@_requires(TAKE_BUY_IN)
+@staff_may(TAKE_BUY_IN)
 @require_POST
 def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
     """Cash a seated player hands the dealer: credited to their account from the table's
     drop box (rounds.services.drop)."""
     table = _table(table_id)
-    form = BuyInForm(request.POST)
+    form = BuyInForm(request.POST, currency=table.currency)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, table_id)
     seat = form.cleaned_data["seat"]
     try:
-        amount = to_minor(form.cleaned_data["amount"], table.currency)
+        amount = form.cleaned_data["amount"]
         taken = buy_in_take(table_id=table_id, seat=seat, amount=amount, by=_user(request))
         messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
-                                  f"{format_minor(taken.amount, taken.currency)} "
+                                  f"{amount_show(taken.amount, taken.currency)} "
                                   f"{taken.currency}: credited to their account.")
     except DomainError as error:
         _refused(request, error, currency=table.currency)
@@ -497,7 +481,7 @@ def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
 
 # --- the pit boss: seats, settings, void, reverse -------------------------------------------------
 
-@_requires(PIT)
+@staff_may(PIT)
 @require_POST
 def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
@@ -517,7 +501,7 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
     return _screen(request, table_id)
 
 
-@_requires(PIT)
+@staff_may(PIT)
 @require_POST
 def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     _table(table_id)
@@ -529,7 +513,7 @@ def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse
     return _screen(request, table_id)
 
 
-@_requires(PIT)
+@staff_may(PIT)
 @require_http_methods(["GET", "POST"])
 def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(table_id)
@@ -547,7 +531,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
                   {"table": table, "form": form, "busy": busy})
 
 
-@_requires(VOID)
+@staff_may(VOID)
 @require_http_methods(["GET", "POST"])
 def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     """Void before settlement: the page previews every hold the void releases."""
@@ -569,7 +553,7 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     })
 
 
-@_requires(REVERSE)
+@staff_may(REVERSE)
 @require_http_methods(["GET", "POST"])
 def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
     """Reverse a settled round: the page previews every amount the reversal moves back."""

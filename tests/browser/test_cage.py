@@ -220,7 +220,10 @@ def test_a_withdrawal_beyond_the_balance_is_refused_in_words_and_changes_nothing
     withdrawal = page.get_by_role("region", name="Withdrawal")
     withdrawal.get_by_label("Amount (EUR)").fill("12,50")
     withdrawal.get_by_role("button", name="Pay out").click()
-    assert "An amount must look like 160 or 160.50" in page.get_by_role("alert").inner_text()
+    # an English casino writes the decimals after a point (docs/rules.md, "Amounts on the
+    # screens"): 12,50 is refused in words, not read as 1250
+    assert ("“12,50” is not an amount as this casino writes them: the decimals come after a "
+            "point, as in 7.50" in page.get_by_role("alert").inner_text())
     screen.shot("refused-comma")
 
     assert Entry.objects.count() == entries
@@ -305,7 +308,7 @@ def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
     boss.sign_in("petra")
     boss.goto("/approvals/")
     row = boss.page.locator("tr[data-approval]").first
-    assert "Deposit of 2000.00 EUR for Anna Jansen" in row.inner_text()
+    assert "Deposit of 2,000.00 EUR for Anna Jansen" in row.inner_text()
     row.get_by_role("button", name="Approve").click()
     boss.page.get_by_text("is approved").wait_for()
     boss.shot("approved")

@@ -94,7 +94,7 @@ def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
     page.get_by_test_id("banker").filter(has_text="Seat 1 · Anna").wait_for()
     solvency = page.get_by_test_id("solvency").inner_text()
     assert "Anna must cover\n300.00 EUR" in solvency
-    assert "Anna has available\n1000.00 EUR" in solvency and "covered" in solvency
+    assert "Anna has available\n1,000.00 EUR" in solvency and "covered" in solvency
     screen.shot("banker-set")
 
     # and the dealer records the physical deal with the card picker
@@ -136,7 +136,7 @@ def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
         assert balance.posted - before[n] == moved[n]
         assert balance.held == 0
         shown = seat_row(page, n).get_by_test_id("available").inner_text()
-        assert shown == f"{balance.available / 100:.2f} EUR"
+        assert shown == f"{balance.available / 100:,.2f} EUR"  # en: thousands separated
     round_ = Round.objects.get(table=floor.table, number=2)
     assert (round_.banker_net, round_.banker_commission) == (2_000, 100)
     assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == 1

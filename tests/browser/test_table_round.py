@@ -138,7 +138,7 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
         1 if round_.entry_id else 0)
     for n, player in floor.players.items():
         shown = seat_row(page, n).get_by_test_id("available").inner_text()
-        assert shown == f"{available(player) / 100:.2f} EUR"
+        assert shown == f"{available(player) / 100:,.2f} EUR"  # en: thousands separated
     bankroll = accounts.table_accounts(floor.table).bankroll
     assert account_balance(account_id=bankroll.pk).posted == round_.banker_net
     # and everything is shown now, the unused stacks included

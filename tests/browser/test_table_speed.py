@@ -80,6 +80,11 @@ def test_an_insolvent_bank_made_solvent_by_lowering_a_wager(
     assert page.get_by_test_id("deal-why").inner_text() == (
         "No deal yet: Anna cannot cover the wagers, 30.00 EUR short. Lower or clear wagers "
         "above, or change the banker.")
+    # nor does the card picker of a physical deal record one (rounds.screens.deal_picker)
+    page.get_by_text("Record a physical deal with the card picker").click()
+    assert page.get_by_role("button", name="Record the deal").is_disabled()
+    assert page.get_by_test_id("record-why").inner_text().startswith(
+        "The deal cannot be recorded yet: Anna cannot cover the wagers, 30.00 EUR short.")
     screen.shot("bank-short")
 
     # when the dealer lowers Bram's wager to 70.00
@@ -88,6 +93,7 @@ def test_an_insolvent_bank_made_solvent_by_lowering_a_wager(
     seat_row(page, 2).get_by_test_id("wager").filter(has_text="70.00 EUR").wait_for()
     assert page.get_by_test_id("solvency").get_by_text("covered").is_visible()
     assert page.get_by_role("button", name="Deal", exact=True).is_enabled()
+    assert not page.get_by_test_id("record-why").count()
     screen.shot("bank-covers")
     page.get_by_role("button", name="Deal", exact=True).click()
     page.get_by_test_id("dice").wait_for()
@@ -164,6 +170,6 @@ def test_a_whole_house_banked_round_by_keyboard_alone(
         1 if round_.entry_id else 0)
     for n, player in floor.players.items():
         assert seat_row(page, n).get_by_test_id("available").inner_text() == \
-            f"{available(player) / 100:.2f} EUR"
+            f"{available(player) / 100:,.2f} EUR"  # en: thousands separated
     assert not Hold.objects.filter(ref=f"round:{round_.pk}", status=Hold.Status.OPEN).exists()
     assert screen.policy_violations == []

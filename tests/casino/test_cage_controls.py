@@ -135,6 +135,10 @@ def test_a_deposit_above_the_cap_waits_for_a_pit_boss(cage_client, staff_client,
     assert asked.status_code == 202, asked.json()
     approval = asked.json()
     assert approval["status"] == "pending" and approval["action"] == "cage.deposit"
+    # what was asked, in the unit: no minor units at the edge
+    assert approval["params"]["amount"] == "10000.01"
+    assert approval["params"]["currency"] == "EUR"
+    assert not [k for k in approval["params"] if k.endswith("_minor")]
     assert available(cage_client, player) == "0.00"
     assert not Entry.objects.filter(kind="deposit").exists()
     # neither the clerk who asked nor another clerk may approve it
@@ -406,7 +410,7 @@ def test_requests_are_read_in_the_admin_by_those_who_oversee_them(cage_client, r
 
     assert listing.status_code == status
     if status == 200:
-        assert "20000.00 EUR" in listing.content.decode()
+        assert "20,000.00 EUR" in listing.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -77,7 +77,8 @@ def test_a_player_account_cannot_be_overdrawn(book):
                    lines=[(book.anna.pk, -1500), (book.table.pk, 1500)])
     assert refused.value.code == "insufficient_funds"
     assert refused.value.detail["available"] == "10.00"
-    assert refused.value.detail["shortfall_minor"] == 500
+    assert refused.value.detail["shortfall"] == "5.00"
+    assert not [k for k in refused.value.detail if k.endswith("_minor")]  # the unit only
     assert fresh(book.anna).posted == 1000
 
 

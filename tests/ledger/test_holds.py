@@ -27,7 +27,7 @@ def test_a_hold_beyond_the_available_balance_is_refused_with_the_figures(book):
     assert refused.value.code == "insufficient_funds"
     assert {k: refused.value.detail[k] for k in ("required", "available", "shortfall")} == {
         "required": "40.00", "available": "30.00", "shortfall": "10.00"}
-    assert refused.value.detail["shortfall_minor"] == 1_000
+    assert not [k for k in refused.value.detail if k.endswith("_minor")]  # the unit only
     assert fresh(book.anna).held == 7_000
 
 

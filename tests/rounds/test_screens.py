@@ -153,11 +153,11 @@ def test_a_dealer_sees_no_balances_at_a_table_they_do_not_run(pit_boss, table, s
     dealer = _client(roles.DEALER, "dana")
     boss = _client(roles.PIT_BOSS, "petra")
 
-    assert "1234.56 EUR" not in dealer.get(f"/tables/{table.pk}/").content.decode()
-    assert "1234.56 EUR" in boss.get(f"/tables/{table.pk}/").content.decode()
+    assert "1,234.56 EUR" not in dealer.get(f"/tables/{table.pk}/").content.decode()
+    assert "1,234.56 EUR" in boss.get(f"/tables/{table.pk}/").content.decode()
     # once the dealer runs the table (opens its round), its players' funds show
     dealer.post(f"/tables/{table.pk}/rounds/open/")
-    assert "1234.56 EUR" in dealer.get(f"/tables/{table.pk}/").content.decode()
+    assert "1,234.56 EUR" in dealer.get(f"/tables/{table.pk}/").content.decode()
 
 
 def test_a_huge_exponent_in_the_table_limits_is_refused_in_words(pit_boss, table):

@@ -12,7 +12,9 @@ from casino import roles
 from casino.services import staff_create
 from ledger.models import Entry, Hold
 from rounds import services
-from rounds.models import Round, RoundEvent, Wager
+from rounds.models import DealDraft, Round, RoundEvent, Wager
+from rounds.screens import selectors
+from rounds.services import deal_draft as drafts
 from tests.rounds.conftest import available
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +172,34 @@ def test_the_screen_offers_no_deal_while_the_bank_is_short_and_lowers_a_wager(
     console.post(f"/rounds/{round_.pk}/deal/", headers=HTMX)
     round_.refresh_from_db()
     assert round_.state == Round.State.DEALT and round_.solvency_required == 15_000
+
+
+def test_the_deal_picked_by_hand_is_not_recorded_while_the_bank_is_short(
+        console, make_table, seat_player, pit_boss):
+    table, round_, _anna, _bram, _chris = _insolvent(make_table, seat_player, pit_boss)
+    _round, draft = drafts.deal_draft_get(round_id=round_.pk)
+    for card in selectors.deck_codes()[:7 * len(draft.positions)]:
+        drafts.deal_draft_pick(round_id=round_.pk, card=card, by=pit_boss)
+
+    page = console.get(f"/tables/{table.pk}/").content.decode()
+
+    # every card is picked, yet Record the deal is not offered, like Deal, and says why
+    record = re.search(r"<button[^>]*data-deal[^>]*>Record the deal</button>", page)
+    assert record is not None and " disabled" in record.group(0)
+    assert ("The deal cannot be recorded yet: Anna cannot cover the wagers, 30.00 EUR short."
+            in page)
+    # and the service refuses it anyway, in words, keeping the picks
+    page = console.post(f"/rounds/{round_.pk}/deal/physical/", headers=HTMX).content.decode()
+    assert "Anna cannot cover the wagers: 30.00 EUR short" in page
+    round_.refresh_from_db()
+    assert round_.state == Round.State.BANKER_SET
+    assert DealDraft.objects.filter(round=round_).exists()
+
+    page = console.post(f"/rounds/{round_.pk}/wagers/2/lower/", {"amount": "70"},
+                        headers=HTMX).content.decode()
+    record = re.search(r"<button[^>]*data-deal[^>]*>Record the deal</button>", page)
+    assert record is not None and " disabled" not in record.group(0)
+    assert "cannot be recorded yet" not in page
 
 
 def test_a_lower_refused_on_the_screen_is_in_words(console, make_table, seat_player, pit_boss):

@@ -70,7 +70,8 @@ class ApprovalOutput(serializers.Serializer):
     action = serializers.CharField()
     summary = serializers.CharField()
     ref = serializers.CharField()
-    params = serializers.DictField()
+    params = serializers.SerializerMethodField(
+        help_text="What was asked, amounts in the currency's unit.")
     status = serializers.ChoiceField(choices=approvals.Approval.Status.choices)
     requested_by = serializers.SerializerMethodField()
     requested_at = serializers.DateTimeField()
@@ -81,6 +82,10 @@ class ApprovalOutput(serializers.Serializer):
 
     def get_requested_by(self, approval: approvals.Approval) -> str:
         return approval.requested_by.get_username()
+
+    @extend_schema_field(serializers.DictField())
+    def get_params(self, approval: approvals.Approval) -> dict[str, Any]:
+        return approvals.approval_params_shown(approval)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_decided_by(self, approval: approvals.Approval) -> str | None:

@@ -1,0 +1,42 @@
+"""The console's one permission guard: every screen's view is wrapped in ``staff_may``.
+
+Signed out: to the login page, back here after. Signed in without a permission the view
+needs: the 403 page, saying in words what the role may not do (casino.shared.permissions),
+never the permission's code. A screen may hide a button; the services refuse anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponseBase
+
+from casino.shared.permissions import not_allowed
+
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+
+
+def staff_may(*permissions: str) -> Callable[[View], View]:
+    """``@staff_may("rounds.run_rounds")``: signed in and holding every permission named;
+    ``@staff_may()``: signed in is enough (the page itself shows each person their part)."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            for permission in permissions:
+                if not request.user.has_perm(permission):
+                    raise not_allowed(permission)
+            return view(request, *args, **kwargs)
+
+        # What the guard asks, readable on the view (functools.wraps carries it through the
+        # decorators around it): tests/casino/test_console_guard.py finds every console
+        # route guarded this way.
+        guarded.staff_may = permissions  # type: ignore[attr-defined]
+        return cast(View, guarded)
+
+    return decorate
