@@ -12,13 +12,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from casino.shared.errors import DomainError
+from casino.shared.forms import AmountField
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.money import to_minor
+from casino.shared.guards import staff_may
 from rounds.drop import drop_count_list
 from rounds.models import Table
-from rounds.screens.forms import AmountField
 from rounds.screens.refusals import refusal_text
-from rounds.screens.views import _requires, _user
+from rounds.screens.views import _user
 from rounds.services.drop import COUNT_DROP, drop_count_record
 
 
@@ -27,15 +27,24 @@ class DropCountForm(forms.Form):
                                    empty_label="Choose the table",
                                    error_messages={"required": "Choose the table."})
     gaming_day = forms.DateField(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
-    counted = AmountField(label="Cash counted",
+    counted = AmountField(label="Cash counted", positive=False,
                           error_messages={"required": "Type the cash counted, e.g. 480."})
     witness = forms.CharField(max_length=150, label="Witness (username)",
                               error_messages={"required": "Name the witness of the count."})
     reason = forms.CharField(required=False, max_length=2000, label="Reason for a variance",
                              widget=forms.Textarea(attrs={"rows": 2}))
 
+    def clean_table(self) -> Table:
+        # The cash counted is in the chosen table's currency; the table is cleaned first
+        # (fields clean in the order declared), so the amount is read in that currency.
+        table: Table = self.cleaned_data["table"]
+        counted = self.fields["counted"]
+        assert isinstance(counted, AmountField)
+        counted.currency = table.currency
+        return table
 
-@_requires(COUNT_DROP)
+
+@staff_may(COUNT_DROP)
 @require_http_methods(["GET", "POST"])
 def drop_count(request: HttpRequest) -> HttpResponse:
     form = DropCountForm(request.POST or None, initial={"gaming_day": gaming_day_of()})
@@ -45,7 +54,7 @@ def drop_count(request: HttpRequest) -> HttpResponse:
         try:
             count = drop_count_record(
                 table_id=table.pk, gaming_day=data["gaming_day"],
-                counted=to_minor(data["counted"], table.currency), witness=data["witness"],
+                counted=data["counted"], witness=data["witness"],
                 reason=data["reason"], by=_user(request))
             messages.success(request, f"{table.name}'s drop box for gaming day "
                                       f"{count.gaming_day} is counted.")

@@ -4,25 +4,21 @@ GET /api/v1/ratings). Thin: the selector does the reading."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from casino.models import Player
-from casino.shared.permissions import not_allowed
+from casino.shared.guards import staff_may
 from rounds.ratings import player_rating_days, player_ratings
 
 NEEDS = ("rounds.run_reports", "casino.view_player")
 DAYS_SHOWN = 14   # the player's latest gaming days with play
 
 
-@login_required
+@staff_may(*NEEDS)
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    for permission in NEEDS:
-        if not request.user.has_perm(permission):
-            raise not_allowed(permission)
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise Http404(f"There is no player #{player_id}.")

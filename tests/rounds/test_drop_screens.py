@@ -39,8 +39,8 @@ def test_the_dealer_takes_a_buy_in_from_the_table_screen(table, seat_player):
 
 @pytest.mark.parametrize(("body", "words"), [
     ({"seat": "3", "amount": "50"}, "Seat 3 of Table 1 is empty"),
-    ({"seat": "2", "amount": "0"}, "A buy-in must be positive"),
-    ({"seat": "2", "amount": "ten"}, "An amount must look like 160 or 160.50"),
+    ({"seat": "2", "amount": "0"}, "The amount must be more than zero"),
+    ({"seat": "2", "amount": "ten"}, "is not an amount as this casino writes them"),
     ({"seat": "2", "amount": ""}, "Type the cash taken"),
 ])
 def test_a_refused_buy_in_is_said_in_words_and_moves_nothing(table, seat_player, body, words):
