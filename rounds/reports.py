@@ -10,8 +10,10 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
 - house win from house-banked play: the bank's net (won minus paid) where the house banked;
 - house win from house stakes: the house stake's results against player-banks, plus the
   house's half of a co-banked bank;
-- commission from winning players, and from player-bankers (5% of their net winnings);
-- house result = the four above; hold % = house result / handle.
+- commission from winning players, and from player-bankers (5% of their net winnings;
+  a card room's proposition player counts among the bankers);
+- collection at card-room tables: the bank's fees by band and the players' flat fees;
+- house result = the six above; hold % = house result / handle.
 
 Each report is read from one snapshot (casino.shared.db.read_snapshot) and returned as plain
 typed rows in minor units; the renderers (rounds/report_files/) only format them.
@@ -79,11 +81,19 @@ class TableDayReport:
     # A closed day read again: its stored figures, and the rounds reversed since.
     closed: bool = False
     reversed_after_close: tuple[int, ...] = ()
+    # Card room: the collection fees the house earned, by kind (the bank's by band on
+    # the covered action; the flat fee of each wager with action).
+    collection_banker: int = 0
+    collection_players: int = 0
+
+    @property
+    def collection(self) -> int:
+        return self.collection_banker + self.collection_players
 
     @property
     def house_result(self) -> int:
         return (self.house_win_house_banked + self.house_win_house_stakes
-                + self.commission_players + self.commission_bankers)
+                + self.commission_players + self.commission_bankers + self.collection)
 
     @property
     def house_result_adjusted(self) -> int:
@@ -116,14 +126,19 @@ _FIGURES = {
     "stake_results": _total("house_stake_result", _PLAYER),
     "bank_shares": _total("house_bank_share", _PLAYER),
     "commission_players": _total("player_commission", _SETTLED),
-    "commission_bankers": _total("banker_commission", _PLAYER),
+    # A proposition player banks as a player-banker does: its commission is a banker's.
+    "commission_bankers": Coalesce(Sum(Coalesce("banker_commission", 0)
+                                       + Coalesce("third_party_commission", 0),
+                                       filter=_PLAYER), 0),
+    "collection_banker": _total("collection_banker", _SETTLED),
+    "collection_players": _total("collection_players", _SETTLED),
 }
 
 
 STORED = ("rounds_settled", "rounds_house_banked", "rounds_player_banked",
           "rounds_co_banked", "rounds_reversed", "rounds_voided", "handle", "house_stakes",
           "house_win_house_banked", "house_win_house_stakes", "commission_players",
-          "commission_bankers", "adjustments")
+          "commission_bankers", "adjustments", "collection_banker", "collection_players")
 
 
 def _round_house_result() -> Any:
@@ -131,7 +146,8 @@ def _round_house_result() -> Any:
     return Case(
         When(banker_is_house=True, then=F("banker_net") + F("player_commission")),
         default=(F("house_stake_result") + F("house_bank_share") + F("player_commission")
-                 + F("banker_commission")),
+                 + F("banker_commission") + Coalesce("third_party_commission", 0)
+                 + Coalesce("collection_banker", 0) + Coalesce("collection_players", 0)),
         output_field=BigIntegerField())
 
 
@@ -218,6 +234,8 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
             house_win_house_stakes=f["stake_results"] + f["bank_shares"],
             commission_players=f["commission_players"],
             commission_bankers=f["commission_bankers"],
+            collection_banker=f["collection_banker"],
+            collection_players=f["collection_players"],
             adjustments=adjustments.get(table.pk, 0),
         ))
     return out
