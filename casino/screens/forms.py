@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from casino.models import Currency, IdDocument
+from casino.models import Currency, IdDocument, Player
 from casino.services import Identity
 from casino.shared.errors import DomainError
 from casino.shared.money import minor_digits, to_minor
@@ -23,11 +23,19 @@ class PlayerForm(forms.Form):
     currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.EUR,
                                  label="Currency",
                                  help_text="The player's account is kept in this currency.")
-    date_of_birth = forms.DateField(label="Date of birth",
+    # A person, or a licensed third-party proposition player (a business, which banks card-
+    # room rounds and never sits): that one is known by its licence, not by a document.
+    kind = forms.ChoiceField(choices=Player.Kind.choices, initial=Player.Kind.PLAYER,
+                             label="Kind", required=False)
+    licence = forms.CharField(max_length=60, required=False, label="Licence",
+                              help_text="A proposition player's state licence; empty for a "
+                                        "player.")
+    date_of_birth = forms.DateField(label="Date of birth", required=False,
                                     widget=forms.DateInput(attrs={"type": "date"}))
     id_document_kind = forms.ChoiceField(choices=[("", "Choose…"), *IdDocument.choices],
-                                         label="Identity document")
+                                         label="Identity document", required=False)
     id_document_number = forms.CharField(max_length=40, label="Document number",
+                                         required=False,
                                          help_text="Letters and digits as printed; spaces "
                                                    "and dashes are left out.")
     photo_ref = forms.CharField(max_length=200, required=False, label="Photo reference",
@@ -35,6 +43,16 @@ class PlayerForm(forms.Form):
     # Ticked once the cashier has seen the players of the same name (shown only then).
     namesakes_seen = forms.BooleanField(
         required=False, label="This is a different person from the players listed above")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["kind"] = data.get("kind") or Player.Kind.PLAYER   # not sent: a player
+        if data["kind"] != Player.Kind.PROPOSITION:
+            # A person is registered with the document the cage reads.
+            for name in ("date_of_birth", "id_document_kind", "id_document_number"):
+                if not data.get(name) and name not in self.errors:
+                    self.add_error(name, forms.Field.default_error_messages["required"])
+        return data
 
     def identity(self) -> Identity:
         data = self.cleaned_data

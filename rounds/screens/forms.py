@@ -50,6 +50,11 @@ class BankerForm(forms.Form):
     house = forms.BooleanField(required=False)
     seat = forms.IntegerField(min_value=1, max_value=6, required=False)
     house_stake = AmountField(required=False)
+    # A card room: the most the player-dealer covers (empty: all the action), and the
+    # proposition player covering the rest, or banking alone (no seat).
+    cover = AmountField(required=False)
+    third_party = forms.IntegerField(min_value=1, required=False, error_messages={
+        "invalid": "Choose a proposition player from the list."})
 
 
 class SeatOnlyForm(forms.Form):
@@ -101,7 +106,13 @@ class TableSettingsForm(forms.Form):
         "house_stake_cap": "House stake cap", "foul_policy": "A fouled hand",
         "co_banking": "Co-banking (the house covers half the bank)",
         "first_stack": "First stack",
+        "bank_mode": "Who banks",
+        "collection_banker": "Card room: the bank's fee bands (minor units, as JSON)",
+        "max_consecutive_banks": "Card room: most consecutive rounds one player banks",
+        "rotation_minutes": "Card room: the bank moves on after (minutes; empty: no limit)",
     }
+    # Amounts typed in the currency's unit, kept in minor units (changes()).
+    AMOUNTS = ("min_bet", "max_bet", "collection_player")
 
     def __init__(self, data: Any = None, *, instance: Table) -> None:
         self.instance = instance
@@ -112,12 +123,15 @@ class TableSettingsForm(forms.Form):
                                           label=f"Minimum wager ({instance.currency})"),
             "max_bet": forms.DecimalField(min_value=0, decimal_places=2,
                                           label=f"Maximum wager ({instance.currency})"),
+            "collection_player": forms.DecimalField(
+                min_value=0, decimal_places=2,
+                label=f"Card room: the fee of each wager with action ({instance.currency})"),
             "house_way": forms.ChoiceField(
                 choices=[(w, w.replace("_", " ").title()) for w in sorted(paigow.HOUSE_WAYS)],
                 label="House way"),
         }
         self.fields = {name: own.get(name) or model_fields[name] for name in self.FIELDS}
-        for name in ("min_bet", "max_bet"):
+        for name in self.AMOUNTS:
             self.initial[name] = format_minor(getattr(instance, name), instance.currency)
         self.fields["commission_rate"].help_text = ""
 
@@ -133,6 +147,6 @@ class TableSettingsForm(forms.Form):
         """The settings as the service takes them (limits in minor units)."""
         currency = self.instance.currency
         changes = {name: self.cleaned_data[name] for name in self.FIELDS}
-        for name in ("min_bet", "max_bet"):
+        for name in self.AMOUNTS:
             changes[name] = to_minor(changes[name], currency)
         return changes
