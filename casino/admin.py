@@ -23,14 +23,31 @@ class PlayerAdminForm(forms.ModelForm):
     """The identity checked by the service's own rule (player_identity_check) before the
     model's constraint sees it, so a refusal reads as the cage's screen words it."""
 
+    kind = forms.ChoiceField(choices=Player.Kind.choices, required=False,
+                             initial=Player.Kind.PLAYER,
+                             help_text="A third-party proposition player banks card-room "
+                                       "rounds and never sits; it needs its licence.")
+
     class Meta:
         model = Player
         fields = ["name", "currency", "date_of_birth", "id_document_kind", "id_document_number",
-                  "photo_ref"]
+                  "photo_ref", "kind", "licence"]
+
+    def clean_kind(self) -> str:
+        return str(self.cleaned_data.get("kind") or Player.Kind.PLAYER)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.instance.pk is None:
+            # A proposition player is known by its licence, a player has none: said here in
+            # words, before the service (and the constraint player_kind_licence) refuses.
+            licence = (data.get("licence") or "").strip()
+            if data.get("kind") == Player.Kind.PROPOSITION and not licence:
+                self.add_error("licence", "A third-party proposition player is registered "
+                                          "with its state licence.")
+            elif data.get("kind") == Player.Kind.PLAYER and licence:
+                self.add_error("licence", "Only a third-party proposition player has a "
+                                          "licence.")
             try:
                 identity = services.player_identity_check(identity=services.Identity(
                     date_of_birth=data.get("date_of_birth"),
@@ -48,13 +65,13 @@ class PlayerAdminForm(forms.ModelForm):
 class PlayerAdmin(StyledAdmin):
     form = PlayerAdminForm
     list_display = ["id", "name", "currency", "date_of_birth", "available", "created_at"]
-    search_fields = ["name", "id_document_number"]
+    search_fields = ["name", "id_document_number", "licence"]
     fields = ["name", "currency", "date_of_birth", "id_document_kind", "id_document_number",
-              "photo_ref", "created_at", "created_by", "balance"]
+              "photo_ref", "kind", "licence", "created_at", "created_by", "balance"]
     readonly_fields = ["created_at", "created_by", "balance"]
     # Recorded at registration, from the document the cage read; a rename is the only change.
     IDENTITY = ["currency", "date_of_birth", "id_document_kind", "id_document_number",
-                "photo_ref"]
+                "photo_ref", "kind", "licence"]
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return selectors.player_list()
@@ -91,7 +108,8 @@ class PlayerAdmin(StyledAdmin):
             name=obj.name, currency=obj.currency, by=staff_user(request),
             identity=services.Identity(
                 date_of_birth=obj.date_of_birth, id_document_kind=obj.id_document_kind,
-                id_document_number=obj.id_document_number, photo_ref=obj.photo_ref))
+                id_document_number=obj.id_document_number, photo_ref=obj.photo_ref),
+            kind=obj.kind, licence=obj.licence)
         others = selectors.player_namesakes(name=created.name, exclude_id=created.pk)
         if others:
             self.message_user(request, "Registered beside players of the same name: "

@@ -45,6 +45,7 @@ from django.utils.timezone import localtime
 
 from casino.models import Currency
 from casino.shared.money import format_minor
+from rounds.paigow.showdown import Result
 
 if TYPE_CHECKING:
     # rounds.rules reads the Table model's choices and defaults, so it imports this module.
@@ -462,9 +463,10 @@ class Hand(models.Model):
         FOUL_FORFEIT = "foul_forfeit", "Fouled and forfeited"
 
     class Outcome(models.TextChoices):
-        WIN = "win", "Win"
-        PUSH = "push", "Push"
-        LOSS = "loss", "Loss"
+        # The values of the one outcome type (rounds.paigow.showdown.Result), with labels.
+        WIN = Result.WIN.value, "Win"
+        PUSH = Result.PUSH.value, "Push"
+        LOSS = Result.LOSS.value, "Loss"
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="hands")
     position = models.CharField(max_length=10)

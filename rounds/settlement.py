@@ -45,6 +45,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar, overload
 
+from rounds.paigow.showdown import Result
+
 if TYPE_CHECKING:
     # Typing only: this module stays free of Django at run time.
     from rounds.rules import TableRules
@@ -106,13 +108,9 @@ class Party(StrEnum):
         return int(self.value) if self.value.isdigit() else None
 
 
-class Outcome(StrEnum):
-    """A position's result against the bank, from the position's point of view: the one
-    outcome type of the showdown's answer, the Hand model's choices and the settlement."""
-
-    WIN = "win"
-    PUSH = "push"
-    LOSS = "loss"
+# A position's result against the bank, from the position's point of view: the one outcome
+# type of the showdown (rounds.paigow), the Hand model's choices and the settlement.
+Outcome = Result
 
 
 class PositionOutcome(NamedTuple):

@@ -84,9 +84,13 @@ class FeeBandsField(serializers.Field):
             raise serializers.ValidationError(exc.message, code=exc.code) from None
 
     def to_representation(self, value: Any) -> list[dict[str, str | None]]:
-        currency = self._currency()
-        return [{"up_to": None if b["up_to"] is None else format_minor(b["up_to"], currency),
-                 "fee": format_minor(b["fee"], currency)} for b in value]
+        return fee_bands_data(value, self._currency())
+
+
+def fee_bands_data(bands: Any, currency: str) -> list[dict[str, str | None]]:
+    """Fee bands as kept (minor units) -> as the API shows them (money strings)."""
+    return [{"up_to": None if b["up_to"] is None else format_minor(b["up_to"], currency),
+             "fee": format_minor(b["fee"], currency)} for b in bands]
 
 
 class SeatOut(FieldsOnceOut):
@@ -289,9 +293,14 @@ class RoundOut(FieldsOnceOut):
     @extend_schema_field({"type": "object", "additionalProperties": True})
     def get_rules(self, round_: Round) -> dict[str, Any]:
         # Amounts leave the service in the currency's unit, as everywhere else ("2.00").
-        return {key: format_minor(value, round_.currency)
-                if key in ("min_bet", "max_bet") and isinstance(value, int) else value
-                for key, value in round_.rules.items()}
+        shown = {key: format_minor(value, round_.currency)
+                 if key in ("min_bet", "max_bet", "collection_player")
+                 and isinstance(value, int) else value
+                 for key, value in round_.rules.items()}
+        if isinstance(shown.get("collection_banker"), list):
+            shown["collection_banker"] = fee_bands_data(shown["collection_banker"],
+                                                        round_.currency)
+        return shown
 
     @extend_schema_field({"type": "object", "nullable": True, "properties": {
         "house": {"type": "boolean"}, "seat": {"type": "integer", "nullable": True},

@@ -170,6 +170,11 @@ def bank_offer(table: BankTable) -> Offer:
         if seat not in table.seated:
             continue
         refusal = bank_refusal(table, seat)
+        if table.card_room and refusal is not None and refusal.reason is Reason.HAS_WAGER:
+            # A card room offers the bank to every seated player in turn (the regulator's
+            # rotation): one who wagered is offered it too, and declines it or clears the
+            # wager to take it.
+            refusal = None
         if refusal is None:
             return Offer(seat=seat, passed=tuple(passed))
         passed.append(refusal)

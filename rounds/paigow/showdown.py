@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, Literal
 
 from .cards import format_cards
@@ -10,9 +11,19 @@ from .errors import FoulSetting, InvalidCards
 from .evaluate import DEFAULT_WHEEL, HIGH_RANKS, HighRank, LowRank, high_value, low_rank, tables_for
 from .setting import Setting
 
-Result = Literal["win", "push", "loss"]
+
+class Result(StrEnum):
+    """A position's result against the bank, from the position's point of view: the one
+    outcome type of the showdown, the round's hands (rounds.models.Hand) and the
+    settlement (rounds.settlement.Outcome is this type)."""
+
+    WIN = "win"
+    PUSH = "push"
+    LOSS = "loss"
+
+
 HandResult = Literal["win", "copy", "loss"]
-RESULTS: Final = ("win", "push", "loss")
+RESULTS: Final = tuple(r.value for r in Result)
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,7 @@ def result_of(high: HandResult, low: HandResult) -> Result:
     # Copies go to the banker, so only outright wins count for the player (section 5):
     # both won -> win; one won (the other lost or copied) -> push; none won -> loss.
     wins = (high == "win") + (low == "win")
-    return "win" if wins == 2 else "push" if wins == 1 else "loss"
+    return Result.WIN if wins == 2 else Result.PUSH if wins == 1 else Result.LOSS
 
 
 def _ranks(setting: Setting, wheel: str, who: str) -> tuple[HighRank, LowRank]:

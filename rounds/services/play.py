@@ -324,7 +324,13 @@ def round_bank_decline(*, round_id: int, seat: int, by: User) -> Round:
     player = seated_player_lock(round_, seat)
     table = round_bank_table(round_)
     offer = rotation.bank_offer(table)
-    if offer.seat != seat:
+    if table.card_room:
+        # A card room asks every seated player in turn, and one may say no before the
+        # offer reaches them: each decline is recorded, once, and the offer moves on.
+        if seat in table.declined:
+            raise BankNotOffered(f"seat {seat} has declined the bank this round already",
+                                 code="bank_already_declined", detail={"seat": seat})
+    elif offer.seat != seat:
         offered = (f"the bank is offered to seat {offer.seat} ({table.seated[offer.seat]}) "
                    "now" if offer.seat is not None else
                    "the bank is offered to no seat now: the house banks")

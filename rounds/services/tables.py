@@ -120,10 +120,14 @@ def _check_card_room_settings(table: Table) -> None:
 
 @transaction.atomic
 def table_create(*, by: User, name: str, **settings: Any) -> Table:
-    """A new table with six empty seats; settings not given take the rules' defaults."""
+    """A new table with six empty seats; settings not given take the rules' defaults, but a
+    card-room table takes no commission unless asked (rules §11: the room earns collection
+    fees; commission on wins is not its model)."""
     unknown = set(settings) - set(TABLE_FIELDS)
     if unknown:
         raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
+    if settings.get("bank_mode") == Table.BankMode.CARD_ROOM:
+        settings.setdefault("commission_rate", Decimal(0))
     if "deal_modes" in settings:
         settings["deal_modes"] = _deal_modes(settings["deal_modes"])
     table = Table(name=name, created_by=by, **settings)

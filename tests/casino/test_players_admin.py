@@ -76,3 +76,18 @@ def test_a_players_page_shows_the_balance_in_the_currency_never_minor_units(admi
 
     assert "available 160.50 EUR" in page and "160.50 EUR" in listing
     assert not re.search(r"\b16050\b", page + listing)
+
+
+def test_a_proposition_player_registers_in_the_admin_only_with_its_licence(admin_client):
+    refused = admin_client.post("/admin/casino/player/add/",
+                                {"name": "Prop Co", "currency": "EUR", "kind": "proposition"})
+    assert refused.status_code == 200
+    assert "registered with its state licence" in refused.content.decode()
+    assert not Player.objects.filter(name="Prop Co").exists()
+
+    response = admin_client.post("/admin/casino/player/add/", {
+        "name": "Prop Co", "currency": "EUR", "kind": "proposition", "licence": "TP-77"})
+
+    assert response.status_code == 302
+    player = Player.objects.get(name="Prop Co")
+    assert (player.kind, player.licence) == ("proposition", "TP-77")

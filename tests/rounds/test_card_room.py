@@ -8,14 +8,15 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+from django.db import IntegrityError
 from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_balance
-from ledger.models import Account
+from ledger.models import Account, Hold
 from ledger.selectors import account_balance
 from rounds.accounts import table_ref
-from rounds.models import Table
+from rounds.models import Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -393,3 +394,118 @@ def test_a_card_room_table_has_the_documented_defaults(pit_boss_client):
                                          {"up_to": None, "fee": "5.00"}]
     assert (body["collection_player"], body["max_consecutive_banks"],
             body["rotation_minutes"]) == ("0.00", 2, None)
+    assert body["commission_rate"] == "0.0000"  # the room's model is the collection
+
+
+def test_players_who_wagered_are_offered_the_bank_and_decline_it(dealer, card_table,
+                                                                 seat_player, proposition):
+    for seat in (1, 2):
+        seat_player(card_table, seat)
+    round_id = dealer.open_round(card_table)["id"]
+    dealer.wager(round_id, 1, "10.00")
+    dealer.wager(round_id, 2, "10.00")
+    # offered the bank with a wager in front of them, they may take it only after clearing it
+    refused = dealer.banker(round_id, expect=409, seat=1)
+    assert refused["error"]["code"] == "banker_not_allowed"
+
+    for seat in (1, 2):
+        dealer.call("post", f"/api/v1/rounds/{round_id}/banker/decline", {"seat": seat})
+    body = dealer.banker(round_id, third_party=proposition["id"])
+
+    assert [d["seat"] for d in body["bank_declined"]] == [1, 2]
+
+
+def test_a_voided_card_room_round_releases_every_hold(dealer, card_table, seat_player,
+                                                      proposition, pit_boss_client):
+    state, players = worked_round(dealer, card_table, seat_player, proposition)
+    dealer.deal(state["round_id"], {"results_only": True})
+
+    voided = pit_boss_client.post(f"/api/v1/rounds/{state['round_id']}/void",
+                                  {"reason": "misdeal"}, format="json")
+    assert voided.status_code == 200, voided.json()
+
+    everyone = [*players.values(), Player.objects.get(pk=proposition["id"])]
+    assert [player_balance(p).held for p in everyone] == [0] * 5
+    assert [posted(p) for p in players.values()] == [100_000] * 4
+
+
+def test_a_table_made_a_card_room_between_rounds_plays_as_one(dealer, table, seat_player,
+                                                             pit_boss_client):
+    changed = pit_boss_client.patch(f"/api/v1/tables/{table.pk}", {
+        "bank_mode": "card_room", "commission_rate": "0", "collection_player": "0.25"},
+        format="json")
+    assert changed.status_code == 200, changed.json()
+    banker, player = seat_player(table, 1), seat_player(table, 2)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, "50.00")
+    dealer.banker(round_id, seat=1)
+
+    body = dealer.settle(round_id, {"outcomes": {"2": "loss"}})
+
+    assert body["rules"]["collection_player"] == "0.25"
+    assert body["rules"]["collection_banker"][0] == {"up_to": "100.00", "fee": "1.00"}
+    assert posted(banker) == 100_000 + 5_000 - 100
+    assert posted(player) == 100_000 - 5_025
+    assert collection(table) == 125
+
+
+def test_a_dealt_card_room_round_settles_by_the_cards_with_both_banks(
+        dealer, card_table, seat_player, proposition):
+    state, players = worked_round(dealer, card_table, seat_player, proposition)
+    round_id = state["round_id"]
+    before = {n: posted(p) for n, p in players.items()}
+    tppp_before = posted(proposition["id"])
+
+    dealer.deal(round_id)
+    for seat in ("2", "3", "4", "1"):  # the player-dealer's hand is set last
+        dealer.hand(round_id, position=seat, house_way=True)
+    body = dealer.settle(round_id)
+
+    lines = {p["position"]: p for p in body["settlement"]["positions"]}
+    changes = {n: posted(players[n]) - before[n] for n in (2, 3, 4)}
+    for seat, change in changes.items():
+        line = lines[str(seat)]
+        amount = {"win": 10_000, "push": 0, "loss": -10_000}[line["outcome"]]
+        assert change == amount - 50
+    bank = posted(players[1]) - before[1]
+    third = posted(proposition["id"]) - tppp_before
+    assert bank + third + sum(changes.values()) + collection(card_table) == 0
+    assert collection(card_table) == 450
+
+
+def test_a_card_room_round_runs_as_the_runtime_role_and_its_holds_stay_open(
+        as_runtime_role, dealer, make_table, seat_player, proposition):
+    from tests.rounds.test_runtime_role import released_behind_the_services
+
+    table = make_table(bank_mode="card_room", commission_rate="0", collection_player=50)
+    state, _ = worked_round(dealer, table, seat_player, proposition)
+    dealer.deal(state["round_id"], {"results_only": True})
+    round_ = Round.objects.get(pk=state["round_id"])
+    assert round_.third_party_hold_id is not None and len(round_.fee_hold_ids) == 3
+
+    for hold_id in (round_.third_party_hold_id, round_.fee_hold_ids[0]):
+        with pytest.raises(IntegrityError, match=f"backs round {round_.pk} still in play"):
+            released_behind_the_services(hold_id)
+
+    dealer.settle(round_.pk, {"outcomes": {"2": "loss", "3": "win", "4": "loss"}})
+    assert collection(table) == 450
+    assert not Hold.objects.filter(status=Hold.Status.OPEN).exists()
+
+
+def test_a_seated_player_may_decline_before_the_offer_reaches_them(dealer, card_table,
+                                                                  seat_player, proposition):
+    for seat in (1, 2, 3):
+        seat_player(card_table, seat)
+    round_id = dealer.open_round(card_table)["id"]
+    decline = f"/api/v1/rounds/{round_id}/banker/decline"
+
+    dealer.call("post", decline, {"seat": 3})
+    again = dealer.call("post", decline, {"seat": 3}, expect=409)
+    dealer.call("post", decline, {"seat": 1})
+    dealer.call("post", decline, {"seat": 2})
+
+    assert again["error"]["code"] == "bank_already_declined"
+    offers = [e["data"]["seat"] for e in dealer.get(round_id)["events"]
+              if e["kind"] == "bank_offered"]
+    assert offers == [1, 1, 2, None]
+    assert dealer.banker(round_id, third_party=proposition["id"])["state"] == "banker_set"

@@ -156,7 +156,8 @@ def test_the_casino_model_refuses_nothing_it_did_and_the_card_room_refuses_a_hou
        third_party=st.booleans(), rate=st.sampled_from(["0", "0.05"]))
 def test_a_card_room_plan_balances_and_no_wager_loses_more_than_itself_and_its_fee(
         wagers, data, cover, third_party, rate):
-    banker = data.draw(st.sampled_from([s for s in range(1, 7) if s not in wagers] or [None]))
+    free: list[int | None] = [s for s in range(1, 7) if s not in wagers]
+    banker = data.draw(st.sampled_from(free or [None]))
     outcomes = {s: data.draw(st.sampled_from(["win", "push", "loss"])) for s in wagers}
     money = plan(wagers, outcomes, banker_seat=banker, cover=cover,
                  third_party=third_party or banker is None,
