@@ -186,3 +186,33 @@ def test_the_api_takes_the_new_kinds_and_refuses_a_missing_table(auditor_client,
                                                     "format": "json", "gaming_day": day},
                                 format="json")
     assert asked.status_code == 202, asked.json()
+
+
+def test_the_html_pages_of_the_new_kinds_read_as_the_files(card_table, card_day, db):
+    from django.test import Client
+
+    from casino import roles
+    from casino.services import staff_create
+    from rounds.models import Report
+
+    auditor, _ = staff_create(username="audrey", role=roles.AUDITOR)
+    client = Client()
+    client.force_login(auditor)
+    day = str(card_day["gaming_day"])
+    asked = {kind: Report.objects.create(kind=kind, format="pdf", parameters=parameters,
+                                         requested_by=auditor)
+             for kind, parameters in (("rotation_log", {"table": str(card_table.pk),
+                                                        "gaming_day": day}),
+                                      ("proposition_players", {"gaming_day": day}))}
+
+    rotation = client.get(f"/reports/{asked['rotation_log'].pk}/").content.decode()
+    props = client.get(f"/reports/{asked['proposition_players'].pk}/").content.decode()
+
+    assert "Rotation log" in rotation and "took the bank" in rotation
+    assert "covers up to 150.00 EUR" in rotation
+    assert "Golden Prop LLC" in props and "GEGP-001234" in props and "29.00" in props
+    # and the console offers the kinds, the rotation log with a table to pick
+    form = client.get("/reports/?kind=rotation_log").content.decode()
+    assert "A table&#x27;s bank rotation log" in form or "A table's bank rotation log" in form
+    assert f'<option value="{card_table.pk}"' in form
+    assert "Proposition players&#x27; day" in form or "Proposition players' day" in form
