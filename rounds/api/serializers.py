@@ -543,7 +543,7 @@ class ReportIn(serializers.Serializer):
     table = serializers.CharField(required=False, max_length=20)
     gaming_day = serializers.CharField(required=False, max_length=20,
                                        help_text="YYYY-MM-DD (table_day, floor_day, "
-                                                 "proposition_players, rotation_log)")
+                                                 "proposition_day, rotation_log)")
     date_from = serializers.CharField(required=False, max_length=20,
                                       help_text="YYYY-MM-DD (banker, player_statement)")
     date_to = serializers.CharField(required=False, max_length=20,

@@ -310,7 +310,7 @@ PROPOSITION_LABELS = {
     "result": "Result (net - commission - fees)", "currency": "Currency"}
 
 
-def _proposition_players(p: dict[str, Any]) -> Laid:
+def _proposition_day(p: dict[str, Any]) -> Laid:
     report = proposition_report(gaming_day=p["gaming_day"])
     rows: list[list[Cell]] = [
         [x.name, x.licence, x.rounds, x.rounds_alone, money(x.action, x.currency),
@@ -379,8 +379,8 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("trial_balance", "Trial balance", ("as_of",), _trial_balance,
          (*_PLAY, "ledger.view_account", "ledger.view_house_accounts"),
          defaults={"as_of": timezone.now}),
-    Kind("proposition_players", "Proposition players' day", ("gaming_day",),
-         _proposition_players, (*_PLAY, "casino.view_player")),
+    Kind("proposition_day", "Proposition players' day", ("gaming_day",),
+         _proposition_day, (*_PLAY, "casino.view_player")),
     Kind("rotation_log", "A table's bank rotation log", ("table", "gaming_day"),
          _rotation_log, _PLAY),
 )}

@@ -150,7 +150,7 @@ def _document(kind: str, **parameters: Any):
 
 def test_the_two_new_kinds_render_as_csv_json_and_pdf(card_table, card_day):
     day: date = card_day["gaming_day"]
-    props = _document("proposition_players", gaming_day=day)
+    props = _document("proposition_day", gaming_day=day)
     rotation = _document("rotation_log", table=card_table.pk, gaming_day=day)
 
     (row,) = csv.DictReader(io.StringIO(FORMATS["csv"].render(props).decode()))
@@ -182,7 +182,7 @@ def test_the_api_takes_the_new_kinds_and_refuses_a_missing_table(auditor_client,
                                                     "gaming_day": day}, format="json")
     assert asked.status_code == 400
     assert "table" in asked.json()["error"]["detail"]["fields"]
-    asked = auditor_client.post("/api/v1/reports", {"kind": "proposition_players",
+    asked = auditor_client.post("/api/v1/reports", {"kind": "proposition_day",
                                                     "format": "json", "gaming_day": day},
                                 format="json")
     assert asked.status_code == 202, asked.json()
@@ -203,10 +203,10 @@ def test_the_html_pages_of_the_new_kinds_read_as_the_files(card_table, card_day,
                                          requested_by=auditor)
              for kind, parameters in (("rotation_log", {"table": str(card_table.pk),
                                                         "gaming_day": day}),
-                                      ("proposition_players", {"gaming_day": day}))}
+                                      ("proposition_day", {"gaming_day": day}))}
 
     rotation = client.get(f"/reports/{asked['rotation_log'].pk}/").content.decode()
-    props = client.get(f"/reports/{asked['proposition_players'].pk}/").content.decode()
+    props = client.get(f"/reports/{asked['proposition_day'].pk}/").content.decode()
 
     assert "Rotation log" in rotation and "took the bank" in rotation
     assert "covers up to 150.00 EUR" in rotation
