@@ -216,6 +216,9 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
         .filter(round__in=rounds.filter(_SETTLED), state=Wager.State.ACTIVE)
         .values("round__table_id").order_by("round__table_id")
         .annotate(handle=Sum("amount")).values_list("round__table_id", "handle"))
+    # A card room's wager no bank covered got no action (returned): it is not handle.
+    for table_id, uncovered in _uncovered(alias, rounds.filter(_SETTLED)).items():
+        handles[table_id] = (handles.get(table_id) or 0) - uncovered
     out = []
     for table in tables:
         f = figures.get(table.pk) or dict.fromkeys(_FIGURES, 0)
@@ -239,6 +242,18 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
             adjustments=adjustments.get(table.pk, 0),
         ))
     return out
+
+
+def _uncovered(alias: str, rounds: Any) -> dict[int, int]:
+    """Per table: the card-room wagers of ``rounds`` (settled) that no bank covered, as
+    their hands recorded at settlement."""
+    return dict(
+        Hand.objects.using(alias)
+        .filter(round__in=rounds.filter(rules__bank_mode="card_room"), outcome__isnull=False)
+        .exclude(position="dealer")
+        .values("round__table_id").order_by("round__table_id")
+        .annotate(uncovered=Sum(F("wager") - F("cover_banker") - F("cover_third_party")))
+        .filter(uncovered__gt=0).values_list("round__table_id", "uncovered"))
 
 
 def table_day_report(*, table_id: int, gaming_day: date) -> TableDayReport:

@@ -86,6 +86,7 @@ def test_the_table_day_shows_the_collection_by_kind_as_the_ledger_moved_it(
     # no commission at this table: the house result is the collection
     assert body["house_result"] == "6.50"
     assert body["rounds_settled"] == 2
+    assert body["handle"] == "400.00"
     # the collection account moved exactly that, and every table account the house result
     report = table_day_report(table_id=card_table.pk, gaming_day=card_day["gaming_day"])
     assert _moved(card_day["refs"], kind="collection") == report.collection == 650
@@ -216,3 +217,23 @@ def test_the_html_pages_of_the_new_kinds_read_as_the_files(card_table, card_day,
     assert "A table&#x27;s bank rotation log" in form or "A table's bank rotation log" in form
     assert f'<option value="{card_table.pk}"' in form
     assert "Proposition players&#x27; day" in form or "Proposition players' day" in form
+
+
+def test_a_wager_no_bank_covered_is_not_handle_and_pays_no_fee(dealer, card_table,
+                                                               seat_player):
+    # given seat 1 banks covering 50.00 with no proposition player against 100.00
+    players = {n: seat_player(card_table, n, funds=100_000) for n in (1, 2)}
+    round_id = dealer.open_round(card_table)["id"]
+    dealer.wager(round_id, 2, "100.00")
+    dealer.banker(round_id, seat=1, cover="50.00")
+    played = dealer.settle(round_id, {"outcomes": {"2": "loss"}})
+
+    report = table_day_report(table_id=card_table.pk,
+                              gaming_day=date.fromisoformat(played["gaming_day"]))
+
+    # then only the covered 50.00 is handle; 1.00 on 50.00 covered, 0.50 on the wager
+    assert report.handle == 5_000
+    assert (report.collection_banker, report.collection_players) == (100, 50)
+    refs = [f"round:{round_id}"]
+    assert _moved(refs, ref=player_account_ref(players[2].pk)) == -5_050
+    assert _moved(refs, ref=f"table:{card_table.pk}") == report.house_result == 150
