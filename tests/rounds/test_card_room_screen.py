@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from casino import roles
 from casino.models import Player
@@ -159,3 +162,40 @@ def test_the_rounds_story_tells_the_rotation(pit_boss, card_table, seat_player, 
     assert "declines the bank" in text
     assert (f"Seat 2 · Bram takes the bank as player-dealer, covering up to 20.00 EUR; "
             f"proposition player #{prop.pk} covers the rest.") in text
+
+
+def test_the_bank_held_past_the_rotation_time_is_refused_in_words(console, pit_boss,
+                                                                  make_table, seat_player):
+    table = make_table(bank_mode="card_room", commission_rate="0", rotation_minutes=40,
+                       max_consecutive_banks=5)
+    for n in (1, 2):
+        seat_player(table, n)
+    _played(services.round_open(table_id=table.pk, by=pit_boss), pit_boss, 1, {2: 1_000})
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=2, amount=1_000, by=pit_boss)
+
+    # 41 minutes after seat 1 took the bank (the clock the rotation reads)
+    later = timezone.now() + timedelta(minutes=41)
+    with patch("rounds.selectors.timezone.now", return_value=later):
+        page = console.post(f"/rounds/{round_.pk}/banker/", {"seat": 1}, headers=HTMX)
+
+    text = _text(page)
+    assert "40 minutes" in text and "bank_time_up" not in text
+    round_.refresh_from_db()
+    assert round_.state == Round.State.BETTING
+
+
+def test_the_floor_shows_a_proposition_player_banking_alone(pit_boss, card_table,
+                                                            seat_player, prop):
+    seat_player(card_table, 1)
+    round_ = services.round_open(table_id=card_table.pk, by=pit_boss)
+    services.round_bank_decline(round_id=round_.pk, seat=1, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=2_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, third_party=prop.pk, by=pit_boss)
+    boss = Client()
+    boss.force_login(pit_boss)
+
+    page = boss.get("/")
+
+    assert page.status_code == 200
+    assert "Golden Prop LLC (proposition player, alone)" in _text(page)
