@@ -137,12 +137,28 @@ def test_the_cage_registers_a_proposition_player_with_its_licence(db):
     assert (player.kind, player.licence) == (Player.Kind.PROPOSITION, "GEGP-77")
 
 
-def test_the_settings_screen_takes_the_card_room_settings(pit_boss, card_table):
+def test_the_settings_screen_takes_the_card_room_settings_in_money(pit_boss, card_table):
     client = Client()
     client.force_login(pit_boss)
     page = client.get(f"/tables/{card_table.pk}/settings/")
     assert "Card room: the fee of each wager with action (EUR)" in _text(page)
     assert 'value="0.50"' in page.content.decode()
+    assert '"up_to": "100.00", "fee": "1.00"' in _text(page)
+    form = page.context["form"]
+    sent = {name: form.initial.get(name) for name in form.fields}
+    sent = {k: v for k, v in sent.items() if v is not None and v is not False}
+    sent["collection_player"] = "0.25"
+    sent["collection_banker"] = ('[{"up_to": "200.00", "fee": "2.00"}, '
+                                 '{"up_to": null, "fee": "4.00"}]')
+    sent["rotation_minutes"] = "40"
+
+    saved = client.post(f"/tables/{card_table.pk}/settings/", sent)
+
+    assert saved.status_code == 302, _text(saved)
+    card_table.refresh_from_db()
+    assert (card_table.collection_player, card_table.rotation_minutes) == (25, 40)
+    assert card_table.collection_banker == [{"up_to": 20_000, "fee": 200},
+                                            {"up_to": None, "fee": 400}]
 
 
 def test_the_rounds_story_tells_the_rotation(pit_boss, card_table, seat_player, prop):
