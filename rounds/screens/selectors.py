@@ -315,7 +315,7 @@ def banker_label(round_: Round | None) -> str:
         return "The house"
     third = round_.third_party.name if round_.third_party_id and round_.third_party else ""
     if round_.banker_player is None:   # a card room's proposition player banking alone
-        return f"{third} (proposition player, alone)"
+        return f"{third} (proposition player) banks alone"
     label = f"Seat {round_.banker_seat} · {round_.banker_player.name}"
     if round_.table_rules.card_room:
         cover = ("all the action" if round_.banker_cover is None
@@ -334,21 +334,23 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
     if round_.table_rules.card_room:
+        # Two banks may share it, each with its own figures (card_room_exposure).
         return card_room_exposure(round_, wagers, stakes, available)
-    assert round_.banker_player is not None
+    banker = round_.banker_player
+    assert banker is not None
     # The banker's funds not held now: the same figure as the banker's seat row, before the
     # deal and after it (when the cover is held and so no longer available).
-    funds = (available or {}).get(round_.banker_player_id or 0)
+    funds = (available or {}).get(banker.pk)
     if funds is None:
-        funds = _available([round_.banker_player]).get(round_.banker_player.pk, 0)
+        funds = _available([banker]).get(banker.pk, 0)
     if round_.solvency_required is not None:  # recorded at the deal, the cover held
         return Exposure(against_bank=stakes, required=round_.solvency_required,
-                        available=funds, banker_name=round_.banker_player.name, held=True)
+                        available=funds, banker_name=banker.name, held=True)
     required = banker_cover_required(wagers=[w.amount for w in wagers],
                                      house_stake=round_.house_stake,
                                      co_banking=round_.table_rules.co_banking)
     return Exposure(against_bank=stakes, required=required, available=funds,
-                    banker_name=round_.banker_player.name)
+                    banker_name=banker.name)
 
 
 def card_room_exposure(round_: Round, wagers: list[Wager], stakes: int,

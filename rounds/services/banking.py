@@ -88,6 +88,17 @@ def round_covers(round_: Round, wagers: Sequence[Wager]) -> dict[Position, Posit
                         third_party=round_.third_party_id is not None)
 
 
+def card_room_bank_required(round_: Round, wagers: Sequence[Wager]) -> int:
+    """What the card room's bank that is checked first must have available: the
+    player-dealer's share of the cover plus the bank's fee, or — banking alone — the
+    proposition player's cover plus the fee (card_room_cover_hold's figure)."""
+    covers = round_covers(round_, wagers)
+    banker_part = sum(c.player_dealer for c in covers.values())
+    third_part = sum(c.third_party for c in covers.values())
+    fee = banker_fee(banker_part + third_part, round_.table_rules.collection_banker)
+    return (banker_part if round_.banker_player_id is not None else third_part) + fee
+
+
 def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     """The card room's solvency check before play: the player-dealer must have their share
     of the cover plus the bank's collection fee available, the proposition player its share
@@ -132,7 +143,7 @@ def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> No
         if amount <= 0:
             continue
         available = account_balance(account_id=account_id).available
-        if role == "bank":
+        if role == "bank" or (role == "third_party" and round_.banker_player is None):
             checked = {"required": money(amount), "available": money(available)}
         if available < amount:
             raise _card_room_refusal(who, amount, available, money)

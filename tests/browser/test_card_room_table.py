@@ -50,6 +50,8 @@ def test_a_player_dealer_and_a_proposition_player_bank_the_worked_round(
     page = screen.page
     screen.goto(f"/tables/{floor.table.pk}/")
     page.get_by_role("button", name="Open the first round").click()
+    # the round's screen is swapped in before anything is typed into it
+    page.get_by_test_id("step").filter(has_text="Betting").wait_for()
 
     # when seats 2, 3 and 4 wager 100.00
     for seat in (2, 3, 4):

@@ -457,8 +457,8 @@ def test_a_dealt_card_room_round_settles_by_the_cards_with_both_banks(
     tppp_before = posted(proposition["id"])
 
     dealer.deal(round_id)
-    for seat in ("2", "3", "4", "1"):  # the player-dealer's hand is set last
-        dealer.hand(round_id, position=seat, house_way=True)
+    for position in ("2", "3", "4", "1"):  # the player-dealer's hand is set last
+        dealer.hand(round_id, position=position, house_way=True)
     body = dealer.settle(round_id)
 
     lines = {p["position"]: p for p in body["settlement"]["positions"]}
@@ -509,3 +509,21 @@ def test_a_seated_player_may_decline_before_the_offer_reaches_them(dealer, card_
               if e["kind"] == "bank_offered"]
     assert offers == [1, 1, 2, None]
     assert dealer.banker(round_id, third_party=proposition["id"])["state"] == "banker_set"
+
+
+def test_the_table_screen_names_a_proposition_player_banking_alone(
+        dealer, card_table, seat_player, proposition, pit_boss_client):
+    from django.test import Client
+
+    seat_player(card_table, 1)
+    round_id = dealer.open_round(card_table)["id"]
+    dealer.wager(round_id, 1, "10.00")
+    dealer.call("post", f"/api/v1/rounds/{round_id}/banker/decline", {"seat": 1})
+    dealer.banker(round_id, third_party=proposition["id"])
+    screen = Client()
+    screen.force_login(pit_boss_client.user)
+
+    page = screen.get(f"/tables/{card_table.pk}/")
+
+    assert page.status_code == 200
+    assert "Golden Prop LLC (proposition player)" in page.content.decode()

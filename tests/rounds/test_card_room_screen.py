@@ -80,7 +80,7 @@ def test_every_seat_declines_and_the_proposition_player_banks_alone(
     assert (round_.state, round_.banker_seat, round_.third_party_id) == (
         Round.State.BANKER_SET, None, prop.pk)
     text = _text(console.get(f"/tables/{card_table.pk}/"))
-    assert "Golden Prop LLC (proposition player, alone)" in text
+    assert "Golden Prop LLC (proposition player) banks alone" in text
     # the proposition player holds the cover and the bank's fee (1.00 on 100.00)
     assert "Proposition player Golden Prop LLC must hold (cover and fee) 101.00 EUR" in text
 
@@ -214,4 +214,4 @@ def test_the_floor_shows_a_proposition_player_banking_alone(pit_boss, card_table
     page = boss.get("/")
 
     assert page.status_code == 200
-    assert "Golden Prop LLC (proposition player, alone)" in _text(page)
+    assert "Golden Prop LLC (proposition player) banks alone" in _text(page)
