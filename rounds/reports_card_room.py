@@ -142,6 +142,8 @@ def rotation_log(*, table_id: int, gaming_day: date) -> RotationLog:
             raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
         events = list(RoundEvent.objects.using(alias)
                       .filter(round__table_id=table_id, round__gaming_day=gaming_day,
+                              # a casino table's bank rotates by other rules (§7.1)
+                              round__rules__bank_mode="card_room",
                               kind__in=[BANK_OFFERED, BANK_DECLINED, "banker_set"])
                       .select_related("round").order_by("id"))
         named = {e.data.get(k) for e in events for k in ("player", "third_party")}

@@ -170,7 +170,14 @@ def test_the_two_new_kinds_render_as_csv_json_and_pdf(card_table, card_day):
 
 def test_a_casino_table_has_an_empty_rotation_log(dealer, table: Table, seat_player):
     seat_player(table, 1, funds=100_000)
-    played = dealer.house_round(table, {1: "20.00"}, {"1": "loss"})
+    seat_player(table, 2, funds=100_000)
+    dealer.house_round(table, {1: "20.00"}, {"1": "loss"})
+    # a casino table's own rotation: seat 1 is offered the bank and declines
+    round_id = dealer.open_round(table)["id"]
+    dealer.call("post", f"/api/v1/rounds/{round_id}/banker/decline", {"seat": 1})
+    dealer.wager(round_id, 1, "20.00")
+    dealer.banker(round_id, house=True)
+    played = dealer.settle(round_id, {"outcomes": {"1": "push"}})
 
     log = rotation_log(table_id=table.pk, gaming_day=date.fromisoformat(played["gaming_day"]))
 
