@@ -244,3 +244,26 @@ def test_a_wager_no_bank_covered_is_not_handle_and_pays_no_fee(dealer, card_tabl
     refs = [f"round:{round_id}"]
     assert _moved(refs, ref=player_account_ref(players[2].pk)) == -5_050
     assert _moved(refs, ref=f"table:{card_table.pk}") == report.house_result == 150
+
+
+def test_a_closed_day_keeps_the_collection_by_kind(card_table, card_day, pit_boss_client):
+    from datetime import timedelta
+
+    from casino.shared.gaming_day import gaming_day_of
+
+    # the card room's rounds, as if played on the previous gaming day (a day over)
+    yesterday = gaming_day_of() - timedelta(days=1)
+    Round.objects.filter(table=card_table).update(gaming_day=yesterday)
+    live = table_day_report(table_id=card_table.pk, gaming_day=yesterday)
+
+    closed = pit_boss_client.post("/api/v1/gaming-days/close",
+                                  {"gaming_day": str(yesterday)}, format="json")
+
+    assert closed.status_code == 201, closed.json()
+    (row, total) = closed.json()["tables"]
+    assert (row["collection_banker"], row["collection_players"], row["house_result"]) == (
+        "4.00", "2.50", "6.50")
+    assert total["house_result"] == "6.50"
+    stored = table_day_report(table_id=card_table.pk, gaming_day=yesterday)
+    assert stored.closed and stored.collection == live.collection == 650
+    assert stored.house_result == live.house_result
