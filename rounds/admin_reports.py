@@ -38,8 +38,7 @@ class ClosedTableDayInline(ReadOnlyInline):
 
     @admin.display(description="house result")
     def house_result_shown(self, row: ClosedTableDay) -> str:
-        return money_text(row.house_win_house_banked + row.house_win_house_stakes
-                          + row.commission_players + row.commission_bankers, row.currency)
+        return money_text(row.house_result, row.currency)
 
     @admin.display(description="commission from players")
     def commission_players_shown(self, row: ClosedTableDay) -> str:

@@ -619,6 +619,9 @@ class ClosedTableDay(models.Model):
     house_win_house_stakes = models.BigIntegerField()
     commission_players = models.BigIntegerField()
     commission_bankers = models.BigIntegerField()
+    # Card room: the collection fees by kind (rounds.reports.TableDayReport).
+    collection_banker = models.BigIntegerField(default=0)
+    collection_players = models.BigIntegerField(default=0)
     adjustments = models.BigIntegerField(
         default=0, help_text="House result moved back this day by reversals of rounds of "
                              "days closed before.")
@@ -635,6 +638,13 @@ class ClosedTableDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_name} on {self.closed_day.gaming_day}"
+
+    @property
+    def house_result(self) -> int:
+        """As rounds.reports.TableDayReport.house_result counts it, from the stored figures."""
+        return (self.house_win_house_banked + self.house_win_house_stakes
+                + self.commission_players + self.commission_bankers
+                + self.collection_banker + self.collection_players)
 
 
 class DealDraft(models.Model):

@@ -10,8 +10,10 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
 - house win from house-banked play: the bank's net (won minus paid) where the house banked;
 - house win from house stakes: the house stake's results against player-banks, plus the
   house's half of a co-banked bank;
-- commission from winning players, and from player-bankers (5% of their net winnings);
-- house result = the four above; hold % = house result / handle.
+- commission from winning players, and from player-bankers (5% of their net winnings;
+  a card room's proposition player counts among the bankers);
+- collection at card-room tables: the bank's fees by band and the players' flat fees;
+- house result = the six above; hold % = house result / handle.
 - the drop (rounds.drop): the cash the day's buy-ins put in the table's drop box as the
   ledger recorded it, what the count found (None until counted) and the variance; the
   table's win is its house result (every wager is known here), and win / drop is the
@@ -105,11 +107,19 @@ class TableDayReport:
     expected: int | None = None
     band: int | None = None
     outside_band: bool | None = None
+    # Card room: the collection fees the house earned, by kind (the bank's by band on
+    # the covered action; the flat fee of each wager with action).
+    collection_banker: int = 0
+    collection_players: int = 0
+
+    @property
+    def collection(self) -> int:
+        return self.collection_banker + self.collection_players
 
     @property
     def house_result(self) -> int:
         return (self.house_win_house_banked + self.house_win_house_stakes
-                + self.commission_players + self.commission_bankers)
+                + self.commission_players + self.commission_bankers + self.collection)
 
     @property
     def house_result_adjusted(self) -> int:
@@ -152,14 +162,19 @@ _FIGURES = {
     "stake_results": _total("house_stake_result", _PLAYER),
     "bank_shares": _total("house_bank_share", _PLAYER),
     "commission_players": _total("player_commission", _SETTLED),
-    "commission_bankers": _total("banker_commission", _PLAYER),
+    # A proposition player banks as a player-banker does: its commission is a banker's.
+    "commission_bankers": Coalesce(Sum(Coalesce("banker_commission", 0)
+                                       + Coalesce("third_party_commission", 0),
+                                       filter=_PLAYER), 0),
+    "collection_banker": _total("collection_banker", _SETTLED),
+    "collection_players": _total("collection_players", _SETTLED),
 }
 
 
 STORED = ("rounds_settled", "rounds_house_banked", "rounds_player_banked",
           "rounds_co_banked", "rounds_reversed", "rounds_voided", "handle", "house_stakes",
           "house_win_house_banked", "house_win_house_stakes", "commission_players",
-          "commission_bankers", "adjustments")
+          "commission_bankers", "adjustments", "collection_banker", "collection_players")
 
 
 def _round_house_result() -> Any:
@@ -167,7 +182,8 @@ def _round_house_result() -> Any:
     return Case(
         When(banker_is_house=True, then=F("banker_net") + F("player_commission")),
         default=(F("house_stake_result") + F("house_bank_share") + F("player_commission")
-                 + F("banker_commission")),
+                 + F("banker_commission") + Coalesce("third_party_commission", 0)
+                 + Coalesce("collection_banker", 0) + Coalesce("collection_players", 0)),
         output_field=BigIntegerField())
 
 
@@ -245,6 +261,9 @@ def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableD
         .filter(round__in=rounds.filter(_SETTLED), state=Wager.State.ACTIVE)
         .values("round__table_id").order_by("round__table_id")
         .annotate(handle=Sum("amount")).values_list("round__table_id", "handle"))
+    # A card room's wager no bank covered got no action (returned): it is not handle.
+    for table_id, uncovered in _uncovered(alias, rounds.filter(_SETTLED)).items():
+        handles[table_id] = (handles.get(table_id) or 0) - uncovered
     out = []
     for table in tables:
         f = figures.get(table.pk) or dict.fromkeys(_FIGURES, 0)
@@ -263,6 +282,8 @@ def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableD
             house_win_house_stakes=f["stake_results"] + f["bank_shares"],
             commission_players=f["commission_players"],
             commission_bankers=f["commission_bankers"],
+            collection_banker=f["collection_banker"],
+            collection_players=f["collection_players"],
             adjustments=adjustments.get(table.pk, 0),
         ))
     return out
@@ -279,6 +300,16 @@ def _with_bands(alias: str, gaming_day: date, rows: list[TableDayReport]
     return [replace(r, band_handle=b.handle, band_result=b.result, expected=b.expected,
                     band=b.band, outside_band=b.outside_band)
             if r.table_id and (b := bands.get(r.table_id)) else r for r in rows]
+def _uncovered(alias: str, rounds: Any) -> dict[int, int]:
+    """Per table: the card-room wagers of ``rounds`` (settled) that no bank covered, as
+    their hands recorded at settlement."""
+    return dict(
+        Hand.objects.using(alias)
+        .filter(round__in=rounds.filter(rules__bank_mode="card_room"), outcome__isnull=False)
+        .exclude(position="dealer")
+        .values("round__table_id").order_by("round__table_id")
+        .annotate(uncovered=Sum(F("wager") - F("cover_banker") - F("cover_third_party")))
+        .filter(uncovered__gt=0).values_list("round__table_id", "uncovered"))
 
 
 def table_day_report(*, table_id: int, gaming_day: date) -> TableDayReport:

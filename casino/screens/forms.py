@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from casino.models import Currency, IdDocument
+from casino.models import Currency, IdDocument, Player
 from casino.services import Identity
 from casino.shared.forms import AmountField, CurrencyForm
 from casino.shared.money import amount_show
@@ -46,16 +46,41 @@ class IdentityForm(forms.Form):
 
 
 class PlayerForm(IdentityForm):
-    """A player's registration with the identity the cage records."""
+    """A player's registration with the identity the cage records, or a licensed third-party
+    proposition player's (a business, which banks card-room rounds and never sits: known by
+    its licence, not by a document)."""
+
+    DOCUMENT = ("date_of_birth", "id_document_kind", "id_document_number")
 
     name = forms.CharField(max_length=200, label="Name",
                            help_text="As on the player's identity document.")
     currency = forms.ChoiceField(choices=Currency.choices, initial=Currency.EUR,
                                  label="Currency",
                                  help_text="The player's account is kept in this currency.")
+    kind = forms.ChoiceField(choices=Player.Kind.choices, initial=Player.Kind.PLAYER,
+                             label="Kind", required=False)
+    licence = forms.CharField(max_length=60, required=False, label="Licence",
+                              help_text="A proposition player's state licence; empty for a "
+                                        "player.")
     # Ticked once the cashier has seen the players of the same name (shown only then).
     namesakes_seen = forms.BooleanField(
         required=False, label="This is a different person from the players listed above")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Required of a person, not of a proposition player: clean() says which.
+        for name in self.DOCUMENT:
+            self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["kind"] = data.get("kind") or Player.Kind.PLAYER   # not sent: a player
+        if data["kind"] != Player.Kind.PROPOSITION:
+            # A person is registered with the document the cage reads.
+            for name in self.DOCUMENT:
+                if not data.get(name) and name not in self.errors:
+                    self.add_error(name, forms.Field.default_error_messages["required"])
+        return data
 
 
 class MovementForm(CurrencyForm):

@@ -83,6 +83,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
             player = services.player_create(
                 name=form.cleaned_data["name"], currency=form.cleaned_data["currency"],
                 identity=form.identity(), namesakes_seen=form.cleaned_data["namesakes_seen"],
+                kind=form.cleaned_data["kind"], licence=form.cleaned_data["licence"],
                 by=request.user)  # type: ignore[arg-type]
         except services.Namesake as exc:
             namesakes = selectors.player_namesakes(name=form.cleaned_data["name"])

@@ -528,6 +528,8 @@ class TableDayReportOut(serializers.Serializer):
     house_win_house_stakes = MoneyOut()
     commission_players = MoneyOut()
     commission_bankers = MoneyOut()
+    collection_banker = MoneyOut(help_text="Card room: the bank's collection fees, by band.")
+    collection_players = MoneyOut(help_text="Card room: the flat fee of each wager with action.")
     house_result = MoneyOut()
     hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
     # The house-banked play against the game's expectation (rounds.variance).
@@ -556,7 +558,8 @@ class ReportIn(serializers.Serializer):
     # so they are checked by rounds.report_files.kinds.report_parameters.
     table = serializers.CharField(required=False, max_length=20)
     gaming_day = serializers.CharField(required=False, max_length=20,
-                                       help_text="YYYY-MM-DD (table_day, floor_day)")
+                                       help_text="YYYY-MM-DD (table_day, floor_day, "
+                                                 "proposition_day, rotation_log)")
     date_from = serializers.CharField(required=False, max_length=20,
                                       help_text="YYYY-MM-DD (banker, player_statement)")
     date_to = serializers.CharField(required=False, max_length=20,
@@ -617,6 +620,8 @@ class ClosedTableDayOut(serializers.Serializer):
     house_result = serializers.SerializerMethodField()
     commission_players = serializers.SerializerMethodField()
     commission_bankers = serializers.SerializerMethodField()
+    collection_banker = serializers.SerializerMethodField()
+    collection_players = serializers.SerializerMethodField()
     adjustments = serializers.SerializerMethodField()
 
     def _money(self, row: Any, name: str) -> str:
@@ -626,14 +631,19 @@ class ClosedTableDayOut(serializers.Serializer):
         return self._money(row, "handle")
 
     def get_house_result(self, row: Any) -> str:
-        return format_minor(row.house_win_house_banked + row.house_win_house_stakes
-                            + row.commission_players + row.commission_bankers, row.currency)
+        return format_minor(row.house_result, row.currency)
 
     def get_commission_players(self, row: Any) -> str:
         return self._money(row, "commission_players")
 
     def get_commission_bankers(self, row: Any) -> str:
         return self._money(row, "commission_bankers")
+
+    def get_collection_banker(self, row: Any) -> str:
+        return self._money(row, "collection_banker")
+
+    def get_collection_players(self, row: Any) -> str:
+        return self._money(row, "collection_players")
 
     def get_adjustments(self, row: Any) -> str:
         return self._money(row, "adjustments")

@@ -37,6 +37,15 @@ from rounds.reports import (
     floor_day_report,
     table_day_report,
 )
+from rounds.reports_card_room import (
+    ALONE,
+    DECLINED,
+    NOBODY,
+    OFFERED,
+    TAKEN,
+    proposition_report,
+    rotation_log,
+)
 
 
 def money(amount: int, currency: str) -> Decimal:
@@ -67,9 +76,10 @@ TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
     "house_win_house_banked", "house_stake_result", "commission_players",
-    "commission_bankers", "house_result", "hold_percent", "adjustments", "drop_recorded",
-    "drop", "drop_variance", "win", "win_to_drop", "band_handle", "band_result", "expected",
-    "band", "outside_band", "closed", "currency"]
+    "commission_bankers", "collection_banker", "collection_players", "house_result",
+    "hold_percent", "adjustments", "drop_recorded", "drop", "drop_variance", "win",
+    "win_to_drop", "band_handle", "band_result", "expected", "band", "outside_band",
+    "closed", "currency"]
 TABLE_DAY_LABELS = {
     "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
     "rounds_house_banked": "Rounds banked by the house",
@@ -81,7 +91,9 @@ TABLE_DAY_LABELS = {
     "house_win_house_banked": "House win, house-banked play",
     "house_stake_result": "House win, house stakes", "commission_players":
     "Commission from winning players", "commission_bankers": "Commission from player bankers",
-    "house_result": "House result (the four above)",
+    "collection_banker": "Collection: bank fees (card room, by band)",
+    "collection_players": "Collection: per-wager fees (card room)",
+    "house_result": "House result (the six above)",
     "hold_percent": "Hold % (house result / handle)",
     "adjustments": "Adjustments (reversals of closed days' rounds)",
     "drop_recorded": "Drop recorded (buy-ins at the table)",
@@ -102,7 +114,8 @@ def _table_day_row(r: TableDayReport) -> list:
             r.rounds_player_banked, r.rounds_co_banked, r.rounds_voided, r.rounds_reversed,
             money(r.handle, c), money(r.house_stakes, c), money(r.house_win_house_banked, c),
             money(r.house_win_house_stakes, c), money(r.commission_players, c),
-            money(r.commission_bankers, c), money(r.house_result, c), r.hold_percent,
+            money(r.commission_bankers, c), money(r.collection_banker, c),
+            money(r.collection_players, c), money(r.house_result, c), r.hold_percent,
             money(r.adjustments, c), money(r.drop_recorded, c), _maybe_money(r.drop, c),
             _maybe_money(r.drop_variance, c), money(r.win, c), r.win_to_drop,
             _maybe_money(r.band_handle, c), _maybe_money(r.band_result, c),
@@ -403,6 +416,63 @@ def _range(p: dict[str, Any]) -> str:
     return f"gaming days {day_text(p['date_from'])} to {day_text(p['date_to'])}"
 
 
+# --- card room: the proposition players, the bank's rotation ---------------------------------
+
+PROPOSITION_COLUMNS = ["player", "licence", "rounds", "rounds_alone", "action", "won", "lost",
+                       "net", "commission", "fees", "result", "currency"]
+PROPOSITION_LABELS = {
+    "player": "Proposition player", "licence": "Licence", "rounds": "Rounds covered",
+    "rounds_alone": "Rounds banked alone", "action": "Action covered",
+    "won": "Won (covered wagers that lost)", "lost": "Lost (covered wagers that won)",
+    "net": "Net (won - lost)", "commission": "Commission paid",
+    "fees": "Collection fees paid (banking alone)",
+    "result": "Result (net - commission - fees)", "currency": "Currency"}
+
+
+def _proposition_day(p: dict[str, Any]) -> Laid:
+    report = proposition_report(gaming_day=p["gaming_day"])
+    rows: list[list[Cell]] = [
+        [x.name, x.licence, x.rounds, x.rounds_alone, money(x.action, x.currency),
+         money(x.won, x.currency), money(x.lost, x.currency), money(x.net, x.currency),
+         money(x.commission, x.currency), money(x.fees, x.currency),
+         money(x.result, x.currency), x.currency] for x in report.lines]
+    notes = ["A proposition player covers the wagers a player-dealer leaves, or banks alone "
+             "when every seated player declines the bank; the bank's collection fee is the "
+             "player-dealer's, paid by the proposition player only when it banks alone."]
+    if not rows:
+        notes.insert(0, "No proposition player covered a settled round on this gaming day.")
+    return Laid(title="Proposition players", period=f"gaming day {day_text(p['gaming_day'])}",
+                sections=[Section("Per proposition player", PROPOSITION_COLUMNS, rows,
+                                  labels=PROPOSITION_LABELS, key="player")],
+                charts=[], notes=notes)
+
+
+ROTATION_COLUMNS = ["at", "round", "step", "seat", "player", "detail"]
+ROTATION_LABELS = {"at": "Time (casino)", "round": "Round", "step": "Step", "seat": "Seat",
+                   "player": "Player", "detail": "Detail"}
+ROTATION_WORDS = {OFFERED: "offered the bank", DECLINED: "declined the bank",
+                  TAKEN: "took the bank", ALONE: "proposition player banks alone",
+                  NOBODY: "no seat offered"}
+
+
+def _rotation_log(p: dict[str, Any]) -> Laid:
+    log = rotation_log(table_id=p["table"], gaming_day=p["gaming_day"])
+    rows: list[list[Cell]] = [
+        [x.at, x.round_number, ROTATION_WORDS[x.what], x.seat, x.player, x.detail]
+        for x in log.lines]
+    notes = ["Every offer, take and decline of the bank, in the order it happened; the bank "
+             "is offered to every seated player in seat order (docs/rules.md, card-room "
+             "mode)."]
+    if not rows:
+        notes.insert(0, "The bank was not offered at this table on this gaming day (no "
+                        "card-room round).")
+    return Laid(title=f"Rotation log: {log.table_name}",
+                period=f"gaming day {day_text(log.gaming_day)}",
+                sections=[Section("Offers, takes and declines", ROTATION_COLUMNS, rows,
+                                  labels=ROTATION_LABELS)],
+                charts=[], notes=notes)
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -433,6 +503,10 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("trial_balance", "Trial balance", ("as_of",), _trial_balance,
          (*_PLAY, "ledger.view_account", "ledger.view_house_accounts"),
          defaults={"as_of": timezone.now}),
+    Kind("proposition_day", "Proposition players' day", ("gaming_day",),
+         _proposition_day, (*_PLAY, "casino.view_player")),
+    Kind("rotation_log", "A table's bank rotation log", ("table", "gaming_day"),
+         _rotation_log, _PLAY),
 )}
 MAX_DAYS = 366   # a range report covers at most a year of gaming days
 

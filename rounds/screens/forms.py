@@ -11,7 +11,9 @@ from typing import Any
 
 from django import forms
 
+from casino.shared.errors import DomainError
 from casino.shared.forms import AmountField, CurrencyForm
+from casino.shared.money import format_minor, to_minor
 from rounds import paigow
 from rounds.models import Table
 from rounds.services import RULE_FIELDS
@@ -49,6 +51,11 @@ class BankerForm(CurrencyForm):
     house = forms.BooleanField(required=False)
     seat = forms.IntegerField(min_value=1, max_value=6, required=False)
     house_stake = AmountField(required=False, positive=False)
+    # A card room: the most the player-dealer covers (empty: all the action), and the
+    # proposition player covering the rest, or banking alone (no seat).
+    cover = AmountField(required=False)
+    third_party = forms.IntegerField(min_value=1, required=False, error_messages={
+        "invalid": "Choose a proposition player from the list."})
 
 
 class SeatOnlyForm(forms.Form):
@@ -100,6 +107,9 @@ class TableSettingsForm(forms.Form):
         "house_stake_cap": "House stake cap", "foul_policy": "A fouled hand",
         "co_banking": "Co-banking (the house covers half the bank)",
         "first_stack": "First stack",
+        "bank_mode": "Who banks",
+        "max_consecutive_banks": "Card room: most consecutive rounds one player banks",
+        "rotation_minutes": "Card room: the bank moves on after (minutes; empty: no limit)",
     }
 
     def __init__(self, data: Any = None, *, instance: Table) -> None:
@@ -111,11 +121,24 @@ class TableSettingsForm(forms.Form):
                                    label=f"Minimum wager ({instance.currency})"),
             "max_bet": AmountField(currency=instance.currency,
                                    label=f"Maximum wager ({instance.currency})"),
+            "collection_player": AmountField(
+                currency=instance.currency, positive=False,
+                label=f"Card room: the fee of each wager with action ({instance.currency})"),
+            # Money strings, as the API and the admin show them; kept in minor units.
+            "collection_banker": forms.JSONField(
+                label=f"Card room: the bank's fee bands ({instance.currency})",
+                help_text='By the action covered against the bank: [{"up_to": "100.00", '
+                          '"fee": "1.00"}, ..., {"up_to": null, "fee": "5.00"}].'),
             "house_way": forms.ChoiceField(
                 choices=[(w, w.replace("_", " ").title()) for w in sorted(paigow.HOUSE_WAYS)],
                 label="House way"),
         }
         self.fields = {name: own.get(name) or model_fields[name] for name in self.FIELDS}
+        self.initial["collection_banker"] = [
+            {"up_to": None if b["up_to"] is None else format_minor(b["up_to"],
+                                                                   instance.currency),
+             "fee": format_minor(b["fee"], instance.currency)}
+            for b in instance.collection_banker]
         self.fields["commission_rate"].help_text = ""
 
     def clean(self) -> dict[str, Any]:
@@ -125,6 +148,22 @@ class TableSettingsForm(forms.Form):
             raise forms.ValidationError(
                 "The minimum wager must be above zero and not above the maximum.")
         return data
+
+    def clean_collection_banker(self) -> list[dict[str, int | None]]:
+        """The bands in minor units; whether they make a schedule is the service's check."""
+        bands = self.cleaned_data["collection_banker"]
+        shape = forms.ValidationError('The bank\'s fee bands are a list of {"up_to": '
+                                      '"100.00" or null, "fee": "1.00"}.')
+        if not isinstance(bands, list) or not all(
+                isinstance(b, dict) and set(b) == {"up_to", "fee"} for b in bands):
+            raise shape
+        currency = self.instance.currency
+        try:
+            return [{"up_to": None if b["up_to"] is None else to_minor(str(b["up_to"]),
+                                                                      currency),
+                     "fee": to_minor(str(b["fee"]), currency)} for b in bands]
+        except DomainError as exc:
+            raise forms.ValidationError(exc.message) from exc
 
     def changes(self) -> dict[str, Any]:
         """The settings as the service takes them (limits in minor units, as the amount

@@ -239,6 +239,18 @@ def _story_line(round_: Round, event: RoundEvent, names: dict[str, str],
                 f"{_amount(lowered['amount'], cur)}.")
     elif kind == "bank_declined":
         text = f"{seat} declines the bank."
+    elif kind == "bank_offered":   # a card room's rotation
+        text = (f"The bank is offered to {seat}." if data.get("seat") else
+                f"No seat is offered the bank: {data.get('why_none') or 'none may take it'}.")
+    elif kind == "banker_set" and data.get("banker") in ("player_dealer", "third_party"):
+        cover = data.get("cover")
+        third = data.get("third_party")
+        if data["banker"] == "third_party":
+            text = f"Proposition player #{third} banks alone."
+        else:
+            text = (f"{seat} takes the bank as player-dealer, covering "
+                    + (f"up to {_amount(cover, cur)}" if cover else "all the action"))
+            text += f"; proposition player #{third} covers the rest." if third else "."
     elif kind == "banker_set":
         if data.get("banker") == "house":
             text = "The house banks."

@@ -53,6 +53,15 @@ def refusal_text(error: DomainError, *, currency: str = "", who: str = "") -> st
         state = detail.get("state")
         if state in _STATE_WORDS:
             return _STATE_WORDS[Round.State(state)] + " The step was not taken."
+    if error.code == "banker_insolvent" and "who" in detail:
+        # A card room names whose money is short: the player-dealer, the proposition
+        # player, or a seat's collection fee (rounds.services.banking).
+        said = error.message.split(":")[0]
+        if who and detail["who"] == "the player-dealer":
+            said = said.replace("the player-dealer", f"{who}, the player-dealer,", 1)
+        return (f"{_sentence(said)[:-1]}: {money('shortfall')} "
+                f"short ({money('required')} needed, {money('available')} "
+                "available). Nothing was changed.")
     if error.code == "banker_insolvent" and "shortfall" in detail:
         return (f"{who or 'The banker'} cannot cover the wagers: {money('shortfall')} short "
                 f"({money('required')} needed, {money('available')} "

@@ -290,8 +290,7 @@ def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
     for row in closed.tables.all():
         if row.table_id is None:
             continue
-        result = (row.house_win_house_banked + row.house_win_house_stakes
-                  + row.commission_players + row.commission_bankers)
+        result = row.house_result
         series[row.table_name] = hold_percent(result, row.handle) or Decimal(0)
     png = chart_png(Chart(title=f"Hold % by table (house result / handle), gaming day {day}",
                           y_label="hold % (house result / handle)",

@@ -16,6 +16,7 @@ from django.db.models import Prefetch
 from casino.models import Player
 from casino.selectors import player_account_ref, player_label
 from casino.shared.approvals import Approval, approvals_pending
+from casino.shared.money import format_minor
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
@@ -32,7 +33,8 @@ from rounds.selectors import (
     round_positions_in_play,
     round_settlement,
 )
-from rounds.services.banking import banker_cover_required, card_room_bank_required
+from rounds.services.banking import banker_cover_required, round_covers
+from rounds.settlement import banker_fee, cover_order
 
 CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
 
@@ -66,12 +68,75 @@ class Exposure:
     available: int | None = None       # the banker's funds not held, as on the seat row
     banker_name: str = ""
     held: bool = False                 # the cover is held (from the deal on)
+    card_room: CardRoomCover | None = None   # a card room's covers and banks
 
     @property
     def shortfall(self) -> int:
+        if self.card_room is not None:
+            return max((p.shortfall for p in self.card_room.parties), default=0)
         if self.held or self.required is None or self.available is None:
             return 0
         return max(0, self.required - self.available)
+
+    @property
+    def short_name(self) -> str:
+        """Who is short, for the words under the Deal button."""
+        if self.card_room is not None:
+            return next((p.name for p in self.card_room.parties if p.shortfall),
+                        self.banker_name)
+        return self.banker_name
+
+
+@dataclass
+class CoverRow:
+    """Who covers one seat's wager in a card room, before the deal."""
+
+    label: str                         # "Seat 3 · Chris"
+    wager: int
+    player_dealer: int
+    third_party: int
+    fee: int                           # the wager's collection fee (none without action)
+
+    @property
+    def uncovered(self) -> int:
+        return self.wager - self.player_dealer - self.third_party
+
+
+@dataclass
+class BankParty:
+    """A card-room bank's side before the deal: what it must have (its cover, and the
+    bank's fee when it pays it) and what it has."""
+
+    role: str                          # "Player-dealer", "Proposition player"
+    name: str
+    covers: int
+    fee: int
+    available: int
+    held: bool = False
+
+    @property
+    def required(self) -> int:
+        return self.covers + self.fee
+
+    @property
+    def shortfall(self) -> int:
+        return 0 if self.held else max(0, self.required - self.available)
+
+
+@dataclass
+class CardRoomCover:
+    rows: list[CoverRow]
+    parties: list[BankParty]
+    bank_fee: int                      # the bank's collection fee on the action covered
+    player_fee: int                    # each wager with action
+
+    @property
+    def action(self) -> int:
+        return sum(r.player_dealer + r.third_party for r in self.rows)
+
+    @property
+    def uncovered(self) -> int:
+        return sum(r.uncovered for r in self.rows)
 
 
 @dataclass
@@ -100,10 +165,17 @@ class ResultRow:
     low: str
     amount: int
     commission: int
+    fee: int = 0                       # a card room's collection fee
+    cover_banker: int = 0              # a card room: who covered the wager
+    cover_third_party: int = 0
 
     @property
     def net(self) -> int:
-        return self.amount - self.commission
+        return self.amount - self.commission - self.fee
+
+    @property
+    def uncovered(self) -> int:
+        return self.wager - self.cover_banker - self.cover_third_party
 
 
 def result_rows(settlement: SettlementSummary, names: dict[str, str]) -> list[ResultRow]:
@@ -111,8 +183,46 @@ def result_rows(settlement: SettlementSummary, names: dict[str, str]) -> list[Re
     it."""
     return [ResultRow(label=position_label(p.position, names), wager=p.wager,
                       outcome=p.outcome, high=p.high, low=p.low,
-                      amount=p.amount or 0, commission=p.commission)
+                      amount=p.amount or 0, commission=p.commission, fee=p.fee,
+                      cover_banker=p.cover_banker, cover_third_party=p.cover_third_party)
             for p in settlement.positions]
+
+
+@dataclass
+class PartyResult:
+    """A card room's bank or the house after the settle: what it won or lost on the
+    action, its commission, the collection fee, and what its account moved by."""
+
+    role: str
+    name: str
+    net: int
+    commission: int
+    fee: int
+
+    @property
+    def result(self) -> int:
+        return self.net - self.commission - self.fee
+
+
+def card_room_parties(round_: Round, settlement: SettlementSummary) -> list[PartyResult]:
+    """The player-dealer's, the proposition player's and the house's collection lines of a
+    settled card-room round, from its settlement (what the ledger entry posted)."""
+    bank_fee = settlement.collection_banker or 0
+    paid_by = settlement.collection_paid_by
+    parties = []
+    if round_.banker_player is not None:
+        parties.append(PartyResult(
+            role="Player-dealer", name=f"Seat {round_.banker_seat} · {round_.banker_player.name}",
+            net=settlement.banker_net or 0, commission=settlement.banker_commission or 0,
+            fee=bank_fee if paid_by == "player_dealer" else 0))
+    if round_.third_party is not None:
+        parties.append(PartyResult(
+            role="Proposition player",
+            name=f"{round_.third_party.name} (licence {round_.third_party.licence})",
+            net=settlement.third_party_net or 0,
+            commission=settlement.third_party_commission or 0,
+            fee=bank_fee if paid_by == "third_party" else 0))
+    return parties
 
 
 @dataclass
@@ -140,6 +250,14 @@ class TableScreen:
     positions_in_play: list[str] = field(default_factory=list)
     # Requests about the round waiting for a second person: its next step waits for them.
     pending: list[Approval] = field(default_factory=list)
+    settlement: SettlementSummary | None = None
+    parties: list[PartyResult] = field(default_factory=list)   # a card room's banks
+
+    @property
+    def uncovered(self) -> int:
+        """A card room's wagers that got no action in the settled round (returned)."""
+        return sum(r.uncovered for r in self.results) \
+            if self.settlement is not None and self.settlement.card_room else 0
 
     @property
     def is_open(self) -> bool:
@@ -195,11 +313,18 @@ def banker_label(round_: Round | None) -> str:
         return ""
     if round_.banker_is_house:
         return "The house"
-    if round_.banker_player is None and round_.third_party is not None:
-        # A card room's proposition player banking alone, from off the table.
-        return f"{round_.third_party.name} (proposition player)"
-    name = round_.banker_player.name if round_.banker_player else ""
-    return f"Seat {round_.banker_seat} · {name}"
+    third = round_.third_party.name if round_.third_party_id and round_.third_party else ""
+    if round_.banker_player is None:   # a card room's proposition player banking alone
+        return f"{third} (proposition player) banks alone"
+    label = f"Seat {round_.banker_seat} · {round_.banker_player.name}"
+    if round_.table_rules.card_room:
+        cover = ("all the action" if round_.banker_cover is None
+                 else f"up to {format_minor(round_.banker_cover, round_.currency)} "
+                      f"{round_.currency}")
+        label += f", player-dealer covering {cover}"
+        if third:
+            label += f"; {third} (proposition player) covers the rest"
+    return label
 
 
 def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure:
@@ -208,8 +333,10 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
     stakes = sum(round_positions_against_bank(round_, wagers).values())
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
-    # A card room's proposition player banking alone stands where a player-banker would.
-    banker = round_.banker_player or round_.third_party
+    if round_.table_rules.card_room:
+        # Two banks may share it, each with its own figures (card_room_exposure).
+        return card_room_exposure(round_, wagers, stakes, available)
+    banker = round_.banker_player
     assert banker is not None
     # The banker's funds not held now: the same figure as the banker's seat row, before the
     # deal and after it (when the cover is held and so no longer available).
@@ -219,14 +346,55 @@ def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure
     if round_.solvency_required is not None:  # recorded at the deal, the cover held
         return Exposure(against_bank=stakes, required=round_.solvency_required,
                         available=funds, banker_name=banker.name, held=True)
-    if round_.table_rules.card_room:
-        required = card_room_bank_required(round_, wagers)
-    else:
-        required = banker_cover_required(wagers=[w.amount for w in wagers],
-                                         house_stake=round_.house_stake,
-                                         co_banking=round_.table_rules.co_banking)
+    required = banker_cover_required(wagers=[w.amount for w in wagers],
+                                     house_stake=round_.house_stake,
+                                     co_banking=round_.table_rules.co_banking)
     return Exposure(against_bank=stakes, required=required, available=funds,
                     banker_name=banker.name)
+
+
+def card_room_exposure(round_: Round, wagers: list[Wager], stakes: int,
+                       available: dict[int, int] | None) -> Exposure:
+    """A card room's bank before the deal: who covers which seat, in the service's order
+    (rounds.services.banking.round_covers), the fees, and each bank's solvency as
+    card_room_cover_hold will check it."""
+    rules = round_.table_rules
+    covers = round_covers(round_, wagers)
+    by_seat = {w.seat: w for w in wagers}
+    rows = []
+    # In the order the wagers are taken: from the player-dealer's left, round the table.
+    order = cover_order(round_.banker_seat, [p.seat_number or 0 for p in covers])
+    for position, cover in sorted(covers.items(),
+                                  key=lambda pc: order.index(pc[0].seat_number or 0)):
+        wager = by_seat[position.seat_number] if position.seat_number else None
+        label = f"Seat {position.value} · {wager.player.name}" if wager else position.value
+        rows.append(CoverRow(label=label, wager=cover.wager, player_dealer=cover.player_dealer,
+                             third_party=cover.third_party,
+                             fee=rules.collection_player if cover.action else 0))
+    banker_part = sum(r.player_dealer for r in rows)
+    third_part = sum(r.third_party for r in rows)
+    bank_fee = banker_fee(banker_part + third_part, rules.collection_banker)
+    people = [p for p in (round_.banker_player, round_.third_party) if p is not None]
+    funds = dict(available or {})
+    missing = [p for p in people if p.pk not in funds]
+    funds.update(_available(missing) if missing else {})
+    held = round_.solvency_required is not None
+    parties = []
+    if round_.banker_player is not None:
+        parties.append(BankParty(role="Player-dealer", name=round_.banker_player.name,
+                                 covers=banker_part, fee=bank_fee, held=held,
+                                 available=funds.get(round_.banker_player.pk, 0)))
+    if round_.third_party is not None:
+        alone = round_.banker_player is None
+        parties.append(BankParty(role="Proposition player", name=round_.third_party.name,
+                                 covers=third_part, fee=bank_fee if alone else 0, held=held,
+                                 available=funds.get(round_.third_party.pk, 0)))
+    first = parties[0] if parties else None
+    return Exposure(against_bank=stakes, required=first.required if first else None,
+                    available=first.available if first else None,
+                    banker_name=first.name if first else "", held=held,
+                    card_room=CardRoomCover(rows=rows, parties=parties, bank_fee=bank_fee,
+                                            player_fee=rules.collection_player))
 
 
 def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:
@@ -336,6 +504,9 @@ def table_screen(*, table_id: int) -> TableScreen:
     settlement = round_settlement(round_)
     if settlement is not None:
         screen.results = result_rows(settlement, names)
+        screen.settlement = settlement
+        if settlement.card_room:
+            screen.parties = card_room_parties(round_, settlement)
     if over and round_.deal_kind == Round.DealKind.ELECTRONIC:
         dealt = next((e for e in round_.events.all() if e.kind == "dealt"), None)
         if dealt is not None:
@@ -356,6 +527,29 @@ class BankerOffer:
     stake_cap: int = 0                 # the highest house stake this banker may face
     stake_cap_rule: str = ""
     declined: list[str] = field(default_factory=list)  # "seat 1 · Anna", in order
+    # A card room: no house bank; the proposition players who may cover or bank alone.
+    card_room: bool = False
+    propositions: list[PropositionChoice] = field(default_factory=list)
+
+
+@dataclass
+class PropositionChoice:
+    """A registered proposition player as the dealer picks one: its licence and funds."""
+
+    pk: int
+    name: str
+    licence: str
+    available: int
+
+
+def proposition_choices(*, currency: str) -> list[PropositionChoice]:
+    """The registered proposition players of a currency, by name, with their available
+    funds (posted minus held)."""
+    players = list(Player.objects.filter(kind=Player.Kind.PROPOSITION, currency=currency)
+                   .order_by("name", "id")[:100])
+    funds = _available(players)
+    return [PropositionChoice(pk=p.pk, name=p.name, licence=p.licence,
+                              available=funds.get(p.pk, 0)) for p in players]
 
 
 def banker_offer(round_: Round) -> BankerOffer:
@@ -365,6 +559,10 @@ def banker_offer(round_: Round) -> BankerOffer:
     table = round_bank_table(round_)
     offer = rotation.bank_offer(table)
     declined = [f"seat {s} · {table.seated[s]}" for s in table.declined]
+    if round_.table_rules.card_room:
+        return BankerOffer(seat=offer.seat, name=table.seated.get(offer.seat or 0, ""),
+                           why_none=offer.why_none, declined=declined, card_room=True,
+                           propositions=proposition_choices(currency=round_.currency))
     if offer.seat is None:
         return BankerOffer(seat=None, declined=declined, why_none=offer.why_none)
     name = table.seated[offer.seat]
@@ -408,8 +606,8 @@ def reverse_preview(*, round_: Round) -> list[MoneyLine]:
 def seatable_players(*, table: Table) -> list[Player]:
     """Players of the table's currency not seated at it, by name."""
     seated = Seat.objects.filter(table=table, player__isnull=False).values_list("player_id")
-    return list(Player.objects.filter(currency=table.currency).exclude(pk__in=seated)
-                .order_by("name", "id")[:500])
+    return list(Player.objects.filter(currency=table.currency, kind=Player.Kind.PLAYER)
+                .exclude(pk__in=seated).order_by("name", "id")[:500])
 
 
 # --- the card picker --------------------------------------------------------------------------

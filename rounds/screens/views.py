@@ -89,6 +89,9 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
         "can_buy_in": user.has_perm(TAKE_BUY_IN),
         "positions": POSITIONS,
+        # A card room: the house never banks; player-dealers and proposition players do.
+        "card_room": (round_.table_rules.card_room if round_ is not None
+                      else screen.table.bank_mode == Table.BankMode.CARD_ROOM),
         # Least privilege: a dealer sees the funds of the players at a table they run
         # (as GET /tables/{id}/players answers), not of every table they may look at.
         "show_balances": user.has_perm("casino.view_player") or table_run_by(
@@ -137,6 +140,8 @@ def _next_focus(context: dict[str, Any]) -> tuple[str, str]:
             if seat.player is not None and seat.wager is None:
                 return "amount", str(seat.number)
         offer = context.get("offer")
+        if offer is not None and offer.card_room and not offer.seat:
+            return "bank-alone", ""
         return ("bank-offer" if offer is not None and offer.seat else "bank-house"), ""
     if state == Round.State.BANKER_SET:
         covered = not (screen.exposure and screen.exposure.shortfall)
@@ -333,6 +338,13 @@ def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
     data = form.cleaned_data
     seat = None if data["house"] else data["seat"]
     try:
+        if round_.table_rules.card_room:
+            # The house never banks here: a player-dealer's seat with their cover, and the
+            # proposition player covering the rest or banking alone.
+            services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
+                                seat=seat, cover=data.get("cover"),
+                                third_party=data.get("third_party"))
+            return _screen(request, round_.table_id)
         services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
                             seat=seat, house_stake=data.get("house_stake") or 0)
     except DomainError as error:

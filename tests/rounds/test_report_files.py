@@ -253,7 +253,7 @@ def test_a_tables_day_pdf_is_a_sheet_of_labelled_figures_not_a_strip_of_field_na
     lines = {" ".join(line.split()) for line in text.splitlines()}
     # one line per figure: its label in words, then the figure
     for line in ["Handle (wagers against a bank) 400.00", "Commission from winning players 7.00",
-                 "Commission from player bankers 1.00", "House result (the four above) 8.00",
+                 "Commission from player bankers 1.00", "House result (the six above) 8.00",
                  "Hold % (house result / handle) 2.00", "Rounds settled 2"]:
         assert line in lines, line
     assert f"{dutch_seed.table.name} (EUR)" in text

@@ -45,6 +45,8 @@ class Command(BaseCommand):
             ("win, house stakes", money(report.house_win_house_stakes)),
             ("commission, players", money(report.commission_players)),
             ("commission, bankers", money(report.commission_bankers)),
+            ("collection, bank fees", money(report.collection_banker)),
+            ("collection, wager fees", money(report.collection_players)),
             ("house result", money(report.house_result)),
             ("hold", hold),
             ("drop recorded", money(report.drop_recorded)),
