@@ -48,6 +48,6 @@ def test_the_dealer_takes_a_buy_in_and_the_player_is_credited_from_the_drop_box(
     # and a refusal is a sentence, with nothing moved
     seat_row(page, 2).get_by_label("Cash (EUR)").fill("0")
     seat_row(page, 2).get_by_role("button", name="Buy-in seat 2").click()
-    page.get_by_text("A buy-in must be positive.").wait_for()
+    page.get_by_text("The amount must be more than zero.").wait_for()
     screen.shot("refused")
     assert Entry.objects.filter(kind="buy_in").count() == 1

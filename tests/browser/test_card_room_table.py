@@ -1,4 +1,4 @@
-"""A card-room round at the dealer's table screen (docs/rules.md §11): the rotation offers
+"""A card-room round at the dealer's table screen (docs/rules.md §14): the rotation offers
 seat 1 the bank, Anna takes it covering 150.00, a proposition player covers the rest; the
 rules page's worked round is dealt with the card picker and settled, and every party's money
 is checked in the ledger to the cent."""
@@ -64,7 +64,7 @@ def test_a_player_dealer_and_a_proposition_player_bank_the_worked_round(
     assert page.get_by_test_id("offered").inner_text() == "seat 1 · Anna"
     assert page.get_by_role("button", name="The house banks").count() == 0
     options = choice.locator("#third-party option").all_inner_texts()
-    assert "Golden Prop LLC · licence GEGP-001234 · 5000.00 EUR available" in options
+    assert "Golden Prop LLC · licence GEGP-001234 · 5,000.00 EUR available" in options
 
     # when Anna takes the bank covering 150.00 and the proposition player the rest
     choice.get_by_label("Anna covers up to (EUR)").fill("150")

@@ -29,7 +29,7 @@ def test_a_deposit_past_the_identity_line_is_refused_in_words_until_the_identity
     page = screen.page
     screen.goto(f"/cage/players/{anna.pk}/")
     assert "No identity on file" in page.get_by_test_id("identity").inner_text()
-    assert page.locator("[data-figure=cash-in]").inner_text().strip() == "1500.00 EUR"
+    assert page.locator("[data-figure=cash-in]").inner_text().strip() == "1,500.00 EUR"
     screen.shot("no-identity")
 
     # when the cashier takes 600.00 more

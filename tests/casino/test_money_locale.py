@@ -110,7 +110,8 @@ def test_the_amount_field_cleans_to_minor_units_in_the_forms_currency():
     form = _Form({"amount": "7,50", "stake": ""}, currency="EUR")
     assert form.is_valid(), form.errors
     assert form.cleaned_data == {"amount": 750, "stake": None}
-    assert form.fields["amount"].currency == "EUR"
+    field = form.fields["amount"]
+    assert isinstance(field, AmountField) and field.currency == "EUR"
 
 
 @DE

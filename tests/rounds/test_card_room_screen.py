@@ -1,4 +1,4 @@
-"""The card room at the console (docs/rules.md §11): the bank offered in rotation, the
+"""The card room at the console (docs/rules.md §14): the bank offered in rotation, the
 proposition player alone once every seat declined, refusals in words, the cage's
 registration of a proposition player and the table settings."""
 
@@ -73,7 +73,7 @@ def test_every_seat_declines_and_the_proposition_player_banks_alone(
     page = console.get(f"/tables/{card_table.pk}/")
     text = _text(page)
     assert "Every player declined: the proposition player banks alone." in text
-    assert "Golden Prop LLC · licence GEGP-001234 · 5000.00 EUR available" in text
+    assert "Golden Prop LLC · licence GEGP-001234 · 5,000.00 EUR available" in text
     console.post(f"/rounds/{round_.pk}/banker/", {"third_party": prop.pk}, headers=HTMX)
 
     round_.refresh_from_db()
