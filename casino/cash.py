@@ -240,7 +240,8 @@ def identity_snapshot(player: Player) -> dict[str, Any]:
             "id_document": {"kind": player.id_document_kind,
                             "number": player.id_document_number,
                             "country": player.id_document_country},
-            "nationality": player.nationality, "on_file": player.identity_on_file}
+            "nationality": player.nationality, "licence": player.licence,
+            "on_file": player.identity_on_file}
 
 
 def splitting_reasons(day: CashDay) -> list[str]:

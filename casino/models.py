@@ -110,7 +110,11 @@ class Player(models.Model):
     @property
     def identity_on_file(self) -> bool:
         """Whether the cage has identified the player: a date of birth and a document (the
-        cash rules' identity line asks for this; casino.cash)."""
+        cash rules' identity line asks for this; casino.cash). A third-party proposition
+        player is a business the state licensed: its licence, required at registration
+        (constraint player_kind_licence), is the identity the cage records for it."""
+        if self.kind == Player.Kind.PROPOSITION:
+            return bool(self.licence)
         return bool(self.date_of_birth and self.id_document_kind and self.id_document_number)
 
 

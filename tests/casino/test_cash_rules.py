@@ -555,3 +555,30 @@ def test_the_database_refuses_a_country_that_is_not_two_capitals_and_a_half_file
         CashReport.objects.update(filed_at=timezone.now())
     with pytest.raises(IntegrityError), transaction.atomic():
         CashReport.objects.update(cash_in=-1)
+
+
+# --- a third-party proposition player (docs/rules.md §14) ------------------------------------
+
+def test_a_proposition_players_licence_is_its_identity_and_its_cash_is_reported(
+        cage_client, auditor_client):
+    response = cage_client.post("/api/v1/players", {"name": "Golden Prop LLC",
+                                                     "kind": "proposition",
+                                                     "licence": "GEGP-001234"}, format="json")
+    assert response.status_code == 201, response.json()
+    prop = response.json()["id"]
+    assert shown(cage_client, prop)["identity_on_file"] is True
+
+    # its bankroll crosses the identity line and the report line, and is not refused
+    first = moved(cage_client, prop, "deposits", "6000.00")
+    second = moved(cage_client, prop, "deposits", "5000.00")
+
+    (report,) = [r for r in reports(auditor_client) if r["player"] == prop]
+    assert (report["cash_in"], report["movements"]) == ("11000.00", [first, second])
+    assert CashReport.objects.get(player_id=prop).identity["licence"] == "GEGP-001234"
+
+
+def test_a_player_without_a_document_is_not_identified_by_a_licence_field(cage_client):
+    # a person's identity is a document; only a proposition player carries a licence
+    anna = register(cage_client, "Anna")
+    assert Player.objects.get(pk=anna).identity_on_file is False
+    assert move(cage_client, anna, "deposits", "2500.00").status_code == 409
