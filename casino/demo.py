@@ -20,24 +20,44 @@ DEMO_PASSWORDS: dict[str, tuple[str, str]] = {
     "count": (roles.COUNT, "count-demo-2026"),
 }
 
-# name -> opening deposit in minor units
+# name -> opening deposit in minor units: the casino table's players, the card room's, and
+# a licensed third-party proposition player who banks card-room rounds (never seated).
 DEMO_PLAYERS: dict[str, int] = {"Anna": 50_000, "Bram": 30_000, "Chris": 20_000}
+CARD_ROOM_PLAYERS: dict[str, int] = {"Dora": 60_000, "Eli": 40_000, "Femke": 30_000}
+PROPOSITION_PLAYER = ("Golden Prop LLC", "GEGP-001234", 500_000)
 
 
-def seed_players(currency: str = Currency.EUR) -> tuple[list[Player], list[str]]:
-    """Create what is missing of the demo players; returns them and a line per player."""
+def seed_players(currency: str = Currency.EUR, players: dict[str, int] | None = None,
+                 ) -> tuple[list[Player], list[str]]:
+    """Create what is missing of the demo players (DEMO_PLAYERS unless given); returns them
+    and a line per player."""
+    wanted = DEMO_PLAYERS if players is None else players
+    return _seeded([(name, "", amount) for name, amount in wanted.items()], currency)
+
+
+def seed_proposition_player(currency: str = Currency.EUR) -> tuple[Player, str]:
+    """The demo's proposition player, registered with its licence and funded."""
+    (player,), (line,) = _seeded([PROPOSITION_PLAYER], currency)
+    return player, line
+
+
+def _seeded(wanted: list[tuple[str, str, int]], currency: str,
+            ) -> tuple[list[Player], list[str]]:
     players, lines = [], []
-    for name in DEMO_PLAYERS:
+    for name, licence, amount in wanted:
         player = Player.objects.filter(name=name).order_by("id").first()
         if player is None:
-            player = player_create(name=name, currency=currency, by=None)
+            player = player_create(
+                name=name, currency=currency, by=None, licence=licence,
+                kind=Player.Kind.PROPOSITION if licence else Player.Kind.PLAYER)
         players.append(player)
         account = player_account_open(player=player)
         # Only the first run deposits: a player with any deposit keeps what they have.
         if not Entry.objects.filter(kind="deposit", lines__account=account).exists():
-            player_deposit(player_id=player.pk, amount=DEMO_PLAYERS[name],
+            player_deposit(player_id=player.pk, amount=amount,
                            reference="Demo opening deposit", by=None)
         balance = account_balance(account_id=account.pk)
-        lines.append(f"player #{player.pk} {player.name}: "
+        kind = f" (proposition player, licence {licence})" if licence else ""
+        lines.append(f"player #{player.pk} {player.name}{kind}: "
                      f"{format_minor(balance.available, balance.currency)} {balance.currency}")
     return players, lines

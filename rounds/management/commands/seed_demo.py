@@ -1,6 +1,7 @@
 """`manage.py seed_demo`: a small demo floor for development (idempotent).
 
-One table, three players with funds, and one staff user per role with a known password.
+A casino table and a card room, each with three players with funds, a proposition player
+funded to bank in the card room, and one staff user per role with a known password.
 Running it again changes nothing. It refuses to run unless DJANGO_DEBUG is on (or --force),
 because the demo passwords are printed and public.
 """
@@ -21,7 +22,8 @@ from rounds.demo import seed_floor
 
 
 class Command(BaseCommand):
-    help = "Load the demo floor: a table, three players with funds, a staff user per role."
+    help = ("Load the demo floor: a casino table and a card room with funded players, a "
+            "proposition player, a staff user per role.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--force", action="store_true",
