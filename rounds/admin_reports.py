@@ -10,6 +10,7 @@ from django.contrib import admin
 from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.shared.templatetags.money import money_text
 from rounds.models import ClosedDay, ClosedTableDay, EdgeFigures, Report
+from rounds.reports import closed_figures
 
 
 @admin.register(Report)
@@ -38,8 +39,7 @@ class ClosedTableDayInline(ReadOnlyInline):
 
     @admin.display(description="house result")
     def house_result_shown(self, row: ClosedTableDay) -> str:
-        return money_text(row.house_win_house_banked + row.house_win_house_stakes
-                          + row.commission_players + row.commission_bankers, row.currency)
+        return money_text(closed_figures(row).house_result, row.currency)
 
     @admin.display(description="commission from players")
     def commission_players_shown(self, row: ClosedTableDay) -> str:

@@ -24,6 +24,7 @@ from rounds import paigow
 from rounds.models import POSITIONS, ClosedDay, Report, Round, Table
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS
+from rounds.reports import closed_figures
 from rounds.selectors import (
     PositionSettlement,
     round_bank_declined,
@@ -392,6 +393,8 @@ class TableDayReportOut(serializers.Serializer):
     rounds_settled = serializers.IntegerField()
     rounds_house_banked = serializers.IntegerField()
     rounds_player_banked = serializers.IntegerField()
+    rounds_co_banked = serializers.IntegerField(
+        help_text="Of the rounds banked by a player, those co-banked with the house.")
     rounds_reversed = serializers.IntegerField()
     rounds_voided = serializers.IntegerField()
     handle = MoneyOut()
@@ -402,6 +405,12 @@ class TableDayReportOut(serializers.Serializer):
     commission_bankers = MoneyOut()
     house_result = MoneyOut()
     hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
+    adjustments = MoneyOut(help_text="Reversals this day of rounds of days closed before; "
+                                     "not part of house_result.")
+    closed = serializers.BooleanField(help_text="The day is closed: its stored figures.")
+    reversed_after_close = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Numbers of the day's rounds reversed after its close.")
     # The house-banked play against the game's expectation (rounds.variance).
     band_handle = MoneyOut(help_text="The house-banked wagers compared.")
     band_result = MoneyOut(help_text="The house's result from them, commission included.")
@@ -478,6 +487,8 @@ class ReportOut(serializers.Serializer):
 
 
 class ClosedTableDayOut(serializers.Serializer):
+    """A closed day's stored row, read as its figures (rounds.reports.closed_figures)."""
+
     table = serializers.IntegerField(source="table_id", allow_null=True,
                                      help_text="Empty on the floor's total row.")
     table_name = serializers.CharField()
@@ -485,30 +496,11 @@ class ClosedTableDayOut(serializers.Serializer):
     rounds_settled = serializers.IntegerField()
     rounds_reversed = serializers.IntegerField()
     rounds_voided = serializers.IntegerField()
-    handle = serializers.SerializerMethodField()
-    house_result = serializers.SerializerMethodField()
-    commission_players = serializers.SerializerMethodField()
-    commission_bankers = serializers.SerializerMethodField()
-    adjustments = serializers.SerializerMethodField()
-
-    def _money(self, row: Any, name: str) -> str:
-        return format_minor(getattr(row, name), row.currency)
-
-    def get_handle(self, row: Any) -> str:
-        return self._money(row, "handle")
-
-    def get_house_result(self, row: Any) -> str:
-        return format_minor(row.house_win_house_banked + row.house_win_house_stakes
-                            + row.commission_players + row.commission_bankers, row.currency)
-
-    def get_commission_players(self, row: Any) -> str:
-        return self._money(row, "commission_players")
-
-    def get_commission_bankers(self, row: Any) -> str:
-        return self._money(row, "commission_bankers")
-
-    def get_adjustments(self, row: Any) -> str:
-        return self._money(row, "adjustments")
+    handle = MoneyOut()
+    house_result = MoneyOut()
+    commission_players = MoneyOut()
+    commission_bankers = MoneyOut()
+    adjustments = MoneyOut()
 
 
 class ClosedDayOut(serializers.Serializer):
@@ -517,11 +509,17 @@ class ClosedDayOut(serializers.Serializer):
     closed_by = serializers.CharField(source="closed_by.username", allow_null=True,
                                       default=None)
     chain_head = serializers.SerializerMethodField()
-    tables = ClosedTableDayOut(many=True)
+    tables = serializers.SerializerMethodField()
 
     @extend_schema_field(ChainHeadOut)
     def get_chain_head(self, closed: ClosedDay) -> dict[str, Any]:
         return {"seq": closed.chain_seq, "hash": closed.chain_hash}
+
+    @extend_schema_field(ClosedTableDayOut(many=True))
+    def get_tables(self, closed: ClosedDay) -> list[dict[str, Any]]:
+        return [ClosedTableDayOut(figures, context={"currency": figures.currency}).data
+                for figures in (closed_figures(row, gaming_day=closed.gaming_day)
+                                for row in closed.tables.all())]
 
 
 class GamingDayCloseIn(serializers.Serializer):

@@ -66,7 +66,7 @@ def moment_text(moment: datetime) -> str:
 TABLE_DAY_COLUMNS = [
     "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
     "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
-    "house_win_house_banked", "house_stake_result", "commission_players",
+    "house_win_house_banked", "house_win_house_stakes", "commission_players",
     "commission_bankers", "house_result", "hold_percent", "adjustments", "drop_recorded",
     "drop", "drop_variance", "win", "win_to_drop", "band_handle", "band_result", "expected",
     "band", "outside_band", "closed", "currency"]
@@ -79,7 +79,7 @@ TABLE_DAY_LABELS = {
     "handle": "Handle (wagers against a bank)",
     "house_stakes": "House stakes against player banks",
     "house_win_house_banked": "House win, house-banked play",
-    "house_stake_result": "House win, house stakes", "commission_players":
+    "house_win_house_stakes": "House win, house stakes", "commission_players":
     "Commission from winning players", "commission_bankers": "Commission from player bankers",
     "house_result": "House result (the four above)",
     "hold_percent": "Hold % (house result / handle)",

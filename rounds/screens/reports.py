@@ -31,7 +31,7 @@ from rounds.report_files.document import Chart
 from rounds.report_files.formats import FORMATS
 from rounds.report_files.kinds import KINDS, parameters_in_words
 from rounds.report_files.readable import grid, shown
-from rounds.reports import hold_percent
+from rounds.reports import closed_figures
 from rounds.services import reporting
 from rounds.services.gaming_days import gaming_day_close as close_day
 
@@ -160,7 +160,8 @@ def reports(request: HttpRequest) -> HttpResponse:
     if htmx and not htmx.history_restore_request:
         # the kind changed: only the asking part is swapped
         return render(request, f"{TEMPLATE}#ask", _ask_context(request, kind))
-    days = list(ClosedDay.objects.prefetch_related("tables__table").order_by("-gaming_day")[:7])
+    days = [(day, [closed_figures(row, gaming_day=day.gaming_day) for row in day.tables.all()])
+            for day in ClosedDay.objects.prefetch_related("tables").order_by("-gaming_day")[:7]]
     return render(request, TEMPLATE, {**_list_context(request), **_ask_context(request, kind),
                                       "closed_days": days, "close_form": CloseDayForm()})
 
@@ -299,9 +300,7 @@ def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
     for row in closed.tables.all():
         if row.table_id is None:
             continue
-        result = (row.house_win_house_banked + row.house_win_house_stakes
-                  + row.commission_players + row.commission_bankers)
-        series[row.table_name] = hold_percent(result, row.handle) or Decimal(0)
+        series[row.table_name] = closed_figures(row, gaming_day=day).hold_percent or Decimal(0)
     png = chart_png(Chart(title=f"Hold % by table (house result / handle), gaming day {day}",
                           y_label="hold % (house result / handle)",
                           series={str(day): series}, file_stem="closed-day"),

@@ -63,7 +63,7 @@ def test_the_table_day_csv_names_the_issues_columns_and_the_days_commissions(dut
 
     required = ["gaming_day", "table", "rounds_settled", "rounds_house_banked",
                 "rounds_player_banked", "rounds_voided", "rounds_reversed", "handle",
-                "house_win_house_banked", "house_stake_result", "commission_players",
+                "house_win_house_banked", "house_win_house_stakes", "commission_players",
                 "commission_bankers", "house_result", "hold_percent"]
     (row,) = rows
     assert set(required) <= set(row)
