@@ -22,8 +22,9 @@ from casino.shared.money import format_minor
 from ledger.api.serializers import BalanceOutput
 from rounds import paigow
 from rounds.models import POSITIONS, ClosedDay, Report, Round, Table
+from rounds.report_files.document import Column, Spec
 from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS
+from rounds.report_files.kinds import KINDS, TABLE_DAY
 from rounds.reports import closed_figures
 from rounds.selectors import (
     PositionSettlement,
@@ -384,48 +385,58 @@ class ReportQueryIn(serializers.Serializer):
     gaming_day = GamingDayField()
 
 
-class TableDayReportOut(serializers.Serializer):
-    table = serializers.IntegerField(source="table_id", allow_null=True,
-                                     help_text="Empty on the floor's total rows.")
-    table_name = serializers.CharField()
-    currency = serializers.CharField()
-    gaming_day = serializers.DateField()
-    rounds_settled = serializers.IntegerField()
-    rounds_house_banked = serializers.IntegerField()
-    rounds_player_banked = serializers.IntegerField()
-    rounds_co_banked = serializers.IntegerField(
-        help_text="Of the rounds banked by a player, those co-banked with the house.")
-    rounds_reversed = serializers.IntegerField()
-    rounds_voided = serializers.IntegerField()
-    handle = MoneyOut()
-    house_stakes = MoneyOut()
-    house_win_house_banked = MoneyOut()
-    house_win_house_stakes = MoneyOut()
-    commission_players = MoneyOut()
-    commission_bankers = MoneyOut()
-    house_result = MoneyOut()
-    hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
-    adjustments = MoneyOut(help_text="Reversals this day of rounds of days closed before; "
-                                     "not part of house_result.")
-    closed = serializers.BooleanField(help_text="The day is closed: its stored figures.")
-    reversed_after_close = serializers.ListField(
+@extend_schema_field({"type": "string", "format": "decimal", "nullable": True})
+class RatioOut(serializers.Field):
+    """A ratio as the report computed it (``"7.00"``, ``"0.1094"``), a decimal string."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Decimal) -> str:
+        return str(value)
+
+
+def spec_field(column: Column) -> serializers.Field:
+    """The API's field of a report column: the files' name, type and words (report_files)."""
+    help_text = column.label
+    common: dict[str, Any] = {"help_text": help_text, "allow_null": column.nullable}
+    if column.source:
+        common["source"] = column.source
+    match column.type:
+        case "money":
+            return MoneyOut(**common)
+        case "ratio":
+            return RatioOut(**common)
+        case "int":
+            return serializers.IntegerField(read_only=True, **common)
+        case "date":
+            return serializers.DateField(read_only=True, **common)
+        case "moment":
+            return serializers.DateTimeField(read_only=True, **common)
+        case "flag":
+            return serializers.BooleanField(read_only=True, **common)
+    return serializers.CharField(read_only=True, **common)
+
+
+def spec_serializer(name: str, spec: Spec, **declared: serializers.Field
+                    ) -> type[serializers.Serializer]:
+    """A serializer of a report's rows with a field per column of its one spec; the API's
+    own fields (``declared``) replace a column of the same name."""
+    fields = {c.name: spec_field(c) for c in spec if c.name not in declared}
+    return type(name, (serializers.Serializer,), {**fields, **declared})
+
+
+# A table's day as the files lay it out (report_files.kinds.TABLE_DAY), where the API's
+# table is the table's id (the files show its name there).
+TableDayReportOut = spec_serializer(
+    "TableDayReportOut", TABLE_DAY,
+    table=serializers.IntegerField(source="table_id", allow_null=True,
+                                   help_text="Empty on the floor's total rows."),
+    table_name=serializers.CharField(),
+    reversed_after_close=serializers.ListField(
         child=serializers.IntegerField(),
-        help_text="Numbers of the day's rounds reversed after its close.")
-    # The house-banked play against the game's expectation (rounds.variance).
-    band_handle = MoneyOut(help_text="The house-banked wagers compared.")
-    band_result = MoneyOut(help_text="The house's result from them, commission included.")
-    expected = MoneyOut(help_text="Their wagers x the player edge.")
-    band = MoneyOut(help_text="1.96 x sqrt(sum of wager^2 x variance per unit).")
-    outside_band = serializers.BooleanField(
-        help_text="|result - expected| > band: a day to explain.")
-    drop_recorded = MoneyOut(help_text="The cash the day's buy-ins put in the drop box")
-    drop = MoneyOut(allow_null=True, help_text="The cash counted; null until counted")
-    drop_variance = MoneyOut(allow_null=True, help_text="drop - drop_recorded; null until "
-                                                        "counted")
-    win = MoneyOut(help_text="The table's win: the house result (docs/rules.md)")
-    win_to_drop = serializers.DecimalField(
-        max_digits=24, decimal_places=4, allow_null=True,
-        help_text="win / drop, to four places; null until counted or when the drop is 0")
+        help_text="Numbers of the day's rounds reversed after its close."))
 
 
 # --- report files and closed gaming days ------------------------------------------------------

@@ -47,6 +47,9 @@ class Grid:
 
 
 def _is_figure(section: Section, col: int) -> bool:
+    declared = section.is_figure(section.columns[col])
+    if declared is not None:
+        return declared and bool(section.rows)
     return bool(section.rows) and all(isinstance(row[col], int | Decimal) or row[col] is None
                                       for row in section.rows) and not all(
         isinstance(row[col], bool) for row in section.rows)

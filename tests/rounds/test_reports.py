@@ -96,3 +96,25 @@ def test_the_report_command_prints_the_figures(table, played_day, capsys):
     out = capsys.readouterr().out
     assert "house result" in out and "33.00 EUR" in out
     assert "hold                    22.00 %" in out
+
+
+def test_each_money_figure_of_the_day_is_what_the_ledger_moved(table, played_day):
+    from rounds.reports import table_day_report
+
+    report = table_day_report(table_id=table.pk, gaming_day=date.fromisoformat(played_day))
+
+    def moved(banked_by_house: bool | None, kind: str) -> int:
+        rounds = Round.objects.filter(table=table)
+        if banked_by_house is not None:
+            rounds = rounds.filter(banker_is_house=banked_by_house)
+        refs = [f"round:{pk}" for pk in rounds.values_list("pk", flat=True)]
+        return Line.objects.filter(entry__ref__in=refs, account__kind=kind).aggregate(
+            s=Sum("amount"))["s"] or 0
+
+    # the reversed round's settlement and reversal cancel out in the ledger as in the day
+    assert moved(True, "table_bankroll") == report.house_win_house_banked == 1_000
+    assert moved(False, "table_bankroll") == report.house_win_house_stakes == 2_000
+    assert moved(None, "commission") == (report.commission_players
+                                         + report.commission_bankers) == 300
+    assert moved(None, "table_bankroll") + moved(None, "commission") == report.house_result
+    assert report.win == report.house_result
