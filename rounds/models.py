@@ -324,7 +324,7 @@ class Round(models.Model):
                 name="round_reversed_has_entry",
             ),
         ]
-        indexes = [# A table's day (rounds.reports.table_day_report): only that day's rows.
+        indexes = [# A table's day (reports.play.table_day_report): only that day's rows.
                    models.Index(fields=["table", "gaming_day"]),
                    # The floor's day and the bankers' date ranges cross every table: the
                    # day's (or the range's) rounds without reading the others.
@@ -534,7 +534,7 @@ class ClosedDay(models.Model):
 
 
 class ClosedTableDay(models.Model):
-    """One table's figures of a closed day (rounds.reports.TableDayReport's), or, with no
+    """One table's figures of a closed day (reports.play.TableDayReport's), or, with no
     table, the floor's total in one currency."""
 
     closed_day = models.ForeignKey(ClosedDay, on_delete=models.PROTECT, related_name="tables")

@@ -142,8 +142,8 @@ def test_the_floor_days_file_shows_the_drop_and_says_what_win_over_drop_divides(
 
     from django.utils import timezone
 
-    from rounds.report_files.formats import FORMATS
-    from rounds.report_files.kinds import report_document
+    from reports.files.formats import FORMATS
+    from reports.files.kinds import report_document
 
     post(cage_client, f"/api/v1/tables/{table.pk}/drop-counts",
          {"gaming_day": str(played), "counted": "480.00", "witness": witness.username,

@@ -14,8 +14,8 @@ from django.utils import timezone
 from casino import roles
 from casino.services import staff_create
 from casino.shared.gaming_day import gaming_day_of
+from reports.closing import gaming_day_close
 from rounds.models import Report, Round, Table
-from rounds.services.gaming_days import gaming_day_close
 
 pytestmark = pytest.mark.django_db
 

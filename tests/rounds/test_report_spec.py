@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from rounds.report_files.document import Document, Section
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS, TABLE_DAY, report_document
-from rounds.report_files.readable import grid
-from rounds.report_files.to_csv import cell_text
+from reports.files.document import Document, Section
+from reports.files.formats import FORMATS
+from reports.files.kinds import KINDS, TABLE_DAY, report_document
+from reports.files.readable import grid
+from reports.files.to_csv import cell_text
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db

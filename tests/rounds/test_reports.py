@@ -62,7 +62,7 @@ def test_the_days_figures_add_up_figure_by_figure(auditor_client, table, played_
 
 
 def test_the_house_result_is_what_the_ledger_moved_into_the_tables_accounts(table, played_day):
-    from rounds.reports import table_day_report
+    from reports.play import table_day_report
 
     report = table_day_report(table_id=table.pk, gaming_day=date.fromisoformat(played_day))
 
@@ -99,7 +99,7 @@ def test_the_report_command_prints_the_figures(table, played_day, capsys):
 
 
 def test_each_money_figure_of_the_day_is_what_the_ledger_moved(table, played_day):
-    from rounds.reports import table_day_report
+    from reports.play import table_day_report
 
     report = table_day_report(table_id=table.pk, gaming_day=date.fromisoformat(played_day))
 

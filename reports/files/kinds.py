@@ -25,10 +25,8 @@ from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
-from rounds.models import Table
-from rounds.ratings import player_ratings
-from rounds.report_files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
-from rounds.reports import (
+from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
+from reports.play import (
     BankerReport,
     DayFigures,
     HourResult,
@@ -37,6 +35,8 @@ from rounds.reports import (
     floor_day_report,
     table_day_report,
 )
+from rounds.models import Table
+from rounds.ratings import player_ratings
 
 
 def money(amount: int, currency: str) -> Decimal:

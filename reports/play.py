@@ -19,7 +19,7 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
   counted after its day ends, often after the close.
 
 Each report is read from one snapshot (casino.shared.db.read_snapshot) and returned as plain
-typed rows in minor units; the renderers (rounds/report_files/) only format them.
+typed rows in minor units; the renderers (reports/files/) only format them.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from ledger.models import Entry
 from rounds.drop import drop_day, drop_table_ids
 from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Table, Wager
 from rounds.settlement import banker_share
+from rounds.variance import house_banked_bands
 
 
 def hold_percent(result: int, handle: int) -> Decimal | None:
@@ -291,10 +292,6 @@ def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[DayFig
 
 def _with_bands(alias: str, gaming_day: date, rows: list[DayFigures]
                 ) -> list[DayFigures]:
-    # Imported here: rounds.variance reads rounds.edges, which reads the table's rules
-    # through rounds.services, and rounds.services imports this module.
-    from rounds.variance import house_banked_bands
-
     bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
                                table_ids=[r.table_id for r in rows if r.table_id])
     return [replace(r, band_handle=b.handle, band_result=b.result, expected=b.expected,

@@ -3,7 +3,7 @@ kind in the query string so a reload or a browser without script shows the same 
 watch it (htmx polling, in words, with a warning when no worker takes it), download it
 or read it as a page with its charts; the closed gaming days with their figures and a
 chart. Thin views over the same services and checks as the API
-(rounds.services.reporting, rounds.report_files.kinds)."""
+(reports.services, reports.files.kinds)."""
 
 from __future__ import annotations
 
@@ -25,20 +25,20 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.models import Player
 from casino.shared.errors import DomainError
 from casino.shared.refusals import refusal_trace_request
+from reports import services as reporting
+from reports.closing import gaming_day_close as close_day
+from reports.files.charts import chart_png
+from reports.files.document import Chart
+from reports.files.formats import FORMATS
+from reports.files.kinds import KINDS, parameters_in_words
+from reports.files.readable import grid, shown
+from reports.play import closed_figures
 from rounds.models import ClosedDay, Report, Table
-from rounds.report_files.charts import chart_png
-from rounds.report_files.document import Chart
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS, parameters_in_words
-from rounds.report_files.readable import grid, shown
-from rounds.reports import closed_figures
-from rounds.services import reporting
-from rounds.services.gaming_days import gaming_day_close as close_day
 
 RUN = "rounds.run_reports"
 CLOSE = "rounds.close_gaming_day"
-TEMPLATE = "rounds/screens/reports.html"
-PAGE_TEMPLATE = "rounds/screens/report_page.html"
+TEMPLATE = "reports/reports.html"
+PAGE_TEMPLATE = "reports/report_page.html"
 PLAYERS_SHOWN = 50   # players found by name at most; a longer list is narrowed by typing
 
 

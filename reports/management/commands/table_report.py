@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
-from rounds.reports import table_day_report
+from reports.play import table_day_report
 
 
 class Command(BaseCommand):

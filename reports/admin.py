@@ -9,8 +9,8 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.shared.templatetags.money import money_text
+from reports.play import closed_figures
 from rounds.models import ClosedDay, ClosedTableDay, EdgeFigures, Report
-from rounds.reports import closed_figures
 
 
 @admin.register(Report)

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from casino.shared.templatetags.casino_time import NOT_YET, casino_time_text
-from rounds.report_files.document import Cell, Section
+from reports.files.document import Cell, Section
 
 # What a movement or account kind is called in a row (the field's value is a code).
 _WORDS = {"opening": "Opening balance", "closing": "Closing balance", "total": "Total"}
