@@ -93,9 +93,11 @@ def test_a_dealer_may_not_run_reports_and_a_bad_day_is_refused(dealer_client, au
 def test_the_report_command_prints_the_figures(table, played_day, capsys):
     call_command("table_report", "--table", str(table.pk), "--day", played_day)
 
-    out = capsys.readouterr().out
-    assert "house result" in out and "33.00 EUR" in out
-    assert "hold                    22.00 %" in out
+    # the table-day file's columns, in its words
+    lines = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
+    assert "House result (the four above) 33.00 EUR" in lines
+    assert "Hold % (house result / handle) 22.00" in lines
+    assert "Rounds voided 1" in lines
 
 
 def test_each_money_figure_of_the_day_is_what_the_ledger_moved(table, played_day):
