@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.models import Player
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
@@ -35,12 +36,15 @@ from reports.play import DayFigures, floor_day_report, table_day_report
 from reports.serializers import (
     ClosedDayOut,
     GamingDayCloseIn,
+    RatingOut,
+    RatingsIn,
     ReportIn,
     ReportOut,
     ReportQueryIn,
     TableDayReportOut,
 )
 from rounds.models import ClosedDay, Report
+from rounds.ratings import player_ratings
 
 RUN_REPORTS = requires("rounds.run_reports")
 
@@ -186,3 +190,24 @@ class FloorReportView(APIView):
 
         return Response({"gaming_day": floor.gaming_day.isoformat(),
                          "tables": rows(floor.tables), "totals": rows(floor.totals)})
+
+
+# --- players' ratings (docs/rules.md, "Player rating") ------------------------------------
+
+class RatingsView(APIView):
+    permission_classes = [requires("rounds.run_reports", "casino.view_player")]
+
+    @extend_schema(
+        summary="Players' ratings per table for a gaming day (pit boss, auditor)",
+        parameters=[OpenApiParameter("gaming_day", str, required=True,
+                                     description="YYYY-MM-DD"),
+                    OpenApiParameter("player", int, required=False,
+                                     description="one player's; all players without it")],
+        responses={200: RatingOut(many=True)})
+    def get(self, request: Request) -> Response:
+        query = parse(RatingsIn, request.query_params)
+        player = query.get("player")
+        if player is not None and not Player.objects.filter(pk=player).exists():
+            raise NotFound(f"There is no player #{player}.", detail={"player": player})
+        rows = player_ratings(gaming_day=query["gaming_day"], player_id=player)
+        return Response([RatingOut(r, context={"currency": r.currency}).data for r in rows])

@@ -13,7 +13,7 @@ from rest_framework.reverse import reverse
 from casino.shared.api.fields import GamingDayField
 from reports.files.document import Column, Spec
 from reports.files.formats import FORMATS
-from reports.files.kinds import KINDS, TABLE_DAY
+from reports.files.kinds import KINDS, RATING, TABLE_DAY
 from reports.play import closed_figures
 from rounds.api.serializers import MoneyOut
 from rounds.models import ClosedDay, Report
@@ -174,3 +174,13 @@ class ClosedDayOut(serializers.Serializer):
 
 class GamingDayCloseIn(serializers.Serializer):
     gaming_day = GamingDayField(help_text="YYYY-MM-DD")
+
+
+class RatingsIn(serializers.Serializer):
+    gaming_day = GamingDayField()
+    # A database id at most: a larger number is refused here, not by PostgreSQL.
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+
+
+# A player's rating per table, as the rating file lays it out (reports.files.kinds.RATING).
+RatingOut = spec_serializer("RatingOut", RATING)

@@ -10,6 +10,7 @@ from reports import screens
 api: list[URLPattern] = [
     path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
     path("floor/report", views.FloorReportView.as_view(), name="floor-report"),
+    path("ratings", views.RatingsView.as_view(), name="ratings"),
     path("reports", views.ReportsView.as_view(), name="reports"),
     path("reports/<int:report_id>", views.ReportDetailView.as_view(), name="report"),
     path("reports/<int:report_id>/file", views.ReportFileView.as_view(), name="report-file"),

@@ -10,7 +10,6 @@ urlpatterns = [
          name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:table_id>/edge", ratings.TableEdgeView.as_view(), name="table-edge"),
-    path("ratings", ratings.RatingsView.as_view(), name="ratings"),
     path("tables/<int:table_id>/buy-ins", drop.BuyInsView.as_view(), name="table-buy-ins"),
     path("tables/<int:table_id>/drop-counts", drop.TableDropCountsView.as_view(),
          name="table-drop-counts"),

@@ -101,3 +101,19 @@ def test_the_apis_table_day_has_every_column_of_the_files_with_the_same_values(
             said = "" if value is None else (
                 ("true" if value else "false") if isinstance(value, bool) else str(value))
             assert said == cell_text(file[c.name]), c.name
+
+
+def test_the_apis_ratings_are_the_rating_files_columns_with_the_same_values(
+        dutch_seed, auditor_client):
+    document = _document("rating", dutch_seed)
+
+    rows = auditor_client.get(f"/api/v1/ratings?gaming_day={dutch_seed.gaming_day}").json()
+
+    files = document.sections[0].records()
+    assert rows and len(rows) == len(files)
+    for api, file in zip(rows, files, strict=True):
+        assert list(api) == document.sections[0].columns
+        # a seated player's time runs on between the two reads
+        assert 0 <= api.pop("time_seated_s") - int(cell_text(file.pop("time_seated_s"))) <= 5
+        assert {k: "" if v is None else str(v) for k, v in api.items()} == {
+            k: cell_text(v) for k, v in file.items()}
