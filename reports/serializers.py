@@ -136,21 +136,16 @@ class ReportOut(serializers.Serializer):
         return {"seq": report.chain_seq, "hash": report.chain_hash}
 
 
-class ClosedTableDayOut(serializers.Serializer):
-    """A closed day's stored row, read as its figures (reports.play.closed_figures)."""
-
-    table = serializers.IntegerField(source="table_id", allow_null=True,
-                                     help_text="Empty on the floor's total row.")
-    table_name = serializers.CharField()
-    currency = serializers.CharField()
-    rounds_settled = serializers.IntegerField()
-    rounds_reversed = serializers.IntegerField()
-    rounds_voided = serializers.IntegerField()
-    handle = MoneyOut()
-    house_result = MoneyOut()
-    commission_players = MoneyOut()
-    commission_bankers = MoneyOut()
-    adjustments = MoneyOut()
+# A closed day's stored row, read as its figures (reports.play.closed_figures): the
+# table-day columns a closed day lists.
+ClosedTableDayOut = spec_serializer(
+    "ClosedTableDayOut",
+    tuple(c for c in TABLE_DAY if c.name in (
+        "currency", "rounds_settled", "rounds_reversed", "rounds_voided", "handle",
+        "house_result", "commission_players", "commission_bankers", "adjustments")),
+    table=serializers.IntegerField(source="table_id", allow_null=True,
+                                   help_text="Empty on the floor's total row."),
+    table_name=serializers.CharField())
 
 
 class ClosedDayOut(serializers.Serializer):
