@@ -46,8 +46,8 @@ from casino.shared.gaming_day import gaming_day_of  # noqa: E402
 from ledger import chain  # noqa: E402
 from ledger.models import Account, ChainHead  # noqa: E402
 from ledger.verify import ledger_verify  # noqa: E402
+from reports.play import table_day_report  # noqa: E402
 from rounds import services as round_services  # noqa: E402
-from rounds.reports import table_day_report  # noqa: E402
 
 # Entries per transaction (two lines each). Small: the head is updated once per entry,
 # and the versions of its one row that a transaction leaves behind cannot be pruned

@@ -148,8 +148,9 @@ def sync_roles(using: str = DEFAULT_DB_ALIAS) -> None:
 
 
 def sync_on_migrate(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
-    # post_migrate is sent once per app; wait for the last one, when every app's
-    # permissions exist.
-    if sender.label != list(global_apps.get_app_configs())[-1].label:
+    # post_migrate is sent once per app with models; wait for the last one, when every
+    # app's permissions exist (an app without models, like reports, is sent none).
+    if sender.label != [a for a in global_apps.get_app_configs()
+                        if a.models_module is not None][-1].label:
         return
     sync_roles(using=using)

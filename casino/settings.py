@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "casino",
     "ledger",
     "rounds",
+    "reports",
 ]
 
 MIDDLEWARE = [

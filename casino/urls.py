@@ -2,9 +2,9 @@
 
 - ``api:``: the REST API under /api/v1/ (casino/api/urls.py and the apps' routes it
   includes), its OpenAPI schema and the docs pages drawn from it;
-- ``console:``: the pit console's pages: login and logout, the floor, tables and reports
-  (rounds/screens/urls.py), approvals, and the cage (``console:cage:``,
-  casino/screens/urls.py);
+- ``console:``: the pit console's pages: login and logout, the floor and tables
+  (rounds/screens/urls.py), the reports (reports/urls.py), approvals, and the cage
+  (``console:cage:``, casino/screens/urls.py);
 - ``admin:``: Django's admin.
 """
 
@@ -18,6 +18,7 @@ from drf_spectacular.views import (
 )
 
 from casino.screens import approvals as approval_screens
+from reports import urls as report_urls
 
 api: list[URLPattern | URLResolver] = [
     path("v1/", include("casino.api.urls")),
@@ -36,6 +37,7 @@ console: list[URLPattern | URLResolver] = [
     path("approvals/", approval_screens.approval_list, name="approvals"),
     path("approvals/<int:approval_id>/decide/", approval_screens.approval_decide,
          name="approval-decide"),
+    path("", include(report_urls.console)),
     path("", include("rounds.screens.urls")),
 ]
 

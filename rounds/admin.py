@@ -384,4 +384,4 @@ def _round_reverse_submit(*, round_id: int, reason: str, by: Any) -> approvals.S
 
 
 # Tables' admin lives beside this one; importing it registers it with the site.
-from rounds import admin_drop, admin_reports, admin_tables  # noqa: E402, F401
+from rounds import admin_drop, admin_tables  # noqa: E402, F401

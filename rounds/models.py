@@ -379,7 +379,7 @@ class Round(models.Model):
                                    | Q(banker_cover__gte=0),
                                    name="round_banker_cover_not_negative"),
         ]
-        indexes = [# A table's day (rounds.reports.table_day_report): only that day's rows.
+        indexes = [# A table's day (reports.play.table_day_report): only that day's rows.
                    models.Index(fields=["table", "gaming_day"]),
                    # The floor's day and the bankers' date ranges cross every table: the
                    # day's (or the range's) rounds without reading the others.
@@ -599,7 +599,7 @@ class ClosedDay(models.Model):
 
 
 class ClosedTableDay(models.Model):
-    """One table's figures of a closed day (rounds.reports.TableDayReport's), or, with no
+    """One table's figures of a closed day (reports.play.TableDayReport's), or, with no
     table, the floor's total in one currency."""
 
     closed_day = models.ForeignKey(ClosedDay, on_delete=models.PROTECT, related_name="tables")
@@ -619,7 +619,8 @@ class ClosedTableDay(models.Model):
     house_win_house_stakes = models.BigIntegerField()
     commission_players = models.BigIntegerField()
     commission_bankers = models.BigIntegerField()
-    # Card room: the collection fees by kind (rounds.reports.TableDayReport).
+    # Card room: the collection fees by kind (reports.play.DayFigures, which reads a closed
+    # day's row through reports.play.closed_figures).
     collection_banker = models.BigIntegerField(default=0)
     collection_players = models.BigIntegerField(default=0)
     adjustments = models.BigIntegerField(
@@ -638,13 +639,6 @@ class ClosedTableDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_name} on {self.closed_day.gaming_day}"
-
-    @property
-    def house_result(self) -> int:
-        """As rounds.reports.TableDayReport.house_result counts it, from the stored figures."""
-        return (self.house_win_house_banked + self.house_win_house_stakes
-                + self.commission_players + self.commission_bankers
-                + self.collection_banker + self.collection_players)
 
 
 class DealDraft(models.Model):

@@ -105,6 +105,9 @@ def proposition_report(*, gaming_day: date) -> PropositionReport:
 
 OFFERED, DECLINED, TAKEN, ALONE, NOBODY = ("offered", "declined", "taken", "alone",
                                            "no_offer")
+STEP_WORDS = {OFFERED: "offered the bank", DECLINED: "declined the bank",
+              TAKEN: "took the bank", ALONE: "proposition player banks alone",
+              NOBODY: "no seat offered"}
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,11 @@ class RotationLine:
     player_id: int | None
     player: str
     detail: str           # the cover and the proposition player, or why no offer was made
+
+    @property
+    def step(self) -> str:
+        """The step in words, as the log shows it."""
+        return STEP_WORDS[self.what]
 
 
 @dataclass(frozen=True)

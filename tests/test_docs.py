@@ -25,10 +25,11 @@ from django.db import models
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-APPS = ("casino", "rounds", "ledger")
+APPS = ("casino", "rounds", "ledger", "reports")
 APP = "|".join(APPS)  # for the patterns below
 # Top-level folders of the repository whose paths the docs may name in backticks.
-TRACKED_DIRS = ("casino", "rounds", "ledger", "tests", "docs", "docker", "bench", ".ci")
+TRACKED_DIRS = ("casino", "rounds", "ledger", "reports", "tests", "docs", "docker", "bench",
+                ".ci")
 
 # A bare name in backticks counts as a function when it reads <noun>_<verb>: the nouns and
 # verbs below, together with those of the code's own service and selector functions.

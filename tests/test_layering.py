@@ -4,6 +4,9 @@
   any table game: nothing of players, staff, tables, rounds or the game;
 - ``casino.shared`` uses nothing of the project outside itself: not players and staff
   (the rest of ``casino``), not the ledger, not rounds;
+- play (``rounds``) does not read the reports (``reports``), which read play, the ledger and
+  the cage; the one exception is the floor's screen, which says in the reports' words
+  which of today's tables lie outside their band;
 - the game (``rounds.paigow``) is pure Python: nothing of the project outside itself, and
   no Django.
 
@@ -21,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT = ("casino", "ledger", "rounds")
+PROJECT = ("casino", "ledger", "rounds", "reports")
 DJANGO = ("django", "rest_framework", "drf_spectacular", "knox", "axes", "celery")
 
 
@@ -82,6 +85,16 @@ def test_the_ledger_uses_only_the_shared_pieces() -> None:
 
 def test_the_shared_pieces_use_nothing_of_players_staff_ledger_or_rounds() -> None:
     assert violations("casino.shared", allowed=("casino.shared",), forbidden=PROJECT) == []
+
+
+# The modules of rounds that may read the reports, and why (module docstring).
+ROUNDS_READING_REPORTS = ("rounds/screens/views.py",)
+
+
+def test_play_does_not_read_the_reports_but_for_the_floors_band_sentence() -> None:
+    found = violations("rounds", allowed=("rounds",), forbidden=("reports",))
+    assert found, "the floor's screen reads the reports: a check that finds nothing is broken"
+    assert [f for f in found if not f.startswith(ROUNDS_READING_REPORTS)] == []
 
 
 def test_the_game_uses_nothing_of_the_project_nor_django() -> None:

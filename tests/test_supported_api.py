@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("casino", "rounds", "ledger")
+APPS = ("casino", "rounds", "ledger", "reports")
 LIBRARIES = ("django", "rest_framework", "knox", "psycopg", "psycopg_pool", "drf_spectacular",
              "axes", "celery")
 # Underscored names the libraries document as public.

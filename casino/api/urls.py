@@ -4,12 +4,14 @@ includes this URLconf there; the apps' routes it includes share it: ``api:table`
 from django.urls import include, path
 
 from casino.api import views
+from reports import urls as report_urls
 
 urlpatterns = [
     path("health", views.HealthView.as_view(), name="health"),
     path("auth/token", views.TokenView.as_view(), name="auth-token"),
     path("auth/token/revoke", views.RevokeTokenView.as_view(), name="auth-token-revoke"),
     path("", include("rounds.api.urls")),
+    path("", include(report_urls.api)),
 ]
 
 # Players and the cage (casino.api.players), requests waiting for a second person

@@ -176,7 +176,9 @@ def runtime_roles_regrant(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: 
     """post_migrate: the grants again, once per migrate, for the tables it may have added."""
     from django.apps import apps
 
-    if sender.label != list(apps.get_app_configs())[-1].label:
+    # Sent once per app with models (an app without any is sent none): act on the last.
+    if sender.label != [a for a in apps.get_app_configs()
+                        if a.models_module is not None][-1].label:
         return
     for role in runtime_roles(using=using):
         runtime_grant(role=role, using=using)

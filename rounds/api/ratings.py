@@ -1,23 +1,17 @@
-"""The house edge of a table's rules, and players' ratings (docs/rules.md, "House edge"
-and "Player rating")."""
+"""The house edge of a table's rules (docs/rules.md, "House edge"); players' ratings are
+a report (reports/api.py)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.models import Player
-from casino.shared.api.fields import GamingDayField
-from casino.shared.api.parse import parse
 from casino.shared.api.permissions import requires
-from casino.shared.errors import NotFound
 from casino.shared.money import format_minor
-from rounds.api.serializers import MoneyOut
 from rounds.edges import table_edge
-from rounds.ratings import player_ratings
 
 
 class EdgeOut(serializers.Serializer):
@@ -47,46 +41,3 @@ class TableEdgeView(APIView):
             "variance_per_wager": str(edge.variance_per_wager),
             "reference_wager": format_minor(edge.reference_wager, table.currency),
         }).data)
-
-
-class RatingsIn(serializers.Serializer):
-    gaming_day = GamingDayField()
-    # A database id at most: a larger number is refused here, not by PostgreSQL.
-    player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-
-
-class RatingOut(serializers.Serializer):
-    gaming_day = serializers.DateField()
-    player = serializers.IntegerField(source="player_id")
-    player_name = serializers.CharField()
-    table = serializers.IntegerField(source="table_id")
-    table_name = serializers.CharField()
-    currency = serializers.CharField()
-    time_seated_s = serializers.IntegerField()
-    rounds = serializers.IntegerField()
-    wagers = serializers.IntegerField()
-    wagered = MoneyOut()
-    average_wager = MoneyOut()
-    rounds_banked = serializers.IntegerField()
-    action_covered = MoneyOut()
-    actual = MoneyOut(help_text="The player's own result, commission included (+ won).")
-    theoretical = MoneyOut(help_text="The house's theoretical win from that play.")
-
-
-class RatingsView(APIView):
-    permission_classes = [requires("rounds.run_reports", "casino.view_player")]
-
-    @extend_schema(
-        summary="Players' ratings per table for a gaming day (pit boss, auditor)",
-        parameters=[OpenApiParameter("gaming_day", str, required=True,
-                                     description="YYYY-MM-DD"),
-                    OpenApiParameter("player", int, required=False,
-                                     description="one player's; all players without it")],
-        responses={200: RatingOut(many=True)})
-    def get(self, request: Request) -> Response:
-        query = parse(RatingsIn, request.query_params)
-        player = query.get("player")
-        if player is not None and not Player.objects.filter(pk=player).exists():
-            raise NotFound(f"There is no player #{player}.", detail={"player": player})
-        rows = player_ratings(gaming_day=query["gaming_day"], player_id=player)
-        return Response([RatingOut(r, context={"currency": r.currency}).data for r in rows])

@@ -13,7 +13,6 @@ from typing import Any, cast
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.reverse import reverse
 
 from casino.models import Currency
 from casino.shared.api.fields import AmountField, CardsField, GamingDayField
@@ -22,9 +21,7 @@ from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor, to_minor
 from ledger.api.serializers import BalanceOutput
 from rounds import paigow
-from rounds.models import POSITIONS, ClosedDay, Report, Round, Table
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS
+from rounds.models import POSITIONS, Round, Table
 from rounds.selectors import (
     PositionSettlement,
     round_bank_declined,
@@ -503,164 +500,3 @@ class SettleIn(serializers.Serializer):
 
 class ReasonIn(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
-
-
-# --- reports --------------------------------------------------------------------------------
-
-class ReportQueryIn(serializers.Serializer):
-    gaming_day = GamingDayField()
-
-
-class TableDayReportOut(serializers.Serializer):
-    table = serializers.IntegerField(source="table_id", allow_null=True,
-                                     help_text="Empty on the floor's total rows.")
-    table_name = serializers.CharField()
-    currency = serializers.CharField()
-    gaming_day = serializers.DateField()
-    rounds_settled = serializers.IntegerField()
-    rounds_house_banked = serializers.IntegerField()
-    rounds_player_banked = serializers.IntegerField()
-    rounds_reversed = serializers.IntegerField()
-    rounds_voided = serializers.IntegerField()
-    handle = MoneyOut()
-    house_stakes = MoneyOut()
-    house_win_house_banked = MoneyOut()
-    house_win_house_stakes = MoneyOut()
-    commission_players = MoneyOut()
-    commission_bankers = MoneyOut()
-    collection_banker = MoneyOut(help_text="Card room: the bank's collection fees, by band.")
-    collection_players = MoneyOut(help_text="Card room: the flat fee of each wager with action.")
-    house_result = MoneyOut()
-    hold_percent = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
-    # The house-banked play against the game's expectation (rounds.variance).
-    band_handle = MoneyOut(help_text="The house-banked wagers compared.")
-    band_result = MoneyOut(help_text="The house's result from them, commission included.")
-    expected = MoneyOut(help_text="Their wagers x the player edge.")
-    band = MoneyOut(help_text="1.96 x sqrt(sum of wager^2 x variance per unit).")
-    outside_band = serializers.BooleanField(
-        help_text="|result - expected| > band: a day to explain.")
-    drop_recorded = MoneyOut(help_text="The cash the day's buy-ins put in the drop box")
-    drop = MoneyOut(allow_null=True, help_text="The cash counted; null until counted")
-    drop_variance = MoneyOut(allow_null=True, help_text="drop - drop_recorded; null until "
-                                                        "counted")
-    win = MoneyOut(help_text="The table's win: the house result (docs/rules.md)")
-    win_to_drop = serializers.DecimalField(
-        max_digits=24, decimal_places=4, allow_null=True,
-        help_text="win / drop, to four places; null until counted or when the drop is 0")
-
-
-# --- report files and closed gaming days ------------------------------------------------------
-
-class ReportIn(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=sorted(KINDS))
-    format = serializers.ChoiceField(choices=sorted(FORMATS))
-    # Each kind's parameters (see docs/api.md); which are required depends on the kind,
-    # so they are checked by rounds.report_files.kinds.report_parameters.
-    table = serializers.CharField(required=False, max_length=20)
-    gaming_day = serializers.CharField(required=False, max_length=20,
-                                       help_text="YYYY-MM-DD (table_day, floor_day, "
-                                                 "proposition_day, rotation_log)")
-    date_from = serializers.CharField(required=False, max_length=20,
-                                      help_text="YYYY-MM-DD (banker, player_statement)")
-    date_to = serializers.CharField(required=False, max_length=20,
-                                    help_text="YYYY-MM-DD, inclusive")
-    player = serializers.CharField(required=False, max_length=20)
-    as_of = serializers.CharField(required=False, allow_blank=True, max_length=40,
-                                  help_text="ISO 8601 time with offset (trial_balance); "
-                                            "absent or empty: now")
-
-
-class ChainHeadOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    hash = serializers.CharField()
-
-
-class ReportOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    kind = serializers.CharField()
-    format = serializers.CharField()
-    parameters = serializers.DictField(child=serializers.CharField())
-    status = serializers.ChoiceField(choices=Report.Status.values)
-    progress = serializers.IntegerField(help_text="Percent done.")
-    error = serializers.CharField(help_text="Why it failed; empty otherwise.")
-    attempts = serializers.IntegerField()
-    requested_by = serializers.CharField(source="requested_by.username")
-    requested_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    file = serializers.SerializerMethodField(help_text="Where to download it, once done.")
-    file_name = serializers.CharField()
-    content_type = serializers.CharField()
-    chain_head = serializers.SerializerMethodField()
-
-    # null until the report is done
-    @extend_schema_field(serializers.URLField(allow_null=True))
-    def get_file(self, report: Report) -> str | None:
-        if report.status != Report.Status.DONE:
-            return None
-        return reverse("api:report-file", args=[report.pk], request=self.context.get("request"))
-
-    @extend_schema_field(ChainHeadOut(allow_null=True))
-    def get_chain_head(self, report: Report) -> dict[str, Any] | None:
-        """The ledger's chain head the figures were read at (ledger_verify --expect)."""
-        if report.chain_seq is None:
-            return None
-        return {"seq": report.chain_seq, "hash": report.chain_hash}
-
-
-class ClosedTableDayOut(serializers.Serializer):
-    table = serializers.IntegerField(source="table_id", allow_null=True,
-                                     help_text="Empty on the floor's total row.")
-    table_name = serializers.CharField()
-    currency = serializers.CharField()
-    rounds_settled = serializers.IntegerField()
-    rounds_reversed = serializers.IntegerField()
-    rounds_voided = serializers.IntegerField()
-    handle = serializers.SerializerMethodField()
-    house_result = serializers.SerializerMethodField()
-    commission_players = serializers.SerializerMethodField()
-    commission_bankers = serializers.SerializerMethodField()
-    collection_banker = serializers.SerializerMethodField()
-    collection_players = serializers.SerializerMethodField()
-    adjustments = serializers.SerializerMethodField()
-
-    def _money(self, row: Any, name: str) -> str:
-        return format_minor(getattr(row, name), row.currency)
-
-    def get_handle(self, row: Any) -> str:
-        return self._money(row, "handle")
-
-    def get_house_result(self, row: Any) -> str:
-        return format_minor(row.house_result, row.currency)
-
-    def get_commission_players(self, row: Any) -> str:
-        return self._money(row, "commission_players")
-
-    def get_commission_bankers(self, row: Any) -> str:
-        return self._money(row, "commission_bankers")
-
-    def get_collection_banker(self, row: Any) -> str:
-        return self._money(row, "collection_banker")
-
-    def get_collection_players(self, row: Any) -> str:
-        return self._money(row, "collection_players")
-
-    def get_adjustments(self, row: Any) -> str:
-        return self._money(row, "adjustments")
-
-
-class ClosedDayOut(serializers.Serializer):
-    gaming_day = serializers.DateField()
-    closed_at = serializers.DateTimeField()
-    closed_by = serializers.CharField(source="closed_by.username", allow_null=True,
-                                      default=None)
-    chain_head = serializers.SerializerMethodField()
-    tables = ClosedTableDayOut(many=True)
-
-    @extend_schema_field(ChainHeadOut)
-    def get_chain_head(self, closed: ClosedDay) -> dict[str, Any]:
-        return {"seq": closed.chain_seq, "hash": closed.chain_hash}
-
-
-class GamingDayCloseIn(serializers.Serializer):
-    gaming_day = GamingDayField(help_text="YYYY-MM-DD")

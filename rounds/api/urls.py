@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import deal_draft, drop, ratings, reports, views
+from rounds.api import deal_draft, drop, ratings, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -9,23 +9,13 @@ urlpatterns = [
     path("tables/<int:table_id>/players", views.TablePlayersView.as_view(),
          name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
-    path("tables/<int:table_id>/report", views.TableReportView.as_view(), name="table-report"),
     path("tables/<int:table_id>/edge", ratings.TableEdgeView.as_view(), name="table-edge"),
-    path("ratings", ratings.RatingsView.as_view(), name="ratings"),
     path("tables/<int:table_id>/buy-ins", drop.BuyInsView.as_view(), name="table-buy-ins"),
     path("tables/<int:table_id>/drop-counts", drop.TableDropCountsView.as_view(),
          name="table-drop-counts"),
     path("drop-counts", drop.DropCountsView.as_view(), name="drop-counts"),
     path("drop-counts/<int:count_id>/correct", drop.DropCountCorrectView.as_view(),
          name="drop-count-correct"),
-    path("floor/report", views.FloorReportView.as_view(), name="floor-report"),
-    path("reports", reports.ReportsView.as_view(), name="reports"),
-    path("reports/<int:report_id>", reports.ReportDetailView.as_view(), name="report"),
-    path("reports/<int:report_id>/file", reports.ReportFileView.as_view(), name="report-file"),
-    path("reports/<int:report_id>/retry", reports.ReportRetryView.as_view(),
-         name="report-retry"),
-    path("gaming-days", reports.GamingDaysView.as_view(), name="gaming-days"),
-    path("gaming-days/close", reports.GamingDayCloseView.as_view(), name="gaming-day-close"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
     path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),

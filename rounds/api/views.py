@@ -7,8 +7,8 @@ the state the step left behind.
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,20 +22,18 @@ from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
 from casino.shared.errors import PermissionRefused
 from ledger.api.serializers import balance_data
-from rounds import reports, selectors, services
+from rounds import selectors, services
 from rounds.api.serializers import (
     BankerIn,
     DealIn,
     HandIn,
     ReasonIn,
-    ReportQueryIn,
     RoundFilterIn,
     RoundOut,
     SeatedPlayerOut,
     SeatIn,
     SeatOnlyIn,
     SettleIn,
-    TableDayReportOut,
     TableIn,
     TableOut,
     WagerIn,
@@ -344,42 +342,3 @@ class ReverseView(APIView):
         if done.approval is not None:
             return approval_response(done.approval, status.HTTP_202_ACCEPTED)
         return _round_response(round_id)
-
-
-class TableReportView(APIView):
-    permission_classes = [requires("rounds.run_reports")]
-
-    @extend_schema(
-        summary="A table's figures for one gaming day (rules §10)",
-        parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
-                                     description="YYYY-MM-DD")],
-        responses={200: TableDayReportOut},
-    )
-    def get(self, request: Request, table_id: int) -> Response:
-        query = parse(ReportQueryIn, request.query_params)
-        report = reports.table_day_report(table_id=table_id, gaming_day=query["gaming_day"])
-        return Response(TableDayReportOut(report, context={"currency": report.currency}).data)
-
-
-class FloorReportView(APIView):
-    permission_classes = [requires("rounds.run_reports")]
-
-    @extend_schema(
-        summary="The floor's figures for one gaming day: every table, a total per currency",
-        operation_id="floor_report",
-        parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
-                                     description="YYYY-MM-DD")],
-        responses={200: inline_serializer("FloorDayReportOut", {
-            "gaming_day": serializers.DateField(),
-            "tables": TableDayReportOut(many=True),
-            "totals": TableDayReportOut(many=True)})},
-    )
-    def get(self, request: Request) -> Response:
-        query = parse(ReportQueryIn, request.query_params)
-        floor = reports.floor_day_report(gaming_day=query["gaming_day"])
-
-        def rows(found: list[reports.TableDayReport]) -> list[dict]:
-            return [TableDayReportOut(r, context={"currency": r.currency}).data for r in found]
-
-        return Response({"gaming_day": floor.gaming_day.isoformat(),
-                         "tables": rows(floor.tables), "totals": rows(floor.totals)})

@@ -4,19 +4,10 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import deal_picker, drop, history, ratings, reports, views
+from rounds.screens import deal_picker, drop, history, ratings, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
-    path("reports/", reports.reports, name="reports"),
-    path("reports/live/", reports.reports_live, name="reports-live"),
-    path("reports/ask/", reports.report_ask, name="report-ask"),
-    path("reports/players/", reports.report_players, name="report-players"),
-    path("reports/<int:report_id>/", reports.report_page, name="report-page"),
-    path("reports/<int:report_id>/download/", reports.report_download, name="report-download"),
-    path("reports/days/close/", reports.gaming_day_close, name="gaming-day-close"),
-    path("reports/days/<str:gaming_day>/chart.png", reports.closed_day_chart,
-         name="closed-day-chart"),
     path("floor/live/", views.floor_live, name="floor-live"),
     path("players/<int:player_id>/ratings/", ratings.player_page, name="player-ratings"),
     path("drop-count/", drop.drop_count, name="drop-count"),

@@ -23,11 +23,15 @@ from casino.shared.gaming_day import gaming_day_of
 from casino.shared.guards import staff_may
 from casino.shared.money import amount_show, to_minor
 from casino.shared.refusals import refusal_trace_request
-from rounds import reports, services
+
+# The floor tells the pit manager which of today's tables lie outside their band, in the
+# reports' words: the one place play's screens read the reports (tests/test_layering.py).
+from reports.files.kinds import band_sentence
+from reports.play import floor_day_report
+from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
 from rounds.models import POSITIONS, Round, Table
-from rounds.report_files.kinds import band_sentence
 from rounds.screens import deal_picker, selectors
 from rounds.screens.forms import (
     BankerForm,
@@ -213,7 +217,7 @@ def floor(request: HttpRequest) -> HttpResponse:
 def _outside_band() -> list[str]:
     """Today's tables whose house-banked result lies outside its expected band, in words
     (rounds.variance): what the pit manager looks into."""
-    floor_today = reports.floor_day_report(gaming_day=gaming_day_of())
+    floor_today = floor_day_report(gaming_day=gaming_day_of())
     return [band_sentence(r, when="today") for r in floor_today.tables if r.outside_band]
 
 

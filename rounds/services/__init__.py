@@ -9,7 +9,8 @@ hold. Rules references are to docs/rules.md.
 The modules: ``tables`` (tables' settings and seats), ``play`` (a round from opening to its
 hands), ``banking`` (the bank's side: a player-banker's cover),
 ``settling`` (settling, voiding, reversing a round), ``steps`` (what every round step does
-first: lock, check the state), ``gaming_days`` and ``reporting``.
+first: lock, check the state). Closing a gaming day and making report files are the
+reports' (reports/closing.py, reports/services.py).
 
 Locking, always in this order (a service may skip a step, never go back to one), so two
 services can never wait on each other in a cycle:

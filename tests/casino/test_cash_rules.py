@@ -418,8 +418,8 @@ def test_a_buy_in_past_the_identity_line_is_refused_by_the_check(cage_client):
 
 def test_the_cash_report_file_lists_the_days_reports_in_each_format(cage_client,
                                                                     auditor_client):
-    from rounds.report_files.formats import FORMATS
-    from rounds.report_files.kinds import report_document
+    from reports.files.formats import FORMATS
+    from reports.files.kinds import report_document
 
     # given Ned's day past the report line, and Ola's split under the identity line
     ned = register(cage_client, "Ned", identified=True)

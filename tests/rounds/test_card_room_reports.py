@@ -16,10 +16,10 @@ from django.utils import timezone
 
 from casino.selectors import player_account_ref
 from ledger.models import Line
+from reports.files.formats import FORMATS
+from reports.files.kinds import report_document
+from reports.play import floor_day_report, table_day_report
 from rounds.models import Round, Table
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import report_document
-from rounds.reports import floor_day_report, table_day_report
 from rounds.reports_card_room import proposition_report, rotation_log
 
 pytestmark = pytest.mark.django_db

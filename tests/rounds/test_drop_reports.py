@@ -142,8 +142,8 @@ def test_the_floor_days_file_shows_the_drop_and_says_what_win_over_drop_divides(
 
     from django.utils import timezone
 
-    from rounds.report_files.formats import FORMATS
-    from rounds.report_files.kinds import report_document
+    from reports.files.formats import FORMATS
+    from reports.files.kinds import report_document
 
     post(cage_client, f"/api/v1/tables/{table.pk}/drop-counts",
          {"gaming_day": str(played), "counted": "480.00", "witness": witness.username,
@@ -173,8 +173,10 @@ def test_the_report_command_prints_the_drop_and_win_over_drop(cage_client, witne
     call_command("table_report", "--table", str(table.pk), "--day", str(played))
 
     lines = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
-    for line in ("drop recorded 500.00 EUR", "drop counted 480.00 EUR",
-                 "drop variance -20.00 EUR", "win 52.50 EUR", "win / drop 0.1094"):
+    for line in ("Drop recorded (buy-ins at the table) 500.00 EUR",
+                 "Drop (cash counted in the drop box) 480.00 EUR",
+                 "Drop variance (counted - recorded) -20.00 EUR",
+                 "Win (the house result) 52.50 EUR", "Win / drop (win divided by drop) 0.1094"):
         assert line in lines, line
 
 

@@ -19,13 +19,13 @@ from django.utils import timezone
 
 from casino import roles
 from casino.services import staff_create
+from reports.files.formats import FORMATS
+from reports.files.kinds import report_document
+from reports.services import report_request
 from rounds import edges
 from rounds.models import EdgeFigures, SeatChange
 from rounds.paigow.edge import edges_from_counts, precomputed_counts
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import report_document
 from rounds.services import seat_leave
-from rounds.services.reporting import report_request
 
 pytestmark = pytest.mark.django_db
 

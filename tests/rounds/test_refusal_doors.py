@@ -200,7 +200,7 @@ def test_a_gaming_day_before_the_first_round_is_refused_and_traced(
 
 
 def test_no_gaming_day_closes_before_any_round_and_the_schedule_waits(pit_boss_client):
-    from rounds.tasks import gaming_day_close_task
+    from reports.tasks import gaming_day_close_task
 
     yesterday = gaming_day_of() - timedelta(days=1)
     response = pit_boss_client.post("/api/v1/gaming-days/close",

@@ -25,9 +25,9 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import Flowable
 
 from casino.shared.templatetags.casino_time import casino_time_text
-from rounds.report_files.charts import chart_png
-from rounds.report_files.document import Document, Section
-from rounds.report_files.readable import Grid, grid
+from reports.files.charts import chart_png
+from reports.files.document import Document, Section
+from reports.files.readable import Grid, grid
 
 PAGE = landscape(A4)
 MARGIN = 12 * mm

@@ -14,11 +14,11 @@ from casino.models import Refusal
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import ChainHead, Entry, Line
 from ledger.verify import Anchor, ledger_verify
+from reports.closing import gaming_day_close
+from reports.files.kinds import report_document
+from reports.play import floor_day_report, table_day_report
+from reports.tasks import gaming_day_close_task
 from rounds.models import ClosedDay, ClosedTableDay, Round
-from rounds.report_files.kinds import report_document
-from rounds.reports import floor_day_report, table_day_report
-from rounds.services.gaming_days import gaming_day_close
-from rounds.tasks import gaming_day_close_task
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from rounds.report_files.document import Document
-from rounds.report_files.to_csv import cell_text
+from reports.files.document import Document
+from reports.files.to_csv import cell_text
 
 
 def render_json(document: Document) -> bytes:

@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure
 
-from rounds.report_files.document import Chart
+from reports.files.document import Chart
 
 
 def chart_png(chart: Chart, *, width: float = 9.0, height: float = 3.6) -> bytes:

@@ -62,7 +62,7 @@ def test_the_days_figures_add_up_figure_by_figure(auditor_client, table, played_
 
 
 def test_the_house_result_is_what_the_ledger_moved_into_the_tables_accounts(table, played_day):
-    from rounds.reports import table_day_report
+    from reports.play import table_day_report
 
     report = table_day_report(table_id=table.pk, gaming_day=date.fromisoformat(played_day))
 
@@ -93,6 +93,30 @@ def test_a_dealer_may_not_run_reports_and_a_bad_day_is_refused(dealer_client, au
 def test_the_report_command_prints_the_figures(table, played_day, capsys):
     call_command("table_report", "--table", str(table.pk), "--day", played_day)
 
-    out = capsys.readouterr().out
-    assert "house result" in out and "33.00 EUR" in out
-    assert "hold                    22.00 %" in out
+    # the table-day file's columns, in its words
+    lines = {" ".join(line.split()) for line in capsys.readouterr().out.splitlines()}
+    assert "House result (the six above) 33.00 EUR" in lines
+    assert "Hold % (house result / handle) 22.00" in lines
+    assert "Rounds voided 1" in lines
+
+
+def test_each_money_figure_of_the_day_is_what_the_ledger_moved(table, played_day):
+    from reports.play import table_day_report
+
+    report = table_day_report(table_id=table.pk, gaming_day=date.fromisoformat(played_day))
+
+    def moved(banked_by_house: bool | None, kind: str) -> int:
+        rounds = Round.objects.filter(table=table)
+        if banked_by_house is not None:
+            rounds = rounds.filter(banker_is_house=banked_by_house)
+        refs = [f"round:{pk}" for pk in rounds.values_list("pk", flat=True)]
+        return Line.objects.filter(entry__ref__in=refs, account__kind=kind).aggregate(
+            s=Sum("amount"))["s"] or 0
+
+    # the reversed round's settlement and reversal cancel out in the ledger as in the day
+    assert moved(True, "table_bankroll") == report.house_win_house_banked == 1_000
+    assert moved(False, "table_bankroll") == report.house_win_house_stakes == 2_000
+    assert moved(None, "commission") == (report.commission_players
+                                         + report.commission_bankers) == 300
+    assert moved(None, "table_bankroll") + moved(None, "commission") == report.house_result
+    assert report.win == report.house_result

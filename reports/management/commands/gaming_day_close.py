@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.refusals import refusals_traced
-from rounds.services.gaming_days import gaming_day_close
+from reports.closing import gaming_day_close
 
 
 class Command(BaseCommand):

@@ -25,27 +25,19 @@ from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
-from rounds.models import Table
-from rounds.ratings import player_ratings
-from rounds.report_files.document import Cell, Chart, Document, Section
-from rounds.reports import (
+from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
+from reports.play import (
     BankerReport,
+    DayFigures,
     HourResult,
-    TableDayReport,
     banker_report,
     day_by_hour,
     floor_day_report,
     table_day_report,
 )
-from rounds.reports_card_room import (
-    ALONE,
-    DECLINED,
-    NOBODY,
-    OFFERED,
-    TAKEN,
-    proposition_report,
-    rotation_log,
-)
+from rounds.models import Table
+from rounds.ratings import player_ratings
+from rounds.reports_card_room import proposition_report, rotation_log
 
 
 def money(amount: int, currency: str) -> Decimal:
@@ -72,68 +64,55 @@ def moment_text(moment: datetime) -> str:
     return f"{day_text(local.date())} {local:%H:%M}"
 
 
-TABLE_DAY_COLUMNS = [
-    "gaming_day", "table", "rounds_settled", "rounds_house_banked", "rounds_player_banked",
-    "rounds_co_banked", "rounds_voided", "rounds_reversed", "handle", "house_stakes",
-    "house_win_house_banked", "house_stake_result", "commission_players",
-    "commission_bankers", "collection_banker", "collection_players", "house_result",
-    "hold_percent", "adjustments", "drop_recorded", "drop", "drop_variance", "win",
-    "win_to_drop", "band_handle", "band_result", "expected", "band", "outside_band",
-    "closed", "currency"]
-TABLE_DAY_LABELS = {
-    "gaming_day": "Gaming day", "table": "Table", "rounds_settled": "Rounds settled",
-    "rounds_house_banked": "Rounds banked by the house",
-    "rounds_player_banked": "Rounds banked by a player",
-    "rounds_co_banked": "Rounds co-banked (of those banked by a player)",
-    "rounds_voided": "Rounds voided", "rounds_reversed": "Rounds reversed",
-    "handle": "Handle (wagers against a bank)",
-    "house_stakes": "House stakes against player banks",
-    "house_win_house_banked": "House win, house-banked play",
-    "house_stake_result": "House win, house stakes", "commission_players":
-    "Commission from winning players", "commission_bankers": "Commission from player bankers",
-    "collection_banker": "Collection: bank fees (card room, by band)",
-    "collection_players": "Collection: per-wager fees (card room)",
-    "house_result": "House result (the six above)",
-    "hold_percent": "Hold % (house result / handle)",
-    "adjustments": "Adjustments (reversals of closed days' rounds)",
-    "drop_recorded": "Drop recorded (buy-ins at the table)",
-    "drop": "Drop (cash counted in the drop box)",
-    "drop_variance": "Drop variance (counted - recorded)",
-    "win": "Win (the house result)",
-    "win_to_drop": "Win / drop (win divided by drop)",
-    "band_handle": "House-banked handle", "band_result": "House-banked result",
-    "expected": "Expected result (house-banked handle x player edge)",
-    "band": "95 % band (1.96 x sqrt(sum wager^2 x variance))",
-    "outside_band": "Outside its band",
-    "closed": "Gaming day closed", "currency": "Currency"}
+TABLE_DAY: Spec = (
+    Column("gaming_day", "Gaming day", "date"),
+    Column("table", "Table", "text", source="table_name"),
+    Column("rounds_settled", "Rounds settled", "int"),
+    Column("rounds_house_banked", "Rounds banked by the house", "int"),
+    Column("rounds_player_banked", "Rounds banked by a player", "int"),
+    Column("rounds_co_banked", "Rounds co-banked (of those banked by a player)", "int"),
+    Column("rounds_voided", "Rounds voided", "int"),
+    Column("rounds_reversed", "Rounds reversed", "int"),
+    Column("handle", "Handle (wagers against a bank)", "money"),
+    Column("house_stakes", "House stakes against player banks", "money"),
+    Column("house_win_house_banked", "House win, house-banked play", "money"),
+    Column("house_win_house_stakes", "House win, house stakes", "money"),
+    Column("commission_players", "Commission from winning players", "money"),
+    Column("commission_bankers", "Commission from player bankers", "money"),
+    Column("collection_banker", "Collection: bank fees (card room, by band)", "money"),
+    Column("collection_players", "Collection: per-wager fees (card room)", "money"),
+    Column("house_result", "House result (the six above)", "money"),
+    Column("hold_percent", "Hold % (house result / handle)", "ratio",
+           divides="house_result / handle", nullable=True),
+    Column("adjustments", "Adjustments (reversals of closed days' rounds)", "money"),
+    Column("drop_recorded", "Drop recorded (buy-ins at the table)", "money"),
+    Column("drop", "Drop (cash counted in the drop box)", "money", nullable=True),
+    Column("drop_variance", "Drop variance (counted - recorded)", "money", nullable=True),
+    Column("win", "Win (the house result)", "money"),
+    Column("win_to_drop", "Win / drop (win divided by drop)", "ratio",
+           divides="win / drop", nullable=True),
+    Column("band_handle", "House-banked handle", "money", nullable=True),
+    Column("band_result", "House-banked result", "money", nullable=True),
+    Column("expected", "Expected result (house-banked handle x player edge)", "money",
+           nullable=True),
+    Column("band", "95 % band (1.96 x sqrt(sum wager^2 x variance))", "money", nullable=True),
+    Column("outside_band", "Outside its band", "flag", nullable=True),
+    Column("closed", "Gaming day closed", "flag"),
+    Column("currency", "Currency", "text"),
+)
+TABLE_DAY_COLUMNS = [c.name for c in TABLE_DAY]
 
 
-def _table_day_row(r: TableDayReport) -> list:
-    c = r.currency
-    return [r.gaming_day, r.table_name, r.rounds_settled, r.rounds_house_banked,
-            r.rounds_player_banked, r.rounds_co_banked, r.rounds_voided, r.rounds_reversed,
-            money(r.handle, c), money(r.house_stakes, c), money(r.house_win_house_banked, c),
-            money(r.house_win_house_stakes, c), money(r.commission_players, c),
-            money(r.commission_bankers, c), money(r.collection_banker, c),
-            money(r.collection_players, c), money(r.house_result, c), r.hold_percent,
-            money(r.adjustments, c), money(r.drop_recorded, c), _maybe_money(r.drop, c),
-            _maybe_money(r.drop_variance, c), money(r.win, c), r.win_to_drop,
-            _maybe_money(r.band_handle, c), _maybe_money(r.band_result, c),
-            _maybe_money(r.expected, c), _maybe_money(r.band, c), r.outside_band, r.closed, c]
-
-
-def _maybe_money(amount: int | None, currency: str) -> Decimal | None:
-    """A figure that is empty until something happens (the drop before its count) or
-    that a row has none of (the band on a floor's total row)."""
-    return None if amount is None else money(amount, currency)
+def _table_day_row(r: DayFigures) -> list[Cell]:
+    return spec_row(TABLE_DAY, r, r.currency)
 
 
 def _day_section(title: str, rows: list[list]) -> Section:
-    return Section(title, TABLE_DAY_COLUMNS, rows, labels=TABLE_DAY_LABELS, sheet=True,
-                   key="table", omit=("gaming_day", "closed"))
+    return Section.of(title, TABLE_DAY, rows, sheet=True, key="table",
+                      omit=("gaming_day", "closed"))
 
 
-def _day_notes(rows: list[TableDayReport]) -> list[str]:
+def _day_notes(rows: list[DayFigures]) -> list[str]:
     """What an auditor must know to read a day's figures: a closed day's figures are the
     stored ones; rounds reversed since show on the day of their reversal."""
     notes = []
@@ -161,7 +140,7 @@ BAND_NOTE = ("Expected result and band: the house-banked wagers x the player edg
              "result lies outside expected +/- band is one to explain.")
 
 
-def band_sentence(r: TableDayReport, *, when: str = "") -> str:
+def band_sentence(r: DayFigures, *, when: str = "") -> str:
     """A day outside its band, as the pit manager reads it; ``when`` names the day in
     words ("today") where the reader knows which one."""
     assert r.band_result is not None and r.expected is not None and r.band is not None
@@ -173,7 +152,7 @@ def band_sentence(r: TableDayReport, *, when: str = "") -> str:
             f"{format_minor(r.expected, c)} +/- {format_minor(r.band, c)} {c} was expected.")
 
 
-def _hold_chart(rows: list[TableDayReport]) -> list[Chart]:
+def _hold_chart(rows: list[DayFigures]) -> list[Chart]:
     """Hold by table: worth drawing only when there are tables to compare."""
     held = [r for r in rows if r.hold_percent is not None]
     if len(held) < 2:
@@ -237,31 +216,32 @@ def _floor_day(p: dict[str, Any]) -> Laid:
                 notes=_day_notes(floor.tables))
 
 
-BANKER_COLUMNS = ["gaming_day", "table", "round", "banker", "co_banked", "house_stake",
-                  "covered", "bank_won", "bank_paid", "net", "commission", "currency"]
-BANKER_TOTAL_COLUMNS = ["banker", "rounds", "covered", "bank_won", "bank_paid", "net",
-                        "commission", "currency"]
-BANKER_LABELS = {
-    "gaming_day": "Gaming day", "table": "Table", "round": "Round", "banker": "Banker",
-    "co_banked": "Co-banked with the house", "house_stake": "House stake",
-    "covered": "Covered (wagers and house stake)", "bank_won": "Bank won",
-    "bank_paid": "Bank paid", "net": "Net (won - paid)",
-    "commission": "Commission paid by the banker", "rounds": "Rounds banked",
-    "currency": "Currency"}
+BANKER_LINE: Spec = (
+    Column("gaming_day", "Gaming day", "date"),
+    Column("table", "Table", "text", source="table_name"),
+    Column("round", "Round", "int", source="round_number"),
+    Column("banker", "Banker", "text", source="banker_name"),
+    Column("co_banked", "Co-banked with the house", "flag"),
+    Column("house_stake", "House stake", "money"),
+    Column("covered", "Covered (wagers and house stake)", "money"),
+    Column("bank_won", "Bank won", "money"),
+    Column("bank_paid", "Bank paid", "money"),
+    Column("net", "Net (won - paid)", "money"),
+    Column("commission", "Commission paid by the banker", "money"),
+    Column("currency", "Currency", "text"),
+)
+BANKER_TOTAL: Spec = (
+    Column("banker", "Banker", "text", source="banker_name"),
+    Column("rounds", "Rounds banked", "int"),
+    *(c for c in BANKER_LINE if c.name in ("covered", "bank_won", "bank_paid", "net",
+                                          "commission", "currency")),
+)
 
 
 def _banker(p: dict[str, Any]) -> Laid:
     report: BankerReport = banker_report(date_from=p["date_from"], date_to=p["date_to"])
-    lines: list[list[Cell]] = [
-             [x.gaming_day, x.table_name, x.round_number, x.banker_name, x.co_banked,
-              money(x.house_stake, x.currency), money(x.covered, x.currency),
-              money(x.bank_won, x.currency), money(x.bank_paid, x.currency),
-              money(x.net, x.currency), money(x.commission, x.currency), x.currency]
-             for x in report.lines]
-    totals: list[list[Cell]] = [[t.banker_name, t.rounds, money(t.covered, t.currency),
-               money(t.bank_won, t.currency), money(t.bank_paid, t.currency),
-               money(t.net, t.currency), money(t.commission, t.currency), t.currency]
-              for t in report.totals]
+    lines = [spec_row(BANKER_LINE, x, x.currency) for x in report.lines]
+    totals = [spec_row(BANKER_TOTAL, t, t.currency) for t in report.totals]
     charts = []
     if len(report.totals) > 1:   # one banker: the totals say it all
         charts.append(Chart(
@@ -278,17 +258,20 @@ def _banker(p: dict[str, Any]) -> Laid:
         charts.append(Chart(title="The player bankers' net by gaming day", y_label="net",
                             x_label="gaming day", series=net, file_stem="bank-net-by-day"))
     return Laid(title="Player-banked rounds", period=_range(p),
-                sections=[Section("Rounds", BANKER_COLUMNS, lines, labels=BANKER_LABELS),
-                          Section("Totals per banker", BANKER_TOTAL_COLUMNS, totals,
-                                  labels=BANKER_LABELS, key="banker")],
+                sections=[Section.of("Rounds", BANKER_LINE, lines),
+                          Section.of("Totals per banker", BANKER_TOTAL, totals, key="banker")],
                 charts=charts, notes=[])
 
 
-STATEMENT_COLUMNS = ["posted_at", "entry", "kind", "reference", "amount", "balance",
-                     "currency"]
-STATEMENT_LABELS = {"posted_at": "Posted at", "entry": "Entry #", "kind": "Movement",
-                    "reference": "Reference", "amount": "Amount", "balance": "Balance after",
-                    "currency": "Currency"}
+STATEMENT: Spec = (
+    Column("posted_at", "Posted at", "moment"),
+    Column("entry", "Entry #", "int"),
+    Column("kind", "Movement", "text"),
+    Column("reference", "Reference", "text"),
+    Column("amount", "Amount", "money"),
+    Column("balance", "Balance after", "money"),
+    Column("currency", "Currency", "text"),
+)
 
 
 def _player_statement(p: dict[str, Any]) -> Laid:
@@ -308,16 +291,20 @@ def _player_statement(p: dict[str, Any]) -> Laid:
                             y_label=f"balance ({c})", x_label="posted at (casino time)",
                             series={c: balance}, file_stem="balance", style="line"))
     return Laid(title=f"Player statement: {s.player_name} (#{s.player_id})",
-                period=_range(p), sections=[Section("Movements", STATEMENT_COLUMNS, rows,
-                                                    labels=STATEMENT_LABELS)],
+                period=_range(p), sections=[Section.of("Movements", STATEMENT, rows)],
                 charts=charts, notes=[])
 
 
-TRIAL_COLUMNS = ["account", "kind", "ref", "name", "currency", "posted", "held",
-                 "available"]
-TRIAL_LABELS = {"account": "Account #", "kind": "Kind", "ref": "Reference", "name": "Name",
-                "currency": "Currency", "posted": "Posted balance", "held": "Held",
-                "available": "Available (posted - held)"}
+TRIAL: Spec = (
+    Column("account", "Account #", "int"),
+    Column("kind", "Kind", "text"),
+    Column("ref", "Reference", "text"),
+    Column("name", "Name", "text"),
+    Column("currency", "Currency", "text"),
+    Column("posted", "Posted balance", "money"),
+    Column("held", "Held", "money"),
+    Column("available", "Available (posted - held)", "money"),
+)
 
 
 def _trial_balance(p: dict[str, Any]) -> Laid:
@@ -332,25 +319,33 @@ def _trial_balance(p: dict[str, Any]) -> Laid:
                f"ledger_verify found {len(tb.problems)} problem(s): "
                + "; ".join(tb.problems[:5]))
     return Laid(title="Trial balance", period=f"as of {casino_time_text(tb.as_of)}",
-                sections=[Section("Accounts", TRIAL_COLUMNS, rows, labels=TRIAL_LABELS)],
+                sections=[Section.of("Accounts", TRIAL, rows)],
                 charts=[], notes=[verdict])
 
 
-CASH_REPORT_COLUMNS = ["report", "gaming_day", "player", "player_name", "birth_date",
-                       "id_document", "nationality", "cash_in", "cash_out", "currency",
-                       "movements", "report_line_passed", "splitting_suspected",
-                       "filed_at", "filed_by"]
+CASH_REPORT: Spec = (
+    Column("report", "Report #", "int"),
+    Column("gaming_day", "Gaming day", "date"),
+    Column("player", "Player #", "int"),
+    Column("player_name", "Player", "text"),
+    Column("birth_date", "Date of birth", "text"),
+    Column("id_document", "Identity document (kind, number, country)", "text"),
+    Column("nationality", "Nationality", "text"),
+    Column("cash_in", "Cash in (deposits, buy-ins)", "money"),
+    Column("cash_out", "Cash out (withdrawals)", "money"),
+    Column("currency", "Currency", "text"),
+    Column("movements", "Ledger entries", "text"),
+    Column("report_line_passed", "Report line passed", "flag"),
+    Column("splitting_suspected", "Splitting suspected", "flag"),
+    Column("filed_at", "Filed at", "moment"),
+    Column("filed_by", "Filed by", "text"),
+)
 # Each reason a row of its own: a sentence with the entries, too long for a column.
-CASH_REASON_COLUMNS = ["report", "player_name", "reason"]
-CASH_REPORT_LABELS = {
-    "report": "Report #", "gaming_day": "Gaming day", "player": "Player #",
-    "player_name": "Player", "birth_date": "Date of birth",
-    "id_document": "Identity document (kind, number, country)",
-    "nationality": "Nationality", "cash_in": "Cash in (deposits, buy-ins)",
-    "cash_out": "Cash out (withdrawals)", "currency": "Currency",
-    "movements": "Ledger entries", "report_line_passed": "Report line passed",
-    "splitting_suspected": "Splitting suspected", "reason": "Why",
-    "filed_at": "Filed at", "filed_by": "Filed by"}
+CASH_REASON: Spec = (
+    Column("report", "Report #", "int"),
+    Column("player_name", "Player", "text"),
+    Column("reason", "Why", "text"),
+)
 
 
 def _cash_report(p: dict[str, Any]) -> Laid:
@@ -372,36 +367,34 @@ def _cash_report(p: dict[str, Any]) -> Laid:
              f"({settings.CASINO_CASH_REPORT_ABOVE} in the player's currency) either way, "
              "or when the day's movements look split to stay under a line (docs/rules.md)."]
     return Laid(title="Cash transaction reports", period=f"gaming day {day_text(p['gaming_day'])}",
-                sections=[Section("Reports", CASH_REPORT_COLUMNS, rows,
-                                  labels=CASH_REPORT_LABELS),
-                          Section("Why each report was made", CASH_REASON_COLUMNS, reasons,
-                                  labels=CASH_REPORT_LABELS)],
+                sections=[Section.of("Reports", CASH_REPORT, rows),
+                          Section.of("Why each report was made", CASH_REASON, reasons)],
                 charts=[], notes=notes)
 
 
-RATING_COLUMNS = ["gaming_day", "player", "player_name", "table", "table_name",
-                  "time_seated_s", "rounds", "wagers", "wagered", "average_wager",
-                  "rounds_banked", "action_covered", "actual", "theoretical", "currency"]
-RATING_LABELS = {
-    "gaming_day": "Gaming day", "player": "Player #", "player_name": "Player",
-    "table": "Table #", "table_name": "Table", "time_seated_s": "Time seated (s)",
-    "rounds": "Rounds played", "wagers": "Wagers", "wagered": "Wagered",
-    "average_wager": "Average wager", "rounds_banked": "Rounds banked",
-    "action_covered": "Action covered as banker",
-    "actual": "Actual result (+ player won)", "theoretical": "Theoretical win (house)",
-    "currency": "Currency"}
+RATING: Spec = (
+    Column("gaming_day", "Gaming day", "date"),
+    Column("player", "Player #", "int", source="player_id"),
+    Column("player_name", "Player", "text"),
+    Column("table", "Table #", "int", source="table_id"),
+    Column("table_name", "Table", "text"),
+    Column("time_seated_s", "Time seated (s)", "int"),
+    Column("rounds", "Rounds played", "int"),
+    Column("wagers", "Wagers", "int"),
+    Column("wagered", "Wagered", "money"),
+    Column("average_wager", "Average wager", "money"),
+    Column("rounds_banked", "Rounds banked", "int"),
+    Column("action_covered", "Action covered as banker", "money"),
+    Column("actual", "Actual result (+ player won)", "money"),
+    Column("theoretical", "Theoretical win (house)", "money"),
+    Column("currency", "Currency", "text"),
+)
 
 
 def _rating(p: dict[str, Any]) -> Laid:
-    rows: list[list] = [[
-        r.gaming_day, r.player_id, r.player_name, r.table_id, r.table_name, r.time_seated_s,
-        r.rounds, r.wagers, money(r.wagered, r.currency), money(r.average_wager, r.currency),
-        r.rounds_banked, money(r.action_covered, r.currency), money(r.actual, r.currency),
-        money(r.theoretical, r.currency), r.currency]
-        for r in player_ratings(gaming_day=p["gaming_day"])]
+    rows = [spec_row(RATING, r, r.currency) for r in player_ratings(gaming_day=p["gaming_day"])]
     return Laid(title="Player ratings", period=f"gaming day {day_text(p['gaming_day'])}",
-                sections=[Section("Players by table", RATING_COLUMNS, rows,
-                                  labels=RATING_LABELS)],
+                sections=[Section.of("Players by table", RATING, rows)],
                 charts=[], notes=[RATING_NOTE])
 
 
@@ -418,48 +411,49 @@ def _range(p: dict[str, Any]) -> str:
 
 # --- card room: the proposition players, the bank's rotation ---------------------------------
 
-PROPOSITION_COLUMNS = ["player", "licence", "rounds", "rounds_alone", "action", "won", "lost",
-                       "net", "commission", "fees", "result", "currency"]
-PROPOSITION_LABELS = {
-    "player": "Proposition player", "licence": "Licence", "rounds": "Rounds covered",
-    "rounds_alone": "Rounds banked alone", "action": "Action covered",
-    "won": "Won (covered wagers that lost)", "lost": "Lost (covered wagers that won)",
-    "net": "Net (won - lost)", "commission": "Commission paid",
-    "fees": "Collection fees paid (banking alone)",
-    "result": "Result (net - commission - fees)", "currency": "Currency"}
+PROPOSITION: Spec = (
+    Column("player", "Proposition player", "text", source="name"),
+    Column("licence", "Licence", "text"),
+    Column("rounds", "Rounds covered", "int"),
+    Column("rounds_alone", "Rounds banked alone", "int"),
+    Column("action", "Action covered", "money"),
+    Column("won", "Won (covered wagers that lost)", "money"),
+    Column("lost", "Lost (covered wagers that won)", "money"),
+    Column("net", "Net (won - lost)", "money"),
+    Column("commission", "Commission paid", "money"),
+    Column("fees", "Collection fees paid (banking alone)", "money"),
+    Column("result", "Result (net - commission - fees)", "money"),
+    Column("currency", "Currency", "text"),
+)
 
 
 def _proposition_day(p: dict[str, Any]) -> Laid:
     report = proposition_report(gaming_day=p["gaming_day"])
-    rows: list[list[Cell]] = [
-        [x.name, x.licence, x.rounds, x.rounds_alone, money(x.action, x.currency),
-         money(x.won, x.currency), money(x.lost, x.currency), money(x.net, x.currency),
-         money(x.commission, x.currency), money(x.fees, x.currency),
-         money(x.result, x.currency), x.currency] for x in report.lines]
+    rows = [spec_row(PROPOSITION, x, x.currency) for x in report.lines]
     notes = ["A proposition player covers the wagers a player-dealer leaves, or banks alone "
              "when every seated player declines the bank; the bank's collection fee is the "
              "player-dealer's, paid by the proposition player only when it banks alone."]
     if not rows:
         notes.insert(0, "No proposition player covered a settled round on this gaming day.")
     return Laid(title="Proposition players", period=f"gaming day {day_text(p['gaming_day'])}",
-                sections=[Section("Per proposition player", PROPOSITION_COLUMNS, rows,
-                                  labels=PROPOSITION_LABELS, key="player")],
+                sections=[Section.of("Per proposition player", PROPOSITION, rows,
+                                     key="player")],
                 charts=[], notes=notes)
 
 
-ROTATION_COLUMNS = ["at", "round", "step", "seat", "player", "detail"]
-ROTATION_LABELS = {"at": "Time (casino)", "round": "Round", "step": "Step", "seat": "Seat",
-                   "player": "Player", "detail": "Detail"}
-ROTATION_WORDS = {OFFERED: "offered the bank", DECLINED: "declined the bank",
-                  TAKEN: "took the bank", ALONE: "proposition player banks alone",
-                  NOBODY: "no seat offered"}
+ROTATION: Spec = (
+    Column("at", "Time (casino)", "moment"),
+    Column("round", "Round", "int", source="round_number"),
+    Column("step", "Step", "text"),
+    Column("seat", "Seat", "int", nullable=True),
+    Column("player", "Player", "text"),
+    Column("detail", "Detail", "text"),
+)
 
 
 def _rotation_log(p: dict[str, Any]) -> Laid:
     log = rotation_log(table_id=p["table"], gaming_day=p["gaming_day"])
-    rows: list[list[Cell]] = [
-        [x.at, x.round_number, ROTATION_WORDS[x.what], x.seat, x.player, x.detail]
-        for x in log.lines]
+    rows = [spec_row(ROTATION, x) for x in log.lines]
     notes = ["Every offer, take and decline of the bank, in the order it happened; the bank "
              "is offered to every seated player in seat order (docs/rules.md, card-room "
              "mode)."]
@@ -468,8 +462,7 @@ def _rotation_log(p: dict[str, Any]) -> Laid:
                         "card-room round).")
     return Laid(title=f"Rotation log: {log.table_name}",
                 period=f"gaming day {day_text(log.gaming_day)}",
-                sections=[Section("Offers, takes and declines", ROTATION_COLUMNS, rows,
-                                  labels=ROTATION_LABELS)],
+                sections=[Section.of("Offers, takes and declines", ROTATION, rows)],
                 charts=[], notes=notes)
 
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 from casino.shared.errors import Conflict
 from casino.shared.gaming_day import gaming_day_of
 from ledger.reports import chain_point
+from reports.play import STORED, floor_day_report
 from rounds.models import ClosedDay, ClosedTableDay, Round
-from rounds.reports import STORED, floor_day_report
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

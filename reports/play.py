@@ -21,7 +21,7 @@ money was moved back by its reversal, so it is counted apart, as are voided roun
   counted after its day ends, often after the close.
 
 Each report is read from one snapshot (casino.shared.db.read_snapshot) and returned as plain
-typed rows in minor units; the renderers (rounds/report_files/) only format them.
+typed rows in minor units; the renderers (reports/files/) only format them.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from ledger.models import Entry
 from rounds.drop import drop_day, drop_table_ids
 from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Table, Wager
 from rounds.settlement import banker_share
+from rounds.variance import house_banked_bands
 
 
 def hold_percent(result: int, handle: int) -> Decimal | None:
@@ -72,7 +73,15 @@ def win_to_drop(win: int, drop: int | None) -> Decimal | None:
 
 
 @dataclass(frozen=True)
-class TableDayReport:
+class DayFigures:
+    """A table's day (or the floor's total in one currency) as the auditor reads it.
+
+    The figures are read once, in SQL, from one snapshot; the derived ones (house result,
+    hold %, win, win / drop) are properties of this class and nowhere else: the API, the
+    console, the admin, the command and the files read them here, so they cannot disagree.
+    A closed day's stored row is read through ``closed_figures``.
+    """
+
     table_id: int | None      # None on the floor's total row
     table_name: str
     currency: str
@@ -138,6 +147,10 @@ class TableDayReport:
     @property
     def win_to_drop(self) -> Decimal | None:
         return win_to_drop(self.win, self.drop)
+
+
+# The name the figures were first known by, kept for the callers that still say it.
+TableDayReport = DayFigures
 
 
 # The figures summed over rounds, each with the rounds it sums over.
@@ -210,8 +223,17 @@ def _adjustments(alias: str, gaming_day: date, ids: list[int]) -> dict[int, int]
     return {table_id: -(total or 0) for table_id, total in rows}
 
 
+def closed_figures(row: ClosedTableDay, *, gaming_day: date | None = None) -> DayFigures:
+    """A closed day's stored row (a table's, or the floor's total) as figures: what the
+    console's closed days, their chart, the admin and the API show of it."""
+    figures: dict[str, Any] = {name: getattr(row, name) for name in STORED}
+    return DayFigures(
+        table_id=row.table_id, table_name=row.table_name, currency=row.currency,
+        gaming_day=gaming_day or row.closed_day.gaming_day, closed=True, **figures)
+
+
 def _closed_days(alias: str, gaming_day: date, tables: list[Table],
-                 closed: ClosedDay) -> list[TableDayReport]:
+                 closed: ClosedDay) -> list[DayFigures]:
     """A closed day's stored figures, noting the rounds reversed after the close."""
     stored = {row.table_id: row for row in
               ClosedTableDay.objects.using(alias).filter(closed_day=closed,
@@ -228,14 +250,14 @@ def _closed_days(alias: str, gaming_day: date, tables: list[Table],
     for table in tables:
         row = stored.get(table.pk)
         figures: dict[str, Any] = {name: getattr(row, name) if row else 0 for name in STORED}
-        out.append(TableDayReport(
+        out.append(DayFigures(
             table_id=table.pk, table_name=table.name, currency=table.currency,
             gaming_day=gaming_day, closed=True,
             reversed_after_close=tuple(later[table.pk]), **figures))
     return out
 
 
-def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableDayReport]:
+def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[DayFigures]:
     """Every table's day with its drop (read live, closed day or not: rounds.drop)."""
     rows = _play_days(alias, gaming_day, tables)
     drops = drop_day(table_ids=[t.pk for t in tables], gaming_day=gaming_day)
@@ -244,7 +266,7 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[Table
             if row.table_id is not None else row for row in rows]
 
 
-def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableDayReport]:
+def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[DayFigures]:
     """Every given table's play in two grouped queries (rounds, then wagers), whatever the
     number of tables; both are served by the (table, gaming_day) index of rounds. A closed
     day is read from its stored figures instead."""
@@ -267,7 +289,7 @@ def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableD
     out = []
     for table in tables:
         f = figures.get(table.pk) or dict.fromkeys(_FIGURES, 0)
-        out.append(TableDayReport(
+        out.append(DayFigures(
             table_id=table.pk, table_name=table.name, currency=table.currency,
             gaming_day=gaming_day,
             rounds_settled=f["rounds_settled"],
@@ -289,12 +311,8 @@ def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[TableD
     return out
 
 
-def _with_bands(alias: str, gaming_day: date, rows: list[TableDayReport]
-                ) -> list[TableDayReport]:
-    # Imported here: rounds.variance reads rounds.edges, which reads the table's rules
-    # through rounds.services, and rounds.services imports this module.
-    from rounds.variance import house_banked_bands
-
+def _with_bands(alias: str, gaming_day: date, rows: list[DayFigures]
+                ) -> list[DayFigures]:
     bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
                                table_ids=[r.table_id for r in rows if r.table_id])
     return [replace(r, band_handle=b.handle, band_result=b.result, expected=b.expected,
@@ -312,7 +330,7 @@ def _uncovered(alias: str, rounds: Any) -> dict[int, int]:
         .filter(uncovered__gt=0).values_list("round__table_id", "uncovered"))
 
 
-def table_day_report(*, table_id: int, gaming_day: date) -> TableDayReport:
+def table_day_report(*, table_id: int, gaming_day: date) -> DayFigures:
     """The day's figures for one table, from one snapshot."""
     with read_snapshot() as alias:
         table = Table.objects.using(alias).filter(pk=table_id).first()
@@ -326,8 +344,8 @@ class FloorDayReport:
     """Every table that played (or was open) on the day, and a total row per currency."""
 
     gaming_day: date
-    tables: list[TableDayReport]
-    totals: list[TableDayReport]
+    tables: list[DayFigures]
+    totals: list[DayFigures]
 
 
 def _sum_counted(values: list[int | None]) -> int | None:
@@ -336,9 +354,9 @@ def _sum_counted(values: list[int | None]) -> int | None:
     return sum(counted) if counted else None
 
 
-def _sum_rows(gaming_day: date, currency: str, rows: list[TableDayReport]) -> TableDayReport:
+def _sum_rows(gaming_day: date, currency: str, rows: list[DayFigures]) -> DayFigures:
     totals: dict[str, Any] = {name: sum(getattr(r, name) for r in rows) for name in STORED}
-    return TableDayReport(
+    return DayFigures(
         table_id=None, table_name="Total", currency=currency, gaming_day=gaming_day,
         closed=any(r.closed for r in rows), drop_recorded=sum(r.drop_recorded for r in rows),
         drop=_sum_counted([r.drop for r in rows]),
@@ -359,7 +377,7 @@ def floor_day_report(*, gaming_day: date) -> FloorDayReport:
                 reversal_entry_id__in=reversed_today).values("table_id"))
             | Q(pk__in=drop_table_ids(gaming_day=gaming_day))).order_by("pk"))
         rows = _with_bands(alias, gaming_day, _table_days(alias, gaming_day, tables))
-    by_currency: dict[str, list[TableDayReport]] = defaultdict(list)
+    by_currency: dict[str, list[DayFigures]] = defaultdict(list)
     for row in rows:
         by_currency[row.currency].append(row)
     return FloorDayReport(gaming_day=gaming_day, tables=rows, totals=[

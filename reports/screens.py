@@ -3,7 +3,7 @@ kind in the query string so a reload or a browser without script shows the same 
 watch it (htmx polling, in words, with a warning when no worker takes it), download it
 or read it as a page with its charts; the closed gaming days with their figures and a
 chart. Thin views over the same services and checks as the API
-(rounds.services.reporting, rounds.report_files.kinds)."""
+(reports.services, reports.files.kinds)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,22 +24,21 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Player
 from casino.shared.errors import DomainError
-from casino.shared.guards import staff_may
 from casino.shared.refusals import refusal_trace_request
+from reports import services as reporting
+from reports.closing import gaming_day_close as close_day
+from reports.files.charts import chart_png
+from reports.files.document import Chart
+from reports.files.formats import FORMATS
+from reports.files.kinds import KINDS, parameters_in_words
+from reports.files.readable import grid, shown
+from reports.play import closed_figures
 from rounds.models import ClosedDay, Report, Table
-from rounds.report_files.charts import chart_png
-from rounds.report_files.document import Chart
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS, parameters_in_words
-from rounds.report_files.readable import grid, shown
-from rounds.reports import hold_percent
-from rounds.services import reporting
-from rounds.services.gaming_days import gaming_day_close as close_day
 
 RUN = "rounds.run_reports"
 CLOSE = "rounds.close_gaming_day"
-TEMPLATE = "rounds/screens/reports.html"
-PAGE_TEMPLATE = "rounds/screens/report_page.html"
+TEMPLATE = "reports/reports.html"
+PAGE_TEMPLATE = "reports/report_page.html"
 PLAYERS_SHOWN = 50   # players found by name at most; a longer list is narrowed by typing
 
 
@@ -151,7 +151,8 @@ def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None
             "kind_spec": KINDS[kind], "players_shown": PLAYERS_SHOWN}
 
 
-@staff_may(RUN)
+@login_required
+@permission_required(RUN, raise_exception=True)
 @require_GET
 def reports(request: HttpRequest) -> HttpResponse:
     kind = _kind(request, request.GET.get("kind"))
@@ -159,12 +160,15 @@ def reports(request: HttpRequest) -> HttpResponse:
     if htmx and not htmx.history_restore_request:
         # the kind changed: only the asking part is swapped
         return render(request, f"{TEMPLATE}#ask", _ask_context(request, kind))
-    days = list(ClosedDay.objects.prefetch_related("tables__table").order_by("-gaming_day")[:7])
+    days = [(day, [closed_figures(row, gaming_day=day.gaming_day) for row in day.tables.all()])
+            for day in ClosedDay.objects.prefetch_related("tables").order_by("-gaming_day")[:7]]
     return render(request, TEMPLATE, {**_list_context(request), **_ask_context(request, kind),
                                       "closed_days": days, "close_form": CloseDayForm()})
 
 
-@staff_may(RUN, "casino.view_player")
+@login_required
+@permission_required(RUN, raise_exception=True)
+@permission_required("casino.view_player", raise_exception=True)
 @require_GET
 def report_players(request: HttpRequest) -> HttpResponse:
     """The players whose name holds what was typed, as the options of the player field."""
@@ -172,7 +176,8 @@ def report_players(request: HttpRequest) -> HttpResponse:
                   {"players": _players(request.GET.get("q", ""))})
 
 
-@staff_may(CLOSE)
+@login_required
+@permission_required(CLOSE, raise_exception=True)
 @require_POST
 def gaming_day_close(request: HttpRequest) -> HttpResponse:
     """Close a gaming day (a pit boss), as the API and the command do: the service refuses
@@ -194,7 +199,8 @@ def gaming_day_close(request: HttpRequest) -> HttpResponse:
     return redirect("console:reports")
 
 
-@staff_may(RUN)
+@login_required
+@permission_required(RUN, raise_exception=True)
 @require_GET
 def reports_live(request: HttpRequest) -> HttpResponse:
     return render(request, f"{TEMPLATE}#report-list", _list_context(request))
@@ -204,7 +210,8 @@ def _back(kind: str) -> HttpResponse:
     return redirect(f"{reverse('console:reports')}?kind={kind}")
 
 
-@staff_may(RUN)
+@login_required
+@permission_required(RUN, raise_exception=True)
 @require_POST
 def report_ask(request: HttpRequest) -> HttpResponse:
     kind = request.POST.get("kind", "")
@@ -243,7 +250,8 @@ def _visible_report(request: HttpRequest, report_id: int) -> Report:
     return report
 
 
-@staff_may(RUN)
+@login_required
+@permission_required(RUN, raise_exception=True)
 @require_GET
 def report_download(request: HttpRequest, report_id: int) -> FileResponse:
     report = _visible_report(request, report_id)
@@ -253,7 +261,8 @@ def report_download(request: HttpRequest, report_id: int) -> FileResponse:
                         filename=report.file_name, content_type=report.content_type)
 
 
-@staff_may(RUN)
+@login_required
+@permission_required(RUN, raise_exception=True)
 @require_GET
 def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
     """The report read as a page, with its charts: laid out now from the same parameters
@@ -275,7 +284,8 @@ def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
         "same_head": report.chain_seq in (None, document.chain_seq)})
 
 
-@staff_may(RUN)
+@login_required
+@permission_required(RUN, raise_exception=True)
 @require_GET
 def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
     """A closed day's hold % by table, as a PNG (drawn from its stored figures)."""
@@ -290,8 +300,7 @@ def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
     for row in closed.tables.all():
         if row.table_id is None:
             continue
-        result = row.house_result
-        series[row.table_name] = hold_percent(result, row.handle) or Decimal(0)
+        series[row.table_name] = closed_figures(row, gaming_day=day).hold_percent or Decimal(0)
     png = chart_png(Chart(title=f"Hold % by table (house result / handle), gaming day {day}",
                           y_label="hold % (house result / handle)",
                           series={str(day): series}, file_stem="closed-day"),

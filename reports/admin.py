@@ -9,6 +9,7 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.shared.templatetags.money import money_text
+from reports.play import closed_figures
 from rounds.models import ClosedDay, ClosedTableDay, EdgeFigures, Report
 
 
@@ -38,7 +39,7 @@ class ClosedTableDayInline(ReadOnlyInline):
 
     @admin.display(description="house result")
     def house_result_shown(self, row: ClosedTableDay) -> str:
-        return money_text(row.house_result, row.currency)
+        return money_text(closed_figures(row).house_result, row.currency)
 
     @admin.display(description="commission from players")
     def commission_players_shown(self, row: ClosedTableDay) -> str:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from casino.shared.spreadsheet import safe_cell
-from rounds.report_files.document import Cell, Document
+from reports.files.document import Cell, Document
 
 
 def cell_text(value: Cell) -> str:

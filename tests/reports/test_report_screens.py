@@ -14,8 +14,8 @@ from django.utils import timezone
 from casino import roles
 from casino.services import staff_create
 from casino.shared.gaming_day import gaming_day_of
+from reports.closing import gaming_day_close
 from rounds.models import Report, Round, Table
-from rounds.services.gaming_days import gaming_day_close
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +58,8 @@ def test_a_closed_day_shows_its_figures_and_its_chart(client, auditor, dutch_see
     text = client.get("/reports/").content.decode()
 
     assert f"Gaming day {yesterday}" in text and "400.00 EUR" in text and "1.00 EUR" in text
+    # the house result as the day's figures have it (7.00 + 1.00 commission), not re-added
+    assert "House result" in text and "8.00 EUR" in text
     chart = client.get(f"/reports/days/{yesterday}/chart.png")
     assert chart.status_code == 200 and chart["Content-Type"] == "image/png"
     assert chart.content.startswith(b"\x89PNG")

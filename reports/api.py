@@ -1,8 +1,8 @@
-"""The auditors' report files over the API: ask for one, watch it, download it; and the
-closed gaming days.
+"""The reports over the API: a table's and the floor's day; the auditors' report files
+(ask for one, watch it, download it); and the closed gaming days.
 
 The request is answered 202 at once; a Celery worker makes the file after the request
-commits (rounds.services.reporting). Every view needs rounds.run_reports, and a report
+commits (reports.services). Every view needs rounds.run_reports, and a report
 of a kind the caller's role may not read is not found for them.
 """
 
@@ -12,22 +12,39 @@ from typing import Any
 
 from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.models import Player
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ErrorOutput
 from casino.shared.errors import Conflict, NotFound
-from rounds.api.serializers import ClosedDayOut, GamingDayCloseIn, ReportIn, ReportOut
+from reports import services as reporting
+from reports.closing import gaming_day_close
+from reports.files.kinds import KINDS
+from reports.play import DayFigures, floor_day_report, table_day_report
+from reports.serializers import (
+    ClosedDayOut,
+    GamingDayCloseIn,
+    RatingOut,
+    RatingsIn,
+    ReportIn,
+    ReportOut,
+    ReportQueryIn,
+    TableDayReportOut,
+)
 from rounds.models import ClosedDay, Report
-from rounds.report_files.kinds import KINDS
-from rounds.services import reporting
-from rounds.services.gaming_days import gaming_day_close
+from rounds.ratings import player_ratings
 
 RUN_REPORTS = requires("rounds.run_reports")
 
@@ -132,3 +149,65 @@ class GamingDayCloseView(APIView):
         closed = gaming_day_close(gaming_day=data["gaming_day"], by=acting_user(request))
         return Response(ClosedDayOut(_closed_days().get(pk=closed.pk)).data,
                         status=status.HTTP_201_CREATED)
+
+
+# --- a table's and the floor's day ------------------------------------------------------
+
+class TableReportView(APIView):
+    permission_classes = [requires("rounds.run_reports")]
+
+    @extend_schema(
+        summary="A table's figures for one gaming day (rules §10)",
+        parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
+                                     description="YYYY-MM-DD")],
+        responses={200: TableDayReportOut},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        query = parse(ReportQueryIn, request.query_params)
+        report = table_day_report(table_id=table_id, gaming_day=query["gaming_day"])
+        return Response(TableDayReportOut(report, context={"currency": report.currency}).data)
+
+
+class FloorReportView(APIView):
+    permission_classes = [requires("rounds.run_reports")]
+
+    @extend_schema(
+        summary="The floor's figures for one gaming day: every table, a total per currency",
+        operation_id="floor_report",
+        parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
+                                     description="YYYY-MM-DD")],
+        responses={200: inline_serializer("FloorDayReportOut", {
+            "gaming_day": serializers.DateField(),
+            "tables": TableDayReportOut(many=True),
+            "totals": TableDayReportOut(many=True)})},
+    )
+    def get(self, request: Request) -> Response:
+        query = parse(ReportQueryIn, request.query_params)
+        floor = floor_day_report(gaming_day=query["gaming_day"])
+
+        def rows(found: list[DayFigures]) -> list[dict]:
+            return [TableDayReportOut(r, context={"currency": r.currency}).data for r in found]
+
+        return Response({"gaming_day": floor.gaming_day.isoformat(),
+                         "tables": rows(floor.tables), "totals": rows(floor.totals)})
+
+
+# --- players' ratings (docs/rules.md, "Player rating") ------------------------------------
+
+class RatingsView(APIView):
+    permission_classes = [requires("rounds.run_reports", "casino.view_player")]
+
+    @extend_schema(
+        summary="Players' ratings per table for a gaming day (pit boss, auditor)",
+        parameters=[OpenApiParameter("gaming_day", str, required=True,
+                                     description="YYYY-MM-DD"),
+                    OpenApiParameter("player", int, required=False,
+                                     description="one player's; all players without it")],
+        responses={200: RatingOut(many=True)})
+    def get(self, request: Request) -> Response:
+        query = parse(RatingsIn, request.query_params)
+        player = query.get("player")
+        if player is not None and not Player.objects.filter(pk=player).exists():
+            raise NotFound(f"There is no player #{player}.", detail={"player": player})
+        rows = player_ratings(gaming_day=query["gaming_day"], player_id=player)
+        return Response([RatingOut(r, context={"currency": r.currency}).data for r in rows])

@@ -27,10 +27,10 @@ from casino.shared.errors import (
     PermissionRefused,
     ValidationFailed,
 )
+from reports.files.document import Document
+from reports.files.formats import FORMATS
+from reports.files.kinds import KINDS, report_document, report_parameters
 from rounds.models import Report
-from rounds.report_files.document import Document
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import KINDS, report_document, report_parameters
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -114,7 +114,7 @@ def report_read(*, report: Report, by: User) -> Document:
 
 
 def _queue(report_id: int) -> None:
-    from rounds.tasks import report_make_task
+    from reports.tasks import report_make_task
 
     transaction.on_commit(lambda: report_make_task.delay(report_id))
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rounds.report_files.document import Document
-from rounds.report_files.to_csv import render_csv
-from rounds.report_files.to_json import render_json
-from rounds.report_files.to_pdf import render_pdf
+from reports.files.document import Document
+from reports.files.to_csv import render_csv
+from reports.files.to_json import render_json
+from reports.files.to_pdf import render_pdf
 
 
 @dataclass(frozen=True)

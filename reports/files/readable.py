@@ -9,7 +9,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from casino.shared.templatetags.casino_time import NOT_YET, casino_time_text
-from rounds.report_files.document import Cell, Section
+from reports.files.document import Cell, Section
 
 # What a movement or account kind is called in a row (the field's value is a code).
 _WORDS = {"opening": "Opening balance", "closing": "Closing balance", "total": "Total"}
@@ -47,6 +47,9 @@ class Grid:
 
 
 def _is_figure(section: Section, col: int) -> bool:
+    declared = section.is_figure(section.columns[col])
+    if declared is not None:
+        return declared and bool(section.rows)
     return bool(section.rows) and all(isinstance(row[col], int | Decimal) or row[col] is None
                                       for row in section.rows) and not all(
         isinstance(row[col], bool) for row in section.rows)

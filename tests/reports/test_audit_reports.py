@@ -14,8 +14,8 @@ from casino.models import Player
 from casino.selectors import player_statement
 from ledger.models import ChainHead, Entry, Line
 from ledger.reports import statement_report, trial_balance
+from reports.play import banker_report, floor_day_report, table_day_report
 from rounds.models import Round
-from rounds.reports import banker_report, floor_day_report, table_day_report
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -174,7 +174,7 @@ def test_a_statement_of_an_account_that_does_not_exist_is_not_found(db):
 
 def test_the_day_by_hour_adds_up_to_the_days_house_result_and_the_ledger(
         dutch_seed: DutchSeed, dealer, make_table, seat_player):
-    from rounds.reports import day_by_hour
+    from reports.play import day_by_hour
 
     other = make_table(name="Table B")
     seat_player(other, 1, funds=10_000)

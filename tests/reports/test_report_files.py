@@ -17,9 +17,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from rounds.report_files.document import Document, Section
-from rounds.report_files.formats import FORMATS
-from rounds.report_files.kinds import report_document
+from reports.files.document import Document, Section
+from reports.files.formats import FORMATS
+from reports.files.kinds import report_document
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_the_table_day_csv_names_the_issues_columns_and_the_days_commissions(dut
 
     required = ["gaming_day", "table", "rounds_settled", "rounds_house_banked",
                 "rounds_player_banked", "rounds_voided", "rounds_reversed", "handle",
-                "house_win_house_banked", "house_stake_result", "commission_players",
+                "house_win_house_banked", "house_win_house_stakes", "commission_players",
                 "commission_bankers", "house_result", "hold_percent"]
     (row,) = rows
     assert set(required) <= set(row)
@@ -170,7 +170,7 @@ def test_a_long_table_breaks_across_pages_and_repeats_its_header(tmp_path):
 
 
 def test_csv_cells_are_plain_text():
-    from rounds.report_files.to_csv import cell_text
+    from reports.files.to_csv import cell_text
 
     assert cell_text(Decimal("-0.05")) == "-0.05"
     assert cell_text(None) == "" and cell_text(True) == "true"
@@ -182,7 +182,7 @@ def test_csv_cells_are_plain_text():
 def test_a_pdf_tables_columns_fit_their_longest_header_word_and_figure_and_fill_the_page():
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from rounds.report_files.to_pdf import HEADER, _column_widths
+    from reports.files.to_pdf import HEADER, _column_widths
 
     # the nineteen columns of a table's day: "commission" does not fit a nineteenth of
     # the page, so equal columns broke it inside the word
@@ -208,7 +208,7 @@ def test_a_pdf_tables_columns_fit_their_longest_header_word_and_figure_and_fill_
 def test_a_pdf_table_too_wide_for_the_page_keeps_its_figures_whole_and_shares_out_the_rest():
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from rounds.report_files.to_pdf import HEADER, _column_widths
+    from reports.files.to_pdf import HEADER, _column_widths
 
     # a statement whose memo is far longer than the page is wide
     titles = ["posted", "movement", "memo", "amount"]
@@ -227,7 +227,7 @@ def test_a_pdf_table_too_wide_for_the_page_keeps_its_figures_whole_and_shares_ou
 
 
 def test_a_report_csv_text_cell_never_starts_a_formula():
-    from rounds.report_files.to_csv import cell_text
+    from reports.files.to_csv import cell_text
 
     # a player's name as a formula is text in the file; an amount stays a number
     assert cell_text('=HYPERLINK("http://x.example")') == '\'=HYPERLINK("http://x.example")'
@@ -314,7 +314,7 @@ def test_the_statement_pdf_shows_its_times_on_the_casinos_clock(dutch_seed, tmp_
 
 def test_the_service_reads_an_empty_moment_as_now_and_refuses_one_without_offset(db):
     from casino.shared.errors import ValidationFailed
-    from rounds.report_files.kinds import report_parameters
+    from reports.files.kinds import report_parameters
 
     before = timezone.now()
     for empty in ({}, {"as_of": ""}, {"as_of": None}):
@@ -329,7 +329,7 @@ def test_the_service_reads_an_empty_moment_as_now_and_refuses_one_without_offset
 
 @needs_poppler
 def test_a_floor_wider_than_the_page_goes_on_in_a_second_sheet_with_its_labels(tmp_path):
-    from rounds.report_files.kinds import TABLE_DAY_COLUMNS, _day_section
+    from reports.files.kinds import TABLE_DAY_COLUMNS, _day_section
 
     def row(name: str, handle: str) -> list:
         figures: dict[str, Any] = dict.fromkeys(TABLE_DAY_COLUMNS, Decimal("0.00"))
