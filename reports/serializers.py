@@ -144,7 +144,8 @@ ClosedTableDayOut = spec_serializer(
     "ClosedTableDayOut",
     tuple(c for c in TABLE_DAY if c.name in (
         "currency", "rounds_settled", "rounds_reversed", "rounds_voided", "handle",
-        "house_result", "commission_players", "commission_bankers", "adjustments")),
+        "house_result", "commission_players", "commission_bankers", "collection_banker",
+        "collection_players", "adjustments")),
     table=serializers.IntegerField(source="table_id", allow_null=True,
                                    help_text="Empty on the floor's total row."),
     table_name=serializers.CharField())
