@@ -83,8 +83,9 @@ def drop_table_ids(*, gaming_day: date) -> set[int]:
 def drop_count_list(*, table_id: int | None = None, gaming_day: date | None = None,
                     exceptions: bool = False) -> QuerySet[DropCount]:
     """Drop counts, newest day first; ``exceptions``: only those with a variance (the
-    exception records someone explained)."""
-    counts = DropCount.objects.select_related("table", "counted_by", "witness")
+    exceptions: explained, or still to explain)."""
+    counts = DropCount.objects.select_related("table", "counted_by", "witness",
+                                              "explained_by")
     if table_id is not None:
         counts = counts.filter(table_id=table_id)
     if gaming_day is not None:

@@ -719,6 +719,9 @@ class DropCount(models.Model):
 
     class Status(models.TextChoices):
         BALANCED = "balanced", "Counted as recorded"
+        # A variance is an exception someone must explain: at the count, with a reason, or
+        # afterwards (rounds.services.drop.drop_count_explain); until then it is listed.
+        UNEXPLAINED = "unexplained", "Variance to explain"
         EXPLAINED = "explained", "Variance explained"
         CORRECTED = "corrected", "Corrected by a later count"
 
@@ -730,8 +733,12 @@ class DropCount(models.Model):
     recorded = models.BigIntegerField()
     counted = models.BigIntegerField()
     variance = models.BigIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices)
+    status = models.CharField(max_length=12, choices=Status.choices)
     reason = models.TextField(blank=True, default="")
+    # Who explained the variance and when (the counter at the count, or a later person).
+    explained_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.PROTECT, related_name="+")
+    explained_at = models.DateTimeField(null=True, blank=True)
     counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+")
     witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
@@ -767,7 +774,9 @@ class DropCount(models.Model):
             models.CheckConstraint(
                 condition=Q(status="corrected")
                 | (Q(status="balanced") & Q(variance=0))
-                | (Q(status="explained") & ~Q(variance=0) & ~Q(reason="")),
+                | (Q(status="unexplained") & ~Q(variance=0) & Q(reason=""))
+                | (Q(status="explained") & ~Q(variance=0) & ~Q(reason="")
+                   & Q(explained_at__isnull=False)),
                 name="drop_count_status_follows_variance"),
         ]
 

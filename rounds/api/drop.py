@@ -29,6 +29,7 @@ from rounds.services.drop import (
     BuyIn,
     buy_in_take,
     drop_count_correct,
+    drop_count_explain,
     drop_count_record,
 )
 
@@ -68,7 +69,8 @@ class DropCountIn(serializers.Serializer):
     witness = serializers.CharField(max_length=150, help_text="The witness's username")
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True,
                                    help_text="Why the count differs from the buy-ins "
-                                             "recorded; required when it does")
+                                             "recorded; without one a variance is an "
+                                             "exception left to explain")
     by = serializers.CharField(max_length=150, required=False,
                                help_text="The counter's username: the signed-in user")
 
@@ -77,6 +79,11 @@ class DropCountCorrectIn(serializers.Serializer):
     counted = AmountField(help_text="The cash counted again")
     witness = serializers.CharField(max_length=150)
     reason = serializers.CharField(max_length=2000)
+
+
+class DropCountExplainIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000,
+                                   help_text="Why the count differs from the buy-ins recorded")
 
 
 class DropCountOut(serializers.Serializer):
@@ -92,6 +99,9 @@ class DropCountOut(serializers.Serializer):
     explained = serializers.SerializerMethodField(
         help_text="A variance with its reason (an exception someone explained)")
     reason = serializers.CharField()
+    explained_by = serializers.CharField(source="explained_by.username", allow_null=True,
+                                         default=None)
+    explained_at = serializers.DateTimeField(allow_null=True)
     counted_by = serializers.CharField(source="counted_by.username")
     witness = serializers.CharField(source="witness.username")
     counted_at = serializers.DateTimeField()
@@ -168,8 +178,11 @@ class TableDropCountsView(APIView):
 
     @extend_schema(summary="Count a table's drop box for a gaming day, with a witness",
                    description="The counter is the signed-in user. A variance (counted - "
-                               "recorded) needs a reason (400 reason_required); a second "
-                               "count of the day is 409 already_counted.",
+                               "recorded) is posted to the table's variance account; with a "
+                               "reason it is explained (status explained), without one it "
+                               "is an exception to explain (status unexplained, POST "
+                               "/drop-counts/{id}/explain). A second count of the day is 409 "
+                               "already_counted.",
                    request=DropCountIn, responses={201: DropCountOut})
     def post(self, request: Request, table_id: int) -> Response:
         data = parse(DropCountIn, request.data, currency=_table_currency(table_id))
@@ -212,3 +225,18 @@ class DropCountCorrectView(APIView):
                                    by=acting_user(request))
         return _count_out(count, status.HTTP_201_CREATED)
 
+
+class DropCountExplainView(APIView):
+    permission_classes = [requires(VIEW_COUNTS)]
+    refusal_action = "rounds.drop_count_explain"
+    refusal_ref = "drop_count:{count_id}"
+
+    @extend_schema(summary="Explain a drop count's variance after the count",
+                   description="The count room, the cage or a pit boss; 409 "
+                               "nothing_to_explain for a count with no open variance.",
+                   request=DropCountExplainIn, responses={200: DropCountOut})
+    def post(self, request: Request, count_id: int) -> Response:
+        data = parse(DropCountExplainIn, request.data)
+        count = drop_count_explain(count_id=count_id, reason=data["reason"],
+                                   by=acting_user(request))
+        return _count_out(count)

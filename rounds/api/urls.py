@@ -16,6 +16,8 @@ urlpatterns = [
     path("drop-counts", drop.DropCountsView.as_view(), name="drop-counts"),
     path("drop-counts/<int:count_id>/correct", drop.DropCountCorrectView.as_view(),
          name="drop-count-correct"),
+    path("drop-counts/<int:count_id>/explain", drop.DropCountExplainView.as_view(),
+         name="drop-count-explain"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
     path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from casino.shared.errors import DomainError
@@ -19,7 +20,7 @@ from rounds.drop import drop_count_list
 from rounds.models import Table
 from rounds.screens.refusals import refusal_text
 from rounds.screens.views import _user
-from rounds.services.drop import COUNT_DROP, drop_count_record
+from rounds.services.drop import COUNT_DROP, drop_count_explain, drop_count_record
 
 
 class DropCountForm(forms.Form):
@@ -68,3 +69,28 @@ def drop_count(request: HttpRequest) -> HttpResponse:
         "recent": list(drop_count_list()[:20]),
     }
     return render(request, "rounds/screens/drop_count.html", context)
+
+
+class ExplainForm(forms.Form):
+    reason = forms.CharField(max_length=2000, label="Why the count differs",
+                             error_messages={"required": "Say why the count differs."})
+
+
+@staff_may(COUNT_DROP)
+@require_http_methods(["POST"])
+def drop_count_explain_view(request: HttpRequest, count_id: int) -> HttpResponse:
+    """A variance left open at the count, explained afterwards (the service's rule:
+    rounds.services.drop.drop_count_explain)."""
+    form = ExplainForm(request.POST)
+    back = redirect(f"{reverse('console:drop-count')}?shown={count_id}")
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for e in form.errors["reason"]))
+        return back
+    try:
+        count = drop_count_explain(count_id=count_id, reason=form.cleaned_data["reason"],
+                                   by=_user(request))
+        messages.success(request, f"The variance of {count.table.name}'s count for gaming "
+                                  f"day {count.gaming_day} is explained.")
+    except DomainError as error:
+        messages.error(request, refusal_text(error))
+    return back

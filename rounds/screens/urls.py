@@ -11,6 +11,8 @@ urlpatterns = [
     path("floor/live/", views.floor_live, name="floor-live"),
     path("players/<int:player_id>/ratings/", ratings.player_page, name="player-ratings"),
     path("drop-count/", drop.drop_count, name="drop-count"),
+    path("drop-count/<int:count_id>/explain/", drop.drop_count_explain_view,
+         name="drop-count-explain"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
     path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),

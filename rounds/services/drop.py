@@ -30,7 +30,6 @@ from casino import cash
 from casino.models import Player
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.money import format_minor
 from casino.shared.permissions import permission_refused
 from ledger import services as ledger
 from ledger.models import Account
@@ -199,15 +198,6 @@ def drop_count_post(*, table: Table, gaming_day: date, counted: int, reason: str
     recorded = drop_recorded(table_ids=[table.pk], gaming_day=gaming_day).get(table.pk, 0)
     variance = counted - recorded
     reason = reason.strip()
-    if variance and not reason:
-        c = table.currency
-        raise ValidationFailed(
-            f"The count is {format_minor(abs(variance), c)} {c} "
-            f"{'short of' if variance < 0 else 'over'} the buy-ins recorded (recorded "
-            f"{format_minor(recorded, c)}, counted {format_minor(counted, c)}): say why in "
-            "a reason.", code="reason_required",
-            detail={"recorded": format_minor(recorded, c), "counted": format_minor(counted, c),
-                    "variance": format_minor(variance, c)})
     box, cage = drop_box_account(table), _cage_account(table.currency)
     variance_account = drop_variance_account(table)
     # Two entries in one transaction: their accounts are locked together first, in key
@@ -224,16 +214,24 @@ def drop_count_post(*, table: Table, gaming_day: date, counted: int, reason: str
         # account takes it, so the box starts the next day empty.
         variance_entry = ledger.entry_post(
             kind=DROP_VARIANCE,
-            memo=f"Drop variance of {table.name}, gaming day {day}: {reason}",
+            memo=f"Drop variance of {table.name}, gaming day {day}: "
+                 f"{reason or 'to be explained'}",
             lines=[(box.pk, -variance), (variance_account.pk, variance)], by=by, ref=ref)
-    status = DropCount.Status.EXPLAINED if variance else DropCount.Status.BALANCED
+    # The money moves whatever is said of it; a variance without a reason is an exception
+    # left open for someone to explain (drop_count_explain), listed until then.
+    status = (DropCount.Status.BALANCED if not variance else
+              DropCount.Status.EXPLAINED if reason else DropCount.Status.UNEXPLAINED)
+    now = timezone.now()
+    explained = status == DropCount.Status.EXPLAINED
     try:
         with transaction.atomic():
             return DropCount.objects.create(
                 table=table, gaming_day=gaming_day, currency=table.currency,
                 recorded=recorded, counted=counted, variance=variance, status=status,
-                reason=reason, counted_by=by, witness=witness, counted_at=timezone.now(),
-                entry=entry, variance_entry=variance_entry, corrects=corrects)
+                reason=reason if variance else "", counted_by=by, witness=witness,
+                counted_at=now, entry=entry, variance_entry=variance_entry,
+                corrects=corrects, explained_by=by if explained else None,
+                explained_at=now if explained else None)
     except IntegrityError:
         raise _already_counted(table, gaming_day) from None
 
@@ -249,6 +247,34 @@ def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness:
         table = table_lock(plan.table.pk)
         return drop_count_post(table=table, gaming_day=gaming_day, counted=counted,
                                reason=reason, witness=plan.witness, by=by)
+
+
+def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCount:
+    """Explain a count's variance after the count (the count room, the cage or a pit boss):
+    the exception stops being open; the money it moved stays where the count put it."""
+    if by is None or not (by.has_perm(COUNT_DROP) or by.has_perm(CORRECT_DROP)):
+        raise permission_refused(COUNT_DROP)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationFailed("Say why the count differs from the buy-ins recorded.",
+                               code="reason_required",
+                               detail={"fields": {"reason": ["a reason in words"]}})
+    with transaction.atomic():
+        count = DropCount.objects.select_for_update().filter(pk=count_id).first()
+        if count is None:
+            raise NotFound(f"There is no drop count #{count_id}.",
+                           detail={"count_id": count_id})
+        if count.status != DropCount.Status.UNEXPLAINED:
+            raise Conflict(f"Drop count #{count_id} has no variance left to explain "
+                           f"({count.get_status_display().lower()}).",
+                           code="nothing_to_explain",
+                           detail={"count_id": count_id, "status": count.status})
+        count.status = DropCount.Status.EXPLAINED
+        count.reason = reason
+        count.explained_by = by
+        count.explained_at = timezone.now()
+        count.save(update_fields=["status", "reason", "explained_by", "explained_at"])
+        return count
 
 
 def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str,

@@ -144,18 +144,12 @@ def test_a_count_equal_to_the_buy_ins_has_no_variance_and_moves_the_cash_to_the_
         cage_before - 35_050
 
 
-def test_a_variance_needs_a_reason_and_is_posted_to_the_tables_variance_account(
+def test_a_variance_explained_at_the_count_is_posted_to_the_tables_variance_account(
         dealer_client, staff_client, witness, table, seat_player):
     counter = staff_client(roles.COUNT)
     seat_player(table, 1, funds=0)
     buy_in(dealer_client, table, 1, "200.00")
     day = gaming_day_of()
-
-    refused = count(counter, table, day, "180.00", witness.username, expect=400)
-    assert refused["error"]["code"] == "reason_required"
-    assert "20.00" in refused["error"]["message"]
-    assert not DropCount.objects.exists()
-    assert not Entry.objects.filter(kind__in=["drop_count", "drop_variance"]).exists()
 
     body = count(counter, table, day, "180.00", witness.username,
                  reason="A 20.00 note stuck in the slot")
@@ -163,6 +157,7 @@ def test_a_variance_needs_a_reason_and_is_posted_to_the_tables_variance_account(
     assert (body["recorded"], body["counted"], body["variance"]) == \
         ("200.00", "180.00", "-20.00")
     assert body["status"] == "explained" and body["explained"] is True
+    assert body["explained_by"] == body["counted_by"]
     variance = account("drop_variance", table)
     assert variance.posted == -2_000
     assert Line.objects.get(entry_id=body["variance_entry"], account=variance).amount == -2_000
@@ -171,6 +166,45 @@ def test_a_variance_needs_a_reason_and_is_posted_to_the_tables_variance_account(
     listed = counter.get(f"/api/v1/drop-counts?exceptions=true&gaming_day={day}").json()
     assert [(c["id"], c["reason"]) for c in listed["results"]] == \
         [(body["id"], "A 20.00 note stuck in the slot")]
+
+
+def test_a_variance_counted_without_a_reason_is_an_exception_until_someone_explains_it(
+        dealer_client, staff_client, pit_boss_client, auditor_client, witness, table,
+        seat_player):
+    counter = staff_client(roles.COUNT)
+    seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "200.00")
+    day = gaming_day_of()
+
+    # the contract's three fields: the count is taken, the money moves, the variance is open
+    body = count(counter, table, day, "230.00", witness.username)
+
+    assert (body["recorded"], body["counted"], body["variance"]) == \
+        ("200.00", "230.00", "30.00")
+    assert (body["status"], body["explained"], body["reason"]) == ("unexplained", False, "")
+    assert account("drop_variance", table).posted == 3_000
+    assert account("drop_box", table).posted == 0
+    listed = auditor_client.get(f"/api/v1/drop-counts?exceptions=true&gaming_day={day}")
+    assert [(c["id"], c["status"]) for c in listed.json()["results"]] == \
+        [(body["id"], "unexplained")]
+    explain = f"/api/v1/drop-counts/{body['id']}/explain"
+
+    # an auditor reads but does not explain; a reason is words
+    assert auditor_client.post(explain, {"reason": "x"}, format="json").status_code == 403
+    empty = pit_boss_client.post(explain, {"reason": "  "}, format="json")
+    assert empty.status_code == 400, empty.json()
+    assert DropCount.objects.get(pk=body["id"]).status == "unexplained"
+
+    explained = pit_boss_client.post(explain, {"reason": "A late buy-in of 30.00 "
+                                               "was not keyed"}, format="json")
+
+    assert explained.status_code == 200, explained.json()
+    shown = explained.json()
+    assert (shown["status"], shown["explained"]) == ("explained", True)
+    assert shown["explained_by"] != shown["counted_by"] and shown["explained_at"]
+    assert account("drop_variance", table).posted == 3_000     # nothing moves again
+    again = pit_boss_client.post(explain, {"reason": "again"}, format="json")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_to_explain"
 
 
 def test_one_count_per_table_and_day(cage_client, witness, table):
@@ -319,6 +353,10 @@ def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
      "drop_count_status_follows_variance"),
     ({"counted": 10, "variance": 10, "status": "balanced", "reason": "x"},
      "drop_count_status_follows_variance"),
+    ({"counted": 10, "variance": 10, "status": "unexplained", "reason": "x"},
+     "drop_count_status_follows_variance"),
+    ({"counted": 10, "variance": 10, "status": "explained", "reason": "x",
+      "explained_at": None}, "drop_count_status_follows_variance"),
     ({"same_witness": True}, "drop_count_witness_is_another_person"),
 ])
 def test_postgresql_refuses_a_drop_count_the_service_would_never_write(table, witness,
@@ -330,7 +368,10 @@ def test_postgresql_refuses_a_drop_count_the_service_would_never_write(table, wi
         staff_create(username="carl", role=roles.COUNT)[0]
     row = {"table": table, "gaming_day": gaming_day_of(), "currency": "EUR", "recorded": 0,
            "counted": 0, "variance": 0, "status": "balanced", "counted_by": counter,
-           "witness": witness, "counted_at": timezone.now(), **fields}
+           "witness": witness, "counted_at": timezone.now(),
+           # an explained count says when it was explained, unless the case is its absence
+           "explained_at": timezone.now() if fields.get("status") == "explained" else None,
+           **fields}
 
     with pytest.raises(IntegrityError, match=constraint), transaction.atomic():
         DropCount.objects.create(**row)

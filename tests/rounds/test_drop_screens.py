@@ -66,16 +66,22 @@ def test_the_count_room_counts_a_box_and_sees_recorded_counted_and_variance(
     day = str(gaming_day_of())
     form = {"table": str(table.pk), "gaming_day": day, "counted": "190", "witness": "wendy"}
 
-    refused = counter.post("/drop-count/", form).content.decode()
-    assert "say why in a reason" in refused and not DropCount.objects.exists()
+    # counted without a reason: taken, the variance an exception still to explain
+    open_page = counter.post("/drop-count/", form, follow=True).content.decode()
+    count = DropCount.objects.get()
+    assert (count.recorded, count.counted, count.variance, count.status) == \
+        (20_000, 19_000, -1_000, "unexplained")
+    assert "The variance is still to explain" in open_page
 
-    page = counter.post("/drop-count/", {**form, "reason": "a 10 note torn"},
+    page = counter.post(f"/drop-count/{count.pk}/explain/", {"reason": "a 10 note torn"},
                         follow=True).content.decode()
 
-    count = DropCount.objects.get()
-    assert (count.recorded, count.counted, count.variance) == (20_000, 19_000, -1_000)
-    for figure in ("200.00 EUR", "190.00 EUR", "-10.00 EUR", "a 10 note torn"):
+    count.refresh_from_db()
+    assert (count.status, count.reason) == ("explained", "a 10 note torn")
+    for figure in ("200.00 EUR", "190.00 EUR", "-10.00 EUR", "a 10 note torn",
+                   "explained by carl"):
         assert figure in page, figure
+    assert "The variance is still to explain" not in page
 
 
 def test_garbage_posted_to_the_buy_in_and_the_count_is_never_a_server_error(table,
