@@ -120,8 +120,19 @@ def amount_show(amount: int, currency: str, *, grouped: bool = True) -> str:
     """``1237950`` in EUR -> ``"12,379.50"`` (en) or ``"12.379,50"`` (de, nl): the figure as
     the casino writes it, for screens only. ``grouped=False`` leaves out the thousands
     separators (the value put back in a field to edit)."""
+    return _written(format_minor(amount, currency), grouped=grouped)
+
+
+def decimal_show(value: Decimal) -> str:
+    """A figure already in the unit (a report's ``Decimal("12379.50")``, a ratio's
+    ``Decimal("0.1094")``) as the casino writes it: ``"12,379.50"`` (en), ``"12.379,50"``
+    (de, nl), its decimals as they are."""
+    return _written(format(value, "f"))
+
+
+def _written(machine: str, *, grouped: bool = True) -> str:
+    # "-12379.50" -> the locale's separators, the whole part grouped by thousands.
     decimal_sep, group_sep = amount_separators()
-    machine = format_minor(amount, currency)
     sign = "-" if machine.startswith("-") else ""
     whole, _, fraction = machine.lstrip("-").partition(".")
     if grouped:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
+from casino.shared.money import decimal_show
 from casino.shared.templatetags.casino_time import NOT_YET, casino_time_text
 from reports.files.document import Cell, Section
 
@@ -16,7 +17,7 @@ _WORDS = {"opening": "Opening balance", "closing": "Closing balance", "total": "
 
 
 def shown(value: Cell, column: str = "") -> str:
-    """A cell for a person: ``160.00``, ``2 Dec 2026``, a time in the casino's zone, yes/no,
+    """A cell for a person: ``1,160.00``, ``2 Dec 2026``, a time in the casino's zone, yes/no,
     a dash for nothing; a movement's kind in words (``round settlement``)."""
     if value is None:
         return NOT_YET
@@ -26,8 +27,12 @@ def shown(value: Cell, column: str = "") -> str:
         return casino_time_text(value)
     if isinstance(value, date):
         return f"{value.day} {value:%b %Y}"
-    if isinstance(value, Decimal | int):
-        return str(value)
+    if isinstance(value, Decimal):
+        # A sum of money or a ratio, for a person: as the casino writes figures
+        # (12,379.50 or 12.379,50); CSV and JSON keep the machine's 12379.50.
+        return decimal_show(value)
+    if isinstance(value, int):
+        return str(value)   # a count or a number: rounds played, a player's #
     if value in _WORDS:
         return _WORDS[value]
     return value.replace("_", " ") if column == "kind" else value

@@ -4,6 +4,8 @@ the screens"). The API keeps the machine's "7.50" (tests/test_api_contract.py)."
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.test import override_settings
 
@@ -146,3 +148,19 @@ def test_the_table_limits_are_typed_and_shown_in_the_casinos_writing():
     sent = TableSettingsForm(data, instance=table)
     assert sent.is_valid(), sent.errors
     assert sent.changes()["min_bet"] == 250 and sent.changes()["max_bet"] == 1_250_000
+
+
+@DE
+def test_a_reports_figure_is_written_for_a_person_as_the_casino_writes_figures():
+    from reports.files.readable import shown
+    assert shown(Decimal("12379.50")) == "12.379,50"
+    assert shown(Decimal("-1000.00")) == "-1.000,00"
+    assert shown(Decimal("0.1094")) == "0,1094"
+    assert shown(1234) == "1234"   # a count or a number (a player's #) is not a sum
+
+
+@EN
+def test_a_reports_figure_in_the_default_locale():
+    from reports.files.readable import shown
+    assert shown(Decimal("12379.50")) == "12,379.50"
+    assert shown(Decimal("999.99")) == "999.99"

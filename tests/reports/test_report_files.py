@@ -345,9 +345,10 @@ def test_a_floor_wider_than_the_page_goes_on_in_a_second_sheet_with_its_labels(t
 
     text = _pdf_text(FORMATS["pdf"].render(document), tmp_path)
 
+    # a person reads the figures with the thousands separated, as the casino writes them
     for n in range(1, 15):
-        assert f"Table {n} (EUR)" in text and f"{n}000.00" in text
-    assert "Total (EUR)" in text and "105000.00" in text
+        assert f"Table {n} (EUR)" in text and f"{n},000.00" in text
+    assert "Total (EUR)" in text and "105,000.00" in text
     assert text.count("Handle (wagers against a bank)") >= 2    # the labels again
     lines = [line for line in text.splitlines() if "Handle (wagers" in line]
     assert all(len(line.split()) <= 4 + 8 for line in lines)   # never a 15-column strip
