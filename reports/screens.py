@@ -14,7 +14,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -24,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Player
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_may
 from casino.shared.refusals import refusal_trace_request
 from reports import services as reporting
 from reports.closing import gaming_day_close as close_day
@@ -151,8 +151,7 @@ def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None
             "kind_spec": KINDS[kind], "players_shown": PLAYERS_SHOWN}
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
+@staff_may(RUN)
 @require_GET
 def reports(request: HttpRequest) -> HttpResponse:
     kind = _kind(request, request.GET.get("kind"))
@@ -166,9 +165,7 @@ def reports(request: HttpRequest) -> HttpResponse:
                                       "closed_days": days, "close_form": CloseDayForm()})
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
-@permission_required("casino.view_player", raise_exception=True)
+@staff_may(RUN, "casino.view_player")
 @require_GET
 def report_players(request: HttpRequest) -> HttpResponse:
     """The players whose name holds what was typed, as the options of the player field."""
@@ -176,8 +173,7 @@ def report_players(request: HttpRequest) -> HttpResponse:
                   {"players": _players(request.GET.get("q", ""))})
 
 
-@login_required
-@permission_required(CLOSE, raise_exception=True)
+@staff_may(CLOSE)
 @require_POST
 def gaming_day_close(request: HttpRequest) -> HttpResponse:
     """Close a gaming day (a pit boss), as the API and the command do: the service refuses
@@ -199,8 +195,7 @@ def gaming_day_close(request: HttpRequest) -> HttpResponse:
     return redirect("console:reports")
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
+@staff_may(RUN)
 @require_GET
 def reports_live(request: HttpRequest) -> HttpResponse:
     return render(request, f"{TEMPLATE}#report-list", _list_context(request))
@@ -210,8 +205,7 @@ def _back(kind: str) -> HttpResponse:
     return redirect(f"{reverse('console:reports')}?kind={kind}")
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
+@staff_may(RUN)
 @require_POST
 def report_ask(request: HttpRequest) -> HttpResponse:
     kind = request.POST.get("kind", "")
@@ -250,8 +244,7 @@ def _visible_report(request: HttpRequest, report_id: int) -> Report:
     return report
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
+@staff_may(RUN)
 @require_GET
 def report_download(request: HttpRequest, report_id: int) -> FileResponse:
     report = _visible_report(request, report_id)
@@ -261,8 +254,7 @@ def report_download(request: HttpRequest, report_id: int) -> FileResponse:
                         filename=report.file_name, content_type=report.content_type)
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
+@staff_may(RUN)
 @require_GET
 def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
     """The report read as a page, with its charts: laid out now from the same parameters
@@ -284,8 +276,7 @@ def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
         "same_head": report.chain_seq in (None, document.chain_seq)})
 
 
-@login_required
-@permission_required(RUN, raise_exception=True)
+@staff_may(RUN)
 @require_GET
 def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
     """A closed day's hold % by table, as a PNG (drawn from its stored figures)."""

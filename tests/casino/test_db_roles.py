@@ -82,7 +82,11 @@ def test_tables_of_later_migrations_are_covered_and_regranted(role_name):
     from django.apps import apps
 
     from casino.shared.db_roles import runtime_roles_regrant
-    runtime_roles_regrant(sender=list(apps.get_app_configs())[-1])
+    # migrate sends post_migrate for each app with models; the grants follow the last one
+    with_models = [a for a in apps.get_app_configs() if a.models_module is not None]
+    runtime_roles_regrant(sender=with_models[0])      # not yet: other apps follow
+    assert "TRUNCATE" in privileges(role_name, "ledger_line")
+    runtime_roles_regrant(sender=with_models[-1])
     assert privileges(role_name, "ledger_line") == {"SELECT", "INSERT"}
 
 
