@@ -186,7 +186,7 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
 
     _ask_and_read(screen, "player_statement", "A player's statement", statement, [
         f"Player statement: Bram (#{banked_round})", "Opening balance", "Closing balance",
-        "1019.00"])
+        "1,019.00"])
 
     def trial(p: Any) -> None:
         assert p.get_by_label("As of (casino time; leave empty for now)").input_value() == ""
