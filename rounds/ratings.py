@@ -4,16 +4,19 @@
 - time seated: the player's seat changes at the table (took ... left), cut to the gaming
   day (a player still seated counts up to now);
 - rounds: the day's settled rounds at the table in which the player wagered or banked;
-- wagered: the player's wagers against a bank in those rounds; average wager = wagered /
+- wagered: the player's wagers against a bank in those rounds (in a card room, the part of
+  each a bank covered: a wager no bank covered had no action); average wager = wagered /
   the number of those wagers, to the minor unit (half even);
-- actual: the player's own result in those rounds, commission paid included (+ the player
-  won): each hand's amount less its commission, and for a round they banked, the bank's
-  net (their share of it when co-banked) less the banker's commission; the settlement's
+- actual: the player's own result in those rounds, commission and collection fees paid
+  included (+ the player won): each hand's amount less its commission and fee, and for a
+  round they banked, the bank's net (their share of it when co-banked) less the banker's
+  commission and the bank's fee; a proposition player's share likewise; the settlement's
   own figures, which its ledger entry posts;
 - theoretical: what the house expects to win from that play (rules "Player rating"):
   each wager x the player edge of the rules its round was played by, plus, for a round
   the player banked, the action they covered (the wagers against the bank and the house
-  stake; their half of the wagers when co-banked) x the banker edge; summed exactly and
+  stake; their half of the wagers when co-banked; in a card room their own cover, the
+  proposition player's rated on its own cover likewise) x the banker edge; summed exactly and
   rounded to the minor unit, half even, once per row. Edges are rounds.edges'.
 
 Reversed and voided rounds count for nothing: their money went back. Everything is read
@@ -66,6 +69,20 @@ class Rating:
         return f"{minutes} min" if minutes else f"{seconds} s"
 
 
+@dataclass(frozen=True)
+class _HandSeen:
+    result: int             # the player's result: amount less commission and fee
+    by_bank: int = 0        # card room: the player-dealer's cover of the wager
+    by_third_party: int = 0  # card room: the proposition player's
+
+
+_NO_HAND = _HandSeen(result=0)
+
+
+def _card_room(rules: dict) -> bool:
+    return rules.get("bank_mode") == Table.BankMode.CARD_ROOM
+
+
 def half_even(value: Decimal) -> int:
     return int(value.quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
 
@@ -114,21 +131,35 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
             wagers = wagers.filter(player_id=player_id)
         wager_rows = list(wagers.values_list("round_id", "round__table_id", "round__rules",
                                              "seat", "player_id", "amount"))
-        hands = {(r, p): (amount or 0) - commission for r, p, amount, commission in
+        # Each hand as the settlement left it: the player's result (commission and, in a
+        # card room, the collection fee paid), and who covered how much of its wager.
+        hands = {(r, p): _HandSeen(result=(amount or 0) - commission - fee,
+                                   by_bank=by_bank, by_third_party=by_third)
+                 for r, p, amount, commission, fee, by_bank, by_third in
                  Hand.objects.using(alias).filter(
                      round_id__in={w[0] for w in wager_rows})
-                 .values_list("round_id", "position", "amount", "commission")}
+                 .values_list("round_id", "position", "amount", "commission", "fee",
+                              "cover_banker", "cover_third_party")}
         banked = rounds.filter(banker_is_house=False)
         if player_id is not None:
-            banked = banked.filter(banker_player_id=player_id)
+            banked = banked.filter(Q(banker_player_id=player_id) | Q(third_party_id=player_id))
         banked_rows = list(banked.values_list(
             "id", "table_id", "rules", "banker_player_id", "house_stake", "banker_net",
-            "banker_commission"))
+            "banker_commission", "third_party_id", "third_party_net",
+            "third_party_commission", "collection_banker"))
         covered: dict[int, int] = defaultdict(int)
-        for round_id, rules, amount in Wager.objects.using(alias).filter(
-                round_id__in=[b[0] for b in banked_rows], state=Wager.State.ACTIVE
-        ).values_list("round_id", "round__rules", "amount"):
-            covered[round_id] += banker_share(amount) if rules.get("co_banking") else amount
+        covered_third: dict[int, int] = defaultdict(int)
+        for round_id, rules, amount, by_bank, by_third in Hand.objects.using(alias).filter(
+                round_id__in=[b[0] for b in banked_rows], outcome__isnull=False
+        ).exclude(position="dealer").values_list("round_id", "round__rules", "wager",
+                                                 "cover_banker", "cover_third_party"):
+            if _card_room(rules):
+                # Each bank's own cover of the wager; what no bank covered had no action.
+                covered[round_id] += by_bank
+                covered_third[round_id] += by_third
+            else:
+                covered[round_id] += banker_share(amount) if rules.get("co_banking") \
+                    else amount
         changes = SeatChange.objects.using(alias).all()
         if player_id is not None:
             changes = changes.filter(player_id=player_id)
@@ -143,20 +174,35 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
                          .order_by("at", "id").values_list("table_id", "player_id", "kind",
                                                            "at"))
         for round_id, table_id, rules, seat, player, amount in wager_rows:
+            hand = hands.get((round_id, str(seat)), _NO_HAND)
+            # In a card room only the covered part of a wager had action (rules §14).
+            action = hand.by_bank + hand.by_third_party if _card_room(rules) else amount
             t = tally[(player, table_id)]
             t.rounds.add(round_id)
-            t.wagers += 1
-            t.wagered += amount
-            t.actual += hands.get((round_id, str(seat)), 0)
-            t.theoretical += amount * edges.of(rules).player
-        for round_id, table_id, rules, player, stake, net, commission in banked_rows:
-            t = tally[(player, table_id)]
-            t.rounds.add(round_id)
-            t.rounds_banked += 1
-            action = covered[round_id] + stake
-            t.covered += action
-            t.actual += (net or 0) - (commission or 0)
-            t.theoretical += action * edges.of(rules).banker
+            if action:
+                t.wagers += 1
+                t.wagered += action
+            t.actual += hand.result
+            t.theoretical += action * edges.of(rules).player
+        for (round_id, table_id, rules, player, stake, net, commission, third_party,
+             third_net, third_commission, bank_fee) in banked_rows:
+            # The bank's fee is the player-dealer's; a proposition player banking alone
+            # pays it (rules §14.4).
+            banks = []
+            if player is not None and (player_id is None or player == player_id):
+                banks.append((player, covered[round_id] + stake,
+                              (net or 0) - (commission or 0) - (bank_fee or 0)))
+            if third_party is not None and (player_id is None or third_party == player_id):
+                alone_fee = (bank_fee or 0) if player is None else 0
+                banks.append((third_party, covered_third[round_id],
+                              (third_net or 0) - (third_commission or 0) - alone_fee))
+            for who, action, result in banks:
+                t = tally[(who, table_id)]
+                t.rounds.add(round_id)
+                t.rounds_banked += 1
+                t.covered += action
+                t.actual += result
+                t.theoretical += action * edges.of(rules).banker
         by_pair: dict[tuple[int, int], list[tuple[str, datetime]]] = defaultdict(list)
         for table_id, player, kind, at in seat_rows:
             by_pair[(player, table_id)].append((kind, at))

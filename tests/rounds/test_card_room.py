@@ -527,3 +527,47 @@ def test_the_table_screen_names_a_proposition_player_banking_alone(
 
     assert page.status_code == 200
     assert "Golden Prop LLC (proposition player)" in page.content.decode()
+
+
+# --- ratings of card-room play (docs/rules.md §12.2 and §14) -------------------------------
+
+def test_card_room_ratings_count_each_banks_own_cover_and_only_wagers_with_action(
+        dealer, card_table, seat_player, proposition, pit_boss_client):
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    from casino.shared.gaming_day import gaming_day_of
+    from rounds.edges import EdgeBook
+
+    # the worked round: seat 1 covers 150.00 of 300.00, the proposition player the rest
+    state, players = worked_round(dealer, card_table, seat_player, proposition)
+    dealer.settle(state["round_id"], {"outcomes": {"2": "loss", "3": "win", "4": "loss"}})
+    # then seat 2's 100.00 alone against seat 1 covering 40.00: 60.00 gets no action
+    second = dealer.open_round(card_table)["id"]
+    dealer.wager(second, 2, "100.00")
+    dealer.banker(second, seat=3, cover="40.00")
+    dealer.settle(second, {"outcomes": {"2": "win"}})
+
+    day = gaming_day_of()
+    got = pit_boss_client.get(f"/api/v1/ratings?gaming_day={day}").json()
+    rows = {r["player"]: r for r in got}
+    edge = EdgeBook().of(Round.objects.get(pk=state["round_id"]).rules)
+
+    def theo(amount: str, per_unit: Decimal) -> str:
+        exact = Decimal(amount) * per_unit
+        return str(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+
+    dealer_1, seat_2, seat_3 = players[1].pk, players[2].pk, players[3].pk
+    # seat 1 banked once, on its own cover of 150.00; its result less the bank's 3.00 fee
+    assert (rows[dealer_1]["rounds_banked"], rows[dealer_1]["action_covered"],
+            rows[dealer_1]["actual"]) == (1, "150.00", "47.00")
+    assert rows[dealer_1]["theoretical"] == theo("150.00", edge.banker)
+    # the proposition player is rated on its own cover, 150.00
+    assert (rows[proposition["id"]]["rounds_banked"],
+            rows[proposition["id"]]["action_covered"],
+            rows[proposition["id"]]["actual"]) == (1, "150.00", "50.00")
+    # seat 2: 100.00 with action, then 40.00 of 100.00; fees in its result
+    assert (rows[seat_2]["wagered"], rows[seat_2]["wagers"]) == ("140.00", 2)
+    assert rows[seat_2]["theoretical"] == theo("140.00", edge.player)
+    assert rows[seat_2]["actual"] == "-61.00"      # -100.50, then +40.00 less its 0.50 fee
+    # seat 3 banked the second round covering 40.00, and wagered 100.00 in the first
+    assert (rows[seat_3]["wagered"], rows[seat_3]["action_covered"]) == ("100.00", "40.00")
