@@ -7,11 +7,12 @@ Import after ``django.setup()``.
 from __future__ import annotations
 
 import random
+from datetime import date
 from typing import Any
 
 from bench._scratch import database_url, scratch_database
 from casino import roles
-from casino.services import player_create, staff_create
+from casino.services import Identity, player_create, staff_create
 from casino.shared import approvals
 from rounds import services
 from rounds.models import Hand, Table
@@ -62,7 +63,14 @@ def full_table(*, name: str, by: Any, funds: int) -> Table:
     table = services.table_create(by=by, name=name, bank_rotation="open",
                                   banker_must_have_played=False, house_stake_cap="table_max")
     for seat in range(1, 7):
-        player = player_create(name=f"{name} player {seat}", currency=table.currency, by=by)
+        # A bankroll past the cash rules' identity line needs an identity on file
+        # (casino.cash): each bench player is registered with one.
+        player = player_create(
+            name=f"{name} player {seat}", currency=table.currency, by=by,
+            identity=Identity(date_of_birth=date(1980, 1, seat),
+                              id_document_kind="passport",
+                              id_document_number=f"BENCH{table.pk:04d}{seat}",
+                              id_document_country="NL"))
         fund(player_id=player.pk, amount=funds, boss=by)
         services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=by)
     return table
