@@ -400,7 +400,8 @@ def _rating(p: dict[str, Any]) -> Laid:
 
 RATING_NOTE = ("Theoretical win: each wager x the player edge of its table's rules, plus the "
                "action covered as banker x the banker edge (docs/rules.md, House edge). "
-               "Actual: the player's own result in settled rounds, commission included.")
+               "Actual: the player's own result in settled rounds, commission and "
+               "collection fees included.")
 
 
 def _range(p: dict[str, Any]) -> str:
@@ -489,10 +490,10 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          _player_statement, (*_PLAY, "casino.view_player", "ledger.view_entry")),
     Kind("rating", "Player ratings", ("gaming_day",), _rating,
          (*_PLAY, "casino.view_player")),
-    # The trial balance as of now unless a moment is chosen.
     # Who was identified and what they moved in cash: the cash rules' own readers.
     Kind("cash_report", "Cash transaction reports", ("gaming_day",), _cash_report,
          (*_PLAY, "casino.view_cashreport")),
+    # The trial balance as of now unless a moment is chosen.
     Kind("trial_balance", "Trial balance", ("as_of",), _trial_balance,
          (*_PLAY, "ledger.view_account", "ledger.view_house_accounts"),
          defaults={"as_of": timezone.now}),

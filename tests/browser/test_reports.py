@@ -201,6 +201,34 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
                .values_list("amount", flat=True)) == 101_900
 
 
+def test_an_auditor_reads_the_books_and_card_room_kinds_as_pages(screen_factory, staff_user,
+                                                                banked_round):
+    # the kinds the casino's books and the card room added, each asked for from the form
+    staff_user(roles.AUDITOR, "audrey")
+    screen = screen_factory()
+    screen.sign_in("audrey")
+    page = screen.page
+    day = gaming_day_of()
+    page.get_by_role("link", name="Reports").click()
+
+    def on_the_day(p: Any) -> None:
+        p.get_by_label("Gaming day", exact=True).fill(day.isoformat())
+
+    def table_and_day(p: Any) -> None:
+        p.get_by_label("Table", exact=True).select_option(label="Table 1")
+        on_the_day(p)
+
+    _ask_and_read(screen, "rating", "Player ratings", on_the_day,
+                  ["Player ratings", "Bram", "Theoretical win (house)"])
+    _ask_and_read(screen, "cash_report", "Cash transaction reports", on_the_day,
+                  ["Cash transaction reports", "CASINO_CASH_REPORT_ABOVE"])
+    _ask_and_read(screen, "proposition_day", "Proposition players' day", on_the_day,
+                  ["Proposition players", "No proposition player covered"])
+    _ask_and_read(screen, "rotation_log", "A table's bank rotation log", table_and_day,
+                  ["Rotation log: Table 1", "The bank was not offered"])
+    assert Report.objects.filter(status="done").count() == 4
+
+
 def test_without_script_the_kind_is_chosen_by_the_query_string(browser, live_server,
                                                                 staff_user):
     from tests.browser.conftest import PASSWORD
