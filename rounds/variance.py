@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import F, Sum
+from django.db.models import DecimalField, Sum
+from django.db.models.functions import Cast
 
 from rounds.edges import EdgeBook
 from rounds.models import Round, Wager
@@ -53,7 +54,12 @@ def house_banked_bands(*, alias: str, gaming_day: date, table_ids: list[int]
     sums = {r: (total or 0, squares or 0) for r, total, squares in
             Wager.objects.using(alias).filter(round__in=rounds, state=Wager.State.ACTIVE)
             .values("round_id").order_by("round_id")
-            .annotate(total=Sum("amount"), squares=Sum(F("amount") * F("amount")))
+            # Squared in numeric: a bigint wager past about 30 million in the unit would
+            # overflow bigint squared.
+            .annotate(total=Sum("amount"),
+                      squares=Sum(Cast("amount", DecimalField(max_digits=40, decimal_places=0))
+                                  * Cast("amount", DecimalField(max_digits=40,
+                                                                decimal_places=0))))
             .values_list("round_id", "total", "squares")}
     edges = EdgeBook()
     handle: dict[int, int] = defaultdict(int)

@@ -12,8 +12,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.selectors import player_label
@@ -21,6 +23,7 @@ from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.guards import staff_may
+from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.money import amount_show, to_minor
 from casino.shared.refusals import refusal_trace_request
 
@@ -92,6 +95,8 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
         "can_buy_in": user.has_perm(TAKE_BUY_IN),
+        # The buy-in forms' form-once token (a seat's form adds its number to it).
+        "once_buy_in": form_once_token(),
         "positions": POSITIONS,
         # A card room: the house never banks; player-dealers and proposition players do.
         "card_room": (round_.table_rules.card_room if round_ is not None
@@ -484,9 +489,18 @@ def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
         _form_refused(request, form)
         return _screen(request, table_id)
     seat = form.cleaned_data["seat"]
+    amount = form.cleaned_data["amount"]
     try:
-        amount = form.cleaned_data["amount"]
-        taken = buy_in_take(table_id=table_id, seat=seat, amount=amount, by=_user(request))
+        with transaction.atomic():
+            # Cash moves: a double click, or the browser sending the form again, carries
+            # the same token; the second is shown the screen the first led to, and the
+            # player is credited once (casino.shared.idempotency).
+            if form_once_claim(request, {"table": table_id, "seat": seat,
+                                         "amount": amount}) is not None:
+                return redirect("console:table", table_id)
+            taken = buy_in_take(table_id=table_id, seat=seat, amount=amount,
+                                by=_user(request))
+            form_once_done(request, reverse("console:table", args=[table_id]))
         messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
                                   f"{amount_show(taken.amount, taken.currency)} "
                                   f"{taken.currency}: credited to their account.")

@@ -90,6 +90,16 @@ def buy_in_check(*, table_id: int, seat: int, amount: int, by: User | None,
     if row is None or row.player is None:
         raise Conflict(f"Seat {seat} of {table.name} is empty: seat the player first.",
                        code="seat_empty", detail={"table_id": table_id, "seat": seat})
+    today = gaming_day_of()
+    # A box counted today holds nothing the count did not see: cash taken after it would
+    # stay in the box uncounted (the day is counted once), so the table takes no more
+    # until the next gaming day. The table's row is locked, so a count waits for us or
+    # we see it.
+    if (DropCount.objects.filter(table=table, gaming_day=today)
+            .exclude(status=DropCount.Status.CORRECTED).exists()):
+        raise Conflict(f"{table.name}'s drop box for gaming day {today} is already counted: "
+                       "it takes no more cash today.", code="drop_counted",
+                       detail={"table_id": table_id, "gaming_day": str(today)})
     return table, row.player
 
 
@@ -176,6 +186,13 @@ def drop_count_check(*, table_id: int, gaming_day: date, counted: int, witness: 
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
+    opened = gaming_day_of(table.created_at)
+    if gaming_day < opened:
+        # No box existed to count: a count then would move cash that was never taken.
+        raise ValidationFailed(f"{table.name} opened on gaming day {opened}: it has no drop "
+                               f"box for gaming day {gaming_day}.",
+                               code="before_the_table",
+                               detail={"gaming_day": str(gaming_day), "opened": str(opened)})
     return CountPlan(table=table, witness=user)
 
 

@@ -418,3 +418,44 @@ def test_buy_ins_past_the_report_line_make_a_cash_transaction_report(
     (report,) = [r for r in items if r["player"] == player.pk]
     assert (report["cash_in"], report["cash_out"]) == ("10500.00", "0.00")
     assert report["movements"] == [first["id"], second["id"]]
+
+
+# --- what the review of the count found (docs/rules.md §13) ----------------------------------
+
+def test_a_box_counted_today_takes_no_more_cash_today(dealer_client, cage_client, witness,
+                                                       table, seat_player):
+    player = seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "100.00")
+    count(cage_client, table, gaming_day_of(), "100.00", witness.username)
+    before = (Entry.objects.count(), available(player))
+
+    refused = buy_in(dealer_client, table, 1, "50.00", expect=409)
+
+    assert refused["error"]["code"] == "drop_counted"
+    assert (Entry.objects.count(), available(player)) == before
+    assert account("drop_box", table).posted == 0     # the box holds nothing uncounted
+
+
+def test_a_day_before_the_table_opened_has_no_box_to_count(cage_client, witness, table):
+    refused = count(cage_client, table, "1900-01-01", "10.00", witness.username, expect=400)
+
+    assert refused["error"]["code"] == "before_the_table"
+    assert not DropCount.objects.exists()
+    assert not Entry.objects.filter(kind__in=["drop_count", "drop_variance"]).exists()
+
+
+def test_the_buy_in_form_sent_twice_credits_the_player_once(table, seat_player):
+    from django.test import Client
+
+    from tests.rounds.test_drop_screens import _client
+
+    player = seat_player(table, 1, funds=0)
+    dealer: Client = _client(roles.DEALER, "dora")
+    form = {"seat": "1", "amount": "250", "once": "a1b2c3d4e5f61"}
+
+    first = dealer.post(f"/tables/{table.pk}/buy-ins/", form, follow=True)
+    again = dealer.post(f"/tables/{table.pk}/buy-ins/", form, follow=True)
+
+    assert first.status_code == again.status_code == 200
+    assert Entry.objects.filter(kind="buy_in").count() == 1
+    assert available(player) == 25_000

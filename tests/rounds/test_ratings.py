@@ -353,3 +353,20 @@ def test_a_remade_run_gives_new_figures_and_keeps_the_old(dealer_client, table, 
     assert new["rounds"] == 1000
     assert Decimal(new["player"]) == Decimal("0.03400")      # 0.300 - 0.280 x 0.95
     assert EdgeFigures.objects.count() == 2 and old != new
+
+
+def test_a_wager_of_tens_of_millions_squares_without_overflowing_the_band(
+        dealer, auditor_client, make_table, seat_player, settings):
+    # 31,000,000.00 is 3.1e9 minor units: squared in bigint it would overflow (9.2e18)
+    settings.CASINO_CAGE_APPROVAL_ABOVE = "100000000.00"   # the cage's own cap aside
+    table = make_table(name="High limit", max_bet=5_000_000_000)
+    seat_player(table, 1, funds=4_000_000_000)
+    day = dealer.house_round(table, {1: "31000000.00"}, {"1": "loss"})["gaming_day"]
+    edge = _edge(auditor_client, table)
+
+    answer = auditor_client.get(f"/api/v1/tables/{table.pk}/report?gaming_day={day}")
+
+    assert answer.status_code == 200, answer.content[:300]
+    band = _cents(Decimal("1.96") * Decimal(
+        3_100_000_000 ** 2 * Decimal(edge["variance_per_wager"])).sqrt() / 100)
+    assert answer.json()["band"] == str(band)
