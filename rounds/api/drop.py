@@ -27,6 +27,7 @@ from rounds.services.drop import (
     COUNT_DROP,
     TAKE_BUY_IN,
     BuyIn,
+    buy_in_correct,
     buy_in_take,
     drop_count_correct,
     drop_count_explain,
@@ -240,3 +241,31 @@ class DropCountExplainView(APIView):
         count = drop_count_explain(count_id=count_id, reason=data["reason"],
                                    by=acting_user(request))
         return _count_out(count)
+
+
+class BuyInCorrectIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Why the buy-in was wrong")
+
+
+class BuyInCorrectOut(serializers.Serializer):
+    entry = serializers.IntegerField(source="reverses_id", help_text="The buy-in corrected")
+    reversal = serializers.IntegerField(source="id", help_text="The entry that reverses it")
+    reason = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class BuyInCorrectView(APIView):
+    permission_classes = [requires(CORRECT_DROP)]
+    refusal_action = "rounds.buy_in_correct"
+    refusal_ref = "entry:{entry_id}"
+
+    @extend_schema(summary="Correct a buy-in taken in error (pit boss): reverse it",
+                   description="The player's account back to the drop box, the player's "
+                               "cash in for its day lowered; 409 drop_counted once the "
+                               "box of its day is counted (correct the count instead).",
+                   request=BuyInCorrectIn, responses={201: BuyInCorrectOut})
+    def post(self, request: Request, entry_id: int) -> Response:
+        data = parse(BuyInCorrectIn, request.data)
+        reversal = buy_in_correct(entry_id=entry_id, reason=data["reason"],
+                                  by=acting_user(request))
+        return Response(BuyInCorrectOut(reversal).data, status=status.HTTP_201_CREATED)

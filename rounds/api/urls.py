@@ -18,6 +18,8 @@ urlpatterns = [
          name="drop-count-correct"),
     path("drop-counts/<int:count_id>/explain", drop.DropCountExplainView.as_view(),
          name="drop-count-explain"),
+    path("buy-ins/<int:entry_id>/correct", drop.BuyInCorrectView.as_view(),
+         name="buy-in-correct"),
     path("rounds/<int:round_id>", views.RoundDetailView.as_view(), name="round"),
     path("rounds/<int:round_id>/wagers", views.WagersView.as_view(), name="round-wagers"),
     path("rounds/<int:round_id>/wagers/<int:seat>", views.WagerView.as_view(),

@@ -32,7 +32,7 @@ from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.permissions import permission_refused
 from ledger import services as ledger
-from ledger.models import Account
+from ledger.models import Account, Entry
 from ledger.services import account_lock
 from rounds.accounts import (
     drop_box_account,
@@ -325,9 +325,43 @@ def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str
                                reason=reason, witness=plan.witness, by=by, corrects=old)
 
 
+def buy_in_correct(*, entry_id: int, reason: str, by: User | None) -> Entry:
+    """A buy-in taken in error (the wrong seat, an amount mistyped), corrected by a pit
+    boss: its entry reversed (the player's account back to the drop box) and the player's
+    cash in for its day lowered with it (casino.cash), in one transaction. Refused once the
+    box of its day is counted: the count saw that cash, so the count is what is corrected."""
+    if by is None or not by.has_perm(CORRECT_DROP):
+        raise permission_refused(CORRECT_DROP)
+    if not reason.strip():
+        raise ValidationFailed("A correction needs a reason.", code="reason_required",
+                               detail={"fields": {"reason": ["a reason in words"]}})
+    entry = Entry.objects.filter(pk=entry_id, kind=BUY_IN).first()
+    if entry is None:
+        raise NotFound(f"There is no buy-in #{entry_id}.", detail={"entry_id": entry_id})
+    table_id = int(entry.ref.removeprefix("table:"))
+    credited = (entry.lines.filter(account__kind=Account.Kind.PLAYER)
+                .values_list("account__ref", flat=True).get())
+    player = Player.objects.get(pk=int(credited.removeprefix("player:")))
+    day = gaming_day_of(entry.created_at)
+    with transaction.atomic():
+        table = table_lock(table_id)   # a count of the table waits for us, or we see it
+        if (DropCount.objects.filter(table=table, gaming_day=day)
+                .exclude(status=DropCount.Status.CORRECTED).exists()):
+            raise Conflict(f"{table.name}'s drop box for gaming day {day} is counted: "
+                           "correct the count, not the buy-in.", code="drop_counted",
+                           detail={"table_id": table.pk, "gaming_day": str(day)})
+        # entry_reverse locks both accounts in key order; once per entry (409 after).
+        reversal = ledger.entry_reverse(entry_id=entry.pk, reason=reason.strip(), by=by,
+                                        by_owner=True, permission=CORRECT_DROP)
+        cash.cash_movement_record(player=player, entry=reversal)
+        return reversal
+
+
 def drop_entry_owner() -> tuple[tuple[str, str], ...]:
     """The entry kinds this flow owns and how each is corrected (rounds.apps registers
-    them): a count's money moves back only with its count."""
+    them): a count's money moves back only with its count, a buy-in only through its own
+    correction (which tells the cash rules)."""
     how = "correct the drop count (POST /api/v1/drop-counts/{id}/correct)"
-    return ((DROP_COUNT, how), (DROP_VARIANCE, how))
+    return ((DROP_COUNT, how), (DROP_VARIANCE, how),
+            (BUY_IN, "correct the buy-in (POST /api/v1/buy-ins/{id}/correct)"))
 

@@ -459,3 +459,53 @@ def test_the_buy_in_form_sent_twice_credits_the_player_once(table, seat_player):
     assert first.status_code == again.status_code == 200
     assert Entry.objects.filter(kind="buy_in").count() == 1
     assert available(player) == 25_000
+
+
+@pytest.mark.cash_rules
+def test_a_buy_in_in_error_is_corrected_through_its_own_door_and_the_cash_rules_follow(
+        dealer_client, pit_boss_client, cage_client, auditor_client, witness, table,
+        seat_player):
+    player = seat_player(table, 1, funds=0)
+    patched = cage_client.patch(f"/api/v1/players/{player.pk}", {
+        "birth_date": "1980-04-02",
+        "id_document": {"kind": "passport", "number": "X1234567", "country": "NL"}},
+        format="json")
+    assert patched.status_code == 200, patched.json()
+    wrong = buy_in(dealer_client, table, 1, "12000.00")      # meant 1,200.00
+    day = gaming_day_of()
+    assert [r["cash_in"] for r in auditor_client.get(
+        f"/api/v1/cash-reports?gaming_day={day}").json()] == ["12000.00"]
+
+    # the ledger's own reversal is not the way: the buy-in belongs to its flow
+    generic = pit_boss_client.post(f"/api/v1/ledger/entries/{wrong['id']}/reverse",
+                                   {"reason": "typo"}, format="json")
+    assert generic.status_code == 409 and generic.json()["error"]["code"] == "owned_entry"
+    # a dealer may not correct it
+    assert dealer_client.post(f"/api/v1/buy-ins/{wrong['id']}/correct", {"reason": "typo"},
+                              format="json").status_code == 403
+
+    fixed = pit_boss_client.post(f"/api/v1/buy-ins/{wrong['id']}/correct",
+                                 {"reason": "12,000.00 keyed for 1,200.00"}, format="json")
+
+    assert fixed.status_code == 201, fixed.json()
+    assert fixed.json()["entry"] == wrong["id"]
+    assert available(player) == 0 and account("drop_box", table).posted == 0
+    assert cage_client.get(f"/api/v1/players/{player.pk}").json()["cash_in"] == "0.00"
+    (report,) = auditor_client.get(f"/api/v1/cash-reports?gaming_day={day}").json()
+    assert report["cash_in"] == "0.00"
+    again = pit_boss_client.post(f"/api/v1/buy-ins/{wrong['id']}/correct",
+                                 {"reason": "again"}, format="json")
+    assert again.status_code == 409
+
+
+def test_a_buy_in_of_a_counted_day_is_corrected_by_correcting_the_count(
+        dealer_client, pit_boss_client, cage_client, witness, table, seat_player):
+    seat_player(table, 1, funds=0)
+    taken = buy_in(dealer_client, table, 1, "100.00")
+    count(cage_client, table, gaming_day_of(), "100.00", witness.username)
+
+    refused = pit_boss_client.post(f"/api/v1/buy-ins/{taken['id']}/correct",
+                                   {"reason": "late"}, format="json")
+
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "drop_counted"
+    assert not Entry.objects.filter(reverses_id=taken["id"]).exists()

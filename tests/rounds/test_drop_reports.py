@@ -187,7 +187,7 @@ def test_a_buy_in_reversed_the_same_day_comes_out_of_the_drop_recorded(
                  {"seat": 3, "amount": "60.00"})
     post(dealer_client, f"/api/v1/tables/{table.pk}/buy-ins", {"seat": 3, "amount": "40.00"})
 
-    post(pit_boss_client, f"/api/v1/ledger/entries/{taken['id']}/reverse",
+    post(pit_boss_client, f"/api/v1/buy-ins/{taken['id']}/correct",
          {"reason": "keyed on the wrong table"})
 
     body = report(auditor_client, table, gaming_day_of())
