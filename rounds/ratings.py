@@ -38,6 +38,7 @@ from casino.shared.db import read_snapshot
 from casino.shared.gaming_day import gaming_days_bounds
 from rounds.edges import EdgeBook
 from rounds.models import Hand, Round, SeatChange, Table, Wager
+from rounds.rules import TableRules
 from rounds.settlement import banker_share
 
 
@@ -80,7 +81,9 @@ _NO_HAND = _HandSeen(result=0)
 
 
 def _card_room(rules: dict) -> bool:
-    return rules.get("bank_mode") == Table.BankMode.CARD_ROOM
+    # The round's copy of its settings, read as the typed rules (a copy older than the
+    # setting plays by its default, casino).
+    return TableRules.from_json(rules).card_room
 
 
 def half_even(value: Decimal) -> int:
