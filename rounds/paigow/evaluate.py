@@ -24,7 +24,7 @@ import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final
 
 from .cards import ACE, DECK, JOKER_PRIME, RANK_PRIMES, Card, parse_cards
 from .errors import InvalidCards, UnknownOption
@@ -50,13 +50,17 @@ class HighRank:
     `ranks` lists the card ranks that decide ties, most significant first (for a joker hand,
     the ranks it plays as). It can be compared with a LowRank for the foul rule."""
 
-    __slots__ = ("_cross", "category", "ranks", "value")
+    __slots__ = ("_cross", "_flush", "category", "ranks", "value")
 
-    def __init__(self, value: int, category: int, ranks: tuple[int, ...]) -> None:
+    def __init__(self, value: int, category: int, ranks: tuple[int, ...],
+                 flush: HighRank | None = None) -> None:
         self.value = value
         self.category = CATEGORIES[category]
         self.ranks = ranks
         self._cross = (category, ranks)
+        # Only in the public call's tables (_RANKS_BY_PRODUCT): the rank of the same five
+        # ranks suited, None where the ranks cannot be suited. Not part of what the rank is.
+        self._flush = flush
 
     def __lt__(self, other: object) -> bool:
         if isinstance(other, HighRank):
@@ -224,19 +228,23 @@ CATEGORY_FLOOR: Final = {
 }
 STRAIGHT_FLOOR: Final = CATEGORY_FLOOR["straight"]
 # For the public call: each card's prime keyed by the card itself (a lookup that is also the
-# membership test), and one lookup per wheel rule from the product straight to the interned
-# rank objects. Only a hand of distinct ranks (five naturals, or four and the joker) can be
-# suited, and only one with a repeated rank can hold a card twice, so the product says which
-# of the two tests a hand needs: a distinct-rank product has both ranks, (plain, suited); a
-# repeated-rank one has its rank alone, no tuple around it. One lookup then serves either, a
-# hand never pays for the test it cannot fail, and half the hands touch one object fewer in
-# a table too large for the processor's first cache (docs/benchmarks.md).
-# Typed Any: the call tells the two apart by type(), which mypy does not narrow on.
-_RANKS_BY_PRODUCT: Final[dict[str, dict[int, Any]]] = {
-    wheel: {p: (HIGH_RANKS[v], HIGH_RANKS[suited[p]]) if p in suited else HIGH_RANKS[v]
-            for p, v in plain.items()}
-    for wheel, (plain, suited) in TABLES.items()
-}
+# membership test), and one lookup per wheel rule from the product straight to its rank.
+# Only a hand of distinct ranks (five naturals, or four and the joker) can be suited, and
+# only one with a repeated rank can hold a card twice, so the product says which of the two
+# tests a hand needs. Each product's rank is a copy of the interned one (equal to it, the
+# same value, category and ranks) that carries the rank of the same ranks suited, or None
+# where a rank repeats: one lookup and one attribute of the object found serve either test,
+# and a hand never pays for the test it cannot fail (docs/benchmarks.md).
+def _product_ranks(plain: dict[int, int], suited: dict[int, int]) -> dict[int, HighRank]:
+    ranks = {}
+    for product, value in plain.items():
+        rank = HIGH_RANKS[value]
+        flush = HIGH_RANKS[suited[product]] if product in suited else None
+        ranks[product] = HighRank(rank.value, rank._cross[0], rank.ranks, flush)
+    return ranks
+
+
+_RANKS_BY_PRODUCT: Final = {wheel: _product_ranks(*tables) for wheel, tables in TABLES.items()}
 # The default rule's table without the str-keyed lookup: most calls leave `wheel` at its
 # default, and that object is DEFAULT_WHEEL itself; any other string takes the dict.
 _DEFAULT_RANKS: Final = _RANKS_BY_PRODUCT[DEFAULT_WHEEL]
@@ -289,7 +297,8 @@ def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> Hi
             ranks = _DEFAULT_RANKS if wheel is DEFAULT_WHEEL else _RANKS_BY_PRODUCT[wheel]
             prime = _PRIME
             found = ranks[prime[a] * prime[b] * prime[c] * prime[d] * prime[e]]
-            if type(found) is HighRank:
+            flush = found._flush
+            if flush is None:
                 if not (a is b or a is c or a is d or a is e or b is c or b is d or b is e
                         or c is d or c is e or d is e):
                     return found
@@ -298,8 +307,8 @@ def evaluate_high(cards: Iterable[Card] | str, wheel: str = DEFAULT_WHEEL) -> Hi
                 # their first two cards already, and then the other three are never read.
                 suit = a.suit_bits & b.suit_bits
                 if suit and suit & c.suit_bits & d.suit_bits & e.suit_bits:
-                    return found[1]
-                return found[0]
+                    return flush  # type: ignore[no-any-return]
+                return found
         except (KeyError, TypeError, ValueError):
             pass
     five = parse_cards(cards, count=5)
