@@ -5,8 +5,10 @@ Every API request asks whether its user holds the permission its view names
 their groups' in two queries; here one statement reads both, written as SQL: building the
 ORM's query cost more than running it, on every request. What it answers is Django's: the
 same set, kept on the user object for the rest of the request (``casino_permissions``),
-empty for an inactive user. Only public methods are overridden; the backend's other
-answers (``get_user_permissions``, ``get_group_permissions``) stay Django's.
+empty for an inactive user. The API's token read brings the set with the user, in its own
+statement (``permissions_column``; casino.shared.api.authentication), so an API request
+asks nothing more. Only public methods are overridden; the backend's other answers
+(``get_user_permissions``, ``get_group_permissions``) stay Django's.
 """
 
 from __future__ import annotations
@@ -34,6 +36,28 @@ _OF_USER = (
     f'"{Group.permissions.through._meta.db_table}" gp '
     f'WHERE gp.group_id IN (SELECT group_id FROM "{User.groups.through._meta.db_table}" '
     "WHERE user_id = %s))")
+
+
+
+def permissions_column(user: str) -> str:
+    """An expression naming every permission of the user row ``user`` (an SQL alias), as
+    ``get_all_permissions`` answers for it: a text array of "app_label.codename", empty for
+    an inactive user. For a read that brings the user (the API's token read)."""
+    return (f"CASE WHEN NOT {user}.is_active THEN ARRAY[]::text[] ELSE ARRAY("
+            f"SELECT ct.app_label || '.' || p.codename FROM \"{_PERMISSION}\" p "
+            f'JOIN "{_CONTENT_TYPE}" ct ON ct.id = p.content_type_id '
+            f"WHERE {user}.is_superuser OR p.id IN (SELECT permission_id FROM "
+            f'"{User.user_permissions.through._meta.db_table}" WHERE user_id = {user}.id) '
+            "OR p.id IN (SELECT gp.permission_id FROM "
+            f'"{Group.permissions.through._meta.db_table}" gp '
+            f'WHERE gp.group_id IN (SELECT group_id FROM "{User.groups.through._meta.db_table}" '
+            f"WHERE user_id = {user}.id))) END")
+
+
+def permissions_keep(user_obj: Any, names: list[str]) -> None:
+    """Keep the permissions a read brought with the user (``permissions_column``) as
+    ``get_all_permissions`` keeps its own answer: the request asks no more."""
+    user_obj.casino_permissions = set(names)
 
 
 class ModelBackend(DjangoModelBackend):

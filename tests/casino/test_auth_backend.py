@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.contrib.auth.models import Group, Permission, User
+from django.db import connection
 
-from casino.shared.auth_backend import ModelBackend
+from casino.shared.auth_backend import ModelBackend, permissions_column
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +65,31 @@ def test_a_superuser_has_every_permission_and_an_inactive_user_none():
     assert _both(boss)[0] == _both(boss)[1] == {
         f"{p.content_type.app_label}.{p.codename}" for p in Permission.objects.all()}
     assert _both(gone) == (set(), set())
+
+
+def _read_with_the_user(user: User) -> set[str]:
+    # As the API's token read brings them: a column beside the user's row.
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT {permissions_column("u")} FROM "auth_user" u WHERE u.id = %s',
+                       [user.pk])
+        return set(cursor.fetchone()[0])
+
+
+def test_the_permissions_read_with_the_user_are_djangos_for_every_kind_of_user():
+    # given: users with permissions of their own, by groups, both, none; a superuser; an
+    # inactive user who still holds some
+    grouped = Group.objects.create(name="t-col-group")
+    grouped.permissions.add(_perm("view_round"), _perm("view_table"))
+    users = [User.objects.create_user(f"t-col-{i}") for i in range(4)]
+    users[0].user_permissions.add(_perm("reverse_round"))
+    users[1].groups.add(grouped)
+    users[2].user_permissions.add(_perm("view_round"), _perm("void_round"))
+    users[2].groups.add(grouped)
+    boss = User.objects.create_superuser("t-col-super")
+    gone = User.objects.create_user("t-col-gone", is_active=False)
+    gone.user_permissions.add(_perm("view_table"))
+
+    for user in [*users, boss, gone]:
+        django = DjangoModelBackend().get_all_permissions(User.objects.get(pk=user.pk))
+        assert _read_with_the_user(user) == django, user.username
+    assert len(_read_with_the_user(users[2])) == 3

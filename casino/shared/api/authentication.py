@@ -41,6 +41,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 
+from casino.shared.auth_backend import permissions_column, permissions_keep
 from casino.shared.db import SqlRead, columns
 
 KEPT = "casino_token_authentication"
@@ -48,18 +49,21 @@ KEPT = "casino_token_authentication"
 
 @functools.cache
 def token_by_digest() -> SqlRead[Any]:
-    """The token whose digest is the parameter, with its user (built once, models loaded)."""
+    """The token whose digest is the parameter, with its user and the user's permissions
+    (casino.shared.auth_backend: the request's permission check asks nothing more), built
+    once, with the models loaded."""
     token_model, user_model = get_token_model(), get_user_model()
     user_field = token_model._meta.get_field("user")
     digest_field = token_model._meta.get_field("digest")
     return SqlRead(
         token_model,
         f'SELECT {columns(token_model, "t")}, {columns(user_model, "u")}'  # noqa: S608
+        f', {permissions_column("u")}'
         f' FROM "{token_model._meta.db_table}" t'
         f' JOIN "{user_model._meta.db_table}" u'
         f' ON u."{user_model._meta.pk.column}" = t."{user_field.column}"'
         f' WHERE t."{digest_field.column}" = %s',
-        related=[("user", user_model)],
+        related=[("user", user_model)], extra=["permission_names"],
     )
 
 
@@ -85,6 +89,7 @@ class TokenAuthentication(auth.TokenAuthentication):
             found = token_by_digest().first(digest) if digest is not None else None
             if (found is not None and found.token_key == text[:CONSTANTS.TOKEN_KEY_LENGTH]
                     and (found.expiry is None or not found.expiry < timezone.now())):
+                permissions_keep(found.user, found.permission_names)
                 return self.validate_user(found)
         return super().authenticate_credentials(token)
 
