@@ -64,6 +64,7 @@ from ledger.models import Hold  # noqa: E402
 from ledger.services import account_get_or_create, entry_post  # noqa: E402
 from rounds import services  # noqa: E402
 from rounds.models import Round  # noqa: E402
+from tests.round_trips import round_trips  # noqa: E402
 
 WARMUP_ROUNDS = 2
 MAX_HTTP_ROUNDS_PER_CLIENT = 10_000  # a bound on the loop whatever --seconds says
@@ -96,14 +97,15 @@ def play_round(table_id: int, number: int, by: Any, rng: random.Random) -> float
     return elapsed
 
 
-def settle_queries(table_id: int, number: int, by: Any, rng: random.Random) -> int:
-    """One complete round; returns the number of queries its round_settle issued. Not a timed
-    round: capturing forces Django's debug cursor, which costs time of its own."""
+def settle_queries(table_id: int, number: int, by: Any, rng: random.Random) -> tuple[int, int]:
+    """One complete round; returns the statements its round_settle issued (Django's count)
+    and the round trips they took (libpq's trace: statements sent together share one). Not
+    a timed round: capturing forces Django's debug cursor, which costs time of its own."""
     round_id = deal_round(table_id, number, by, rng)
-    with CaptureQueriesContext(connection) as captured:
+    with CaptureQueriesContext(connection) as captured, round_trips() as trips:
         settled = services.round_settle(round_id=round_id, by=by)
     assert settled.state == Round.State.SETTLED
-    return len(captured.captured_queries)
+    return len(captured.captured_queries), trips.count
 
 
 def timed(repeat: int, run: Callable[[], object]) -> list[float]:
@@ -153,8 +155,9 @@ def bench_services(rounds: int, by: Any) -> int:
           f"SELECT 1 p50 {ms(select_p50)}")
     print(f"   settle p50 = {settle_p50 / post_p50:.1f} {TIMES} a ledger entry_post "
           f"= {settle_p50 / select_p50:.0f} {TIMES} a SELECT 1 round trip")
-    print(f"   settle queries: {max(house_banked, player_banked)}   (one round_settle at a "
-          f"full table: house-banked {house_banked}, player-banked {player_banked})")
+    print(f"   settle queries: {max(house_banked[0], player_banked[0])}   (one round_settle at a "
+          f"full table: house-banked {house_banked[0]}, player-banked {player_banked[0]}; "
+          f"round trips {house_banked[1]} and {player_banked[1]})")
     return 2
 
 

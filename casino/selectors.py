@@ -16,10 +16,12 @@ from ledger.models import Account
 from ledger.reports import StatementReport, statement_report
 from ledger.selectors import Balance, Statement, account_balance_after, entry_get
 
+PLAYER_REF = "player:"
+
 
 def player_account_ref(player_id: int) -> str:
     """The reference a player's ledger account carries (the ledger knows no players)."""
-    return f"player:{player_id}"
+    return f"{PLAYER_REF}{player_id}"
 
 
 def _with_balances(players: QuerySet[Player]) -> QuerySet[Player]:

@@ -8,23 +8,23 @@ table's house bankroll and commission income carry ``table:<id>``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 from casino.models import Player
-from casino.selectors import player_account_ref
+from casino.selectors import PLAYER_REF, player_account_ref
 from casino.services import player_account_open
+from casino.shared.db import SqlRead, columns
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import Account
-from rounds.models import Table
+from rounds.models import Round, Table, Wager
 from rounds.settlement import Party
 
-if TYPE_CHECKING:
-    from rounds.models import Round, Wager
+TABLE_REF = "table:"
 
 
 def table_ref(table_id: int) -> str:
-    return f"table:{table_id}"
+    return f"{TABLE_REF}{table_id}"
 
 
 def player_account(player: Player) -> Account:
@@ -54,7 +54,29 @@ def table_accounts(table: Table) -> TableAccounts:
     return TableAccounts(bankroll=bankroll, commission=commission, collection=collection)
 
 
-def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, int]:
+# The accounts settlement_accounts may need, found from the round's id alone, so that the
+# settlement reads them in the round trip that takes its lock (rounds.services.settling):
+# the table's, in the round's currency, and those of every player who wagered, banks or
+# covers as the proposition player. Read after the lock, they are the locked round's.
+PARTY_ACCOUNTS = SqlRead(
+    Account, f'SELECT {columns(Account, "a")} FROM "{Account._meta.db_table}" a '  # noqa: S608
+    f'JOIN "{Round._meta.db_table}" r ON r.id = %s AND a.currency = r.currency '
+    "WHERE (a.kind IN (%s, %s, %s) AND a.ref = %s || r.table_id) "
+    "OR (a.kind = %s AND a.ref IN ("
+    f'SELECT %s || w.player_id FROM "{Wager._meta.db_table}" w WHERE w.round_id = r.id '
+    "UNION ALL SELECT %s || p.id FROM unnest(ARRAY[r.banker_player_id, r.third_party_id]) "
+    "p(id) WHERE p.id IS NOT NULL))")
+
+
+def party_accounts_params(round_id: int) -> tuple[Any, ...]:
+    """PARTY_ACCOUNTS' parameters for the round ``round_id``."""
+    return (round_id, Account.Kind.TABLE_BANKROLL.value, Account.Kind.COMMISSION.value,
+            Account.Kind.COLLECTION.value, TABLE_REF, Account.Kind.PLAYER.value, PLAYER_REF,
+            PLAYER_REF)
+
+
+def settlement_accounts(round_: Round, wagers: Sequence[Wager],
+                        read: Sequence[Account] | None = None) -> dict[Party, int]:
     """The ledger account id of every party a round's settlement may move money between
     (rounds.settlement.Party), found in one query: the one place a party becomes an account.
 
@@ -62,7 +84,9 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
     account; the house (its stake, its half of a co-bank) is the bankroll; each seat is
     the account of the player who wagered there (who may have left the seat since). In a
     card room the third party is the proposition player's account and the collection the
-    table's collection income; a proposition player banking alone has no BANK party."""
+    table's collection income; a proposition player banking alone has no BANK party.
+    ``read``: PARTY_ACCOUNTS' rows for the round, read with its lock; else they are read
+    here."""
     ref = table_ref(round_.table_id)
     player_ids = {w.player_id for w in wagers}
     if round_.banker_player_id is not None:
@@ -72,7 +96,8 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, i
     keys = [(Account.Kind.TABLE_BANKROLL.value, ref), (Account.Kind.COMMISSION.value, ref),
             (Account.Kind.COLLECTION.value, ref),
             *((Account.Kind.PLAYER.value, player_account_ref(i)) for i in player_ids)]
-    found = ledger_selectors.account_ids(currency=round_.currency, keys=keys)
+    found = {(a.kind, a.ref): a.pk for a in read} if read is not None else \
+        ledger_selectors.account_ids(currency=round_.currency, keys=keys)
 
     def player(player_id: int) -> int:
         account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))

@@ -17,7 +17,7 @@ from django.utils import timezone
 from casino.models import Player
 from casino.selectors import player_list
 from casino.shared.approvals import Approval
-from casino.shared.db import SqlRead, columns
+from casino.shared.db import SqlRead, columns, read_together
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
@@ -56,46 +56,61 @@ _ROUND = SqlRead(
     Round, f'SELECT {columns(Round, "r")}, u.username FROM "{Round._meta.db_table}" r '
     f'LEFT JOIN "{User._meta.db_table}" u ON u.id = r.opened_by_id WHERE r.id = %s',
     extra=["opened_by_username"])
-_WAGERS = SqlRead(
+WAGERS = SqlRead(
     Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
     "WHERE w.round_id = %s ORDER BY w.seat, w.id")
-_HANDS = SqlRead(
+HANDS = SqlRead(
     Hand, f'SELECT {columns(Hand, "h")} FROM "{Hand._meta.db_table}" h '
     "WHERE h.round_id = %s ORDER BY h.id")
-_ACTIVE_WAGERS = SqlRead(
+_ACTIVEWAGERS = SqlRead(
     Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
     f"WHERE w.round_id = %s AND w.state = '{Wager.State.ACTIVE.value}' ORDER BY w.seat, w.id")
 # The round's pending requests come with its events, which every answer reads (a step holds
 # the round, never its earlier events): one column, the same on each row, evaluated once
 # (it names the round by the parameter, not by the row). Parameters: the round's id, twice.
-_EVENTS = SqlRead(
+EVENTS = SqlRead(
     RoundEvent, f'SELECT {columns(RoundEvent, "e")}, u.username, {_pending_sql("%s")} '
     f'FROM "{RoundEvent._meta.db_table}" e LEFT JOIN "{User._meta.db_table}" u ON u.id = e.by_id '
     "WHERE e.round_id = %s ORDER BY e.id", extra=["by_username", "pending_approval_json"])
 
 
 def round_detail(*, round_id: int, held: Round | None = None) -> Round:
-    """A round with what RoundOut shows loaded in four queries: the round with who opened it,
-    its wagers, its hands, its events with who took each step (``opened_by_username``,
-    ``by_username``), each in its model's order, as ``wager_rows``, ``hand_rows`` and
-    ``event_rows`` (table_rounds gives each of its rounds the same attributes).
-    (RoundOut shows the table and the banker by their ids, so neither row is joined.)
+    """A round with what RoundOut shows, read in one round trip (casino.shared.db.
+    read_together): the round with who opened it, its wagers, its hands, its events with who
+    took each step (``opened_by_username``, ``by_username``), each in its model's order, as
+    ``wager_rows``, ``hand_rows`` and ``event_rows`` (table_rounds gives each of its rounds
+    the same attributes). (RoundOut shows the table and the banker by their ids, so neither
+    row is joined.)
 
     ``held``: the round as the step that has just written it holds it, in the same
     transaction, with ``opened_by_username`` (round_settle's): it is not read again, nor
-    its wagers or its hands when the step attached them all. The events are always read: a
-    step holds none of the earlier ones."""
+    the rows the step attached (its wagers, its hands, its events as EVENTS reads them)."""
     round_ = held if held is not None and held.pk == round_id \
-        and hasattr(held, "opened_by_username") else _ROUND.first(round_id)
+        and hasattr(held, "opened_by_username") else None
+    reads: list[tuple[SqlRead[Any], Sequence[Any]]] = []
     if round_ is None:
-        raise NotFound(f"no round #{round_id}")
-    if not hasattr(round_, "wager_rows"):
-        round_.wager_rows = round_wagers(round_id=round_id)
-    if not hasattr(round_, "hand_rows"):
-        round_.hand_rows = round_hands(round_id=round_id)
-    round_.event_rows = _EVENTS.all(round_id, round_id)
+        reads.append((_ROUND, (round_id,)))
+    if round_ is None or not hasattr(round_, "wager_rows"):
+        reads.append((WAGERS, (round_id,)))
+    if round_ is None or not hasattr(round_, "hand_rows"):
+        reads.append((HANDS, (round_id,)))
+    if round_ is None or not hasattr(round_, "event_rows"):
+        reads.append((EVENTS, (round_id, round_id)))
+    found = dict(zip((read for read, _ in reads), read_together(*reads), strict=True)) \
+        if reads else {}
+    if round_ is None:
+        if not found[_ROUND]:
+            raise NotFound(f"no round #{round_id}")
+        round_ = found[_ROUND][0]
+    if WAGERS in found:
+        round_.wager_rows = found[WAGERS]
+    if HANDS in found:
+        round_.hand_rows = found[HANDS]
+    if EVENTS in found:
+        round_.event_rows = found[EVENTS]
     if round_.event_rows:
-        round_.pending_approval_json = round_.event_rows[0].pending_approval_json  # type: ignore[attr-defined]
+        first: Any = round_.event_rows[0]  # EVENTS' extra column, the same on every row
+        round_.pending_approval_json = first.pending_approval_json
     else:  # every round has its "opened" event; read on its own all the same
         with connection.cursor() as cursor:
             cursor.execute(_PENDING, [round_id])
@@ -149,17 +164,17 @@ def round_currency(*, round_id: int) -> str:
 
 def round_active_wagers(round_: Round) -> list[Wager]:
     """The round's wagers still in play (not cleared before the deal), in seat order."""
-    return _ACTIVE_WAGERS.all(round_.pk)
+    return _ACTIVEWAGERS.all(round_.pk)
 
 
 def round_wagers(*, round_id: int) -> list[Wager]:
     """Every wager of the round, cleared ones too, in their model's order (seat, then id)."""
-    return _WAGERS.all(round_id)
+    return WAGERS.all(round_id)
 
 
 def round_hands(*, round_id: int) -> list[Hand]:
     """The round's hands, in their model's order (dealt, set, settled)."""
-    return _HANDS.all(round_id)
+    return HANDS.all(round_id)
 
 
 def round_previous(round_: Round) -> Round | None:

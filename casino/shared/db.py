@@ -95,6 +95,16 @@ def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]
     so none may depend on another, and two parts may not update one row (PostgreSQL would
     silently keep one of the two; refused here). The foreign keys are checked at the end of
     the statement, when every part is written. Every model goes to one database."""
+    write_rows_then_read(updates=updates, insert=insert, then=())
+    return insert
+
+
+def write_rows_then_read(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]],
+                         insert: models.Model,
+                         then: Sequence[tuple[SqlRead[Any], Sequence[Any]]]) -> list[list[Any]]:
+    """``write_rows``, and the reads ``then`` (as read_together's) sent with its statement, in
+    its round trip: they run after it, in the same transaction, and see what it wrote.
+    Returns their rows, a list per read."""
     model = type(insert)
     alias = router.db_for_write(model) or DEFAULT_DB_ALIAS
     parts: list[str] = []
@@ -128,12 +138,14 @@ def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]
     params += [f.get_db_prep_save(f.pre_save(insert, True), conn) for f in insert_fields]
     if parts:
         sql = f"WITH {', '.join(parts)} {sql}"
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        insert.pk = cursor.fetchone()[0]
+    if any(read.alias() != alias for read, _ in then):
+        raise ValueError("write_rows reads from the database it writes to")
+    answers = _together(conn, [(sql, params), *((read.sql, p) for read, p in then)])
+    insert.pk = answers[0][0][0]
     insert._state.adding = False
     insert._state.db = conn.alias
-    return insert
+    return [[read._instance(row, alias, conn) for row in rows]
+            for (read, _), rows in zip(then, answers[1:], strict=True)]
 
 
 @contextlib.contextmanager
@@ -207,18 +219,17 @@ class SqlRead(Generic[M]):
         self._parts = [_Part(name, part) for name, part in parts]
 
     def all(self, *params: Any) -> list[M]:
+        return read_together((self, params))[0]
+
+    def alias(self) -> str:
         alias = (router.db_for_write(self.model) if self.locks
                  else router.db_for_read(self.model)) or DEFAULT_DB_ALIAS
-        conn = connections[alias]
-        if self.locks and conn.get_autocommit():
+        if self.locks and connections[alias].get_autocommit():
             # What the ORM says of select_for_update() outside a transaction: the lock would
             # be released at once.
             raise transaction.TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction.")
-        with conn.cursor() as cursor:
-            cursor.execute(self.sql, params)
-            rows = cursor.fetchall()
-        return [self._instance(row, alias, conn) for row in rows]
+        return alias
 
     def first(self, *params: Any) -> M | None:
         found = self.all(*params)
@@ -243,6 +254,43 @@ class SqlRead(Generic[M]):
         for name, value in zip(self.extra, row[at:], strict=True):
             setattr(obj, name, value)
         return obj  # type: ignore[return-value]
+
+
+def read_together(*reads: tuple[SqlRead[Any], Sequence[Any]]) -> list[list[Any]]:
+    """The rows of several ``SqlRead``s (each with its parameters), sent to the server
+    together and answered in one round trip: psycopg's pipeline mode sends every statement
+    before it reads the first answer. PostgreSQL still runs them one after the other, in
+    the order given, each with a snapshot of its own (READ COMMITTED): a read placed after
+    a ``FOR UPDATE`` runs once the lock is granted and sees what its last holder committed,
+    exactly as if it had been sent after the lock's answer. Every read goes to one
+    database."""
+    aliases = {read.alias() for read, _ in reads}
+    if len(aliases) != 1:
+        raise ValueError("read_together reads from one database")
+    alias = aliases.pop()
+    conn = connections[alias]
+    answers = _together(conn, [(read.sql, params) for read, params in reads])
+    return [[read._instance(row, alias, conn) for row in rows]
+            for (read, _), rows in zip(reads, answers, strict=True)]
+
+
+def _together(conn: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+    """Each statement's rows, every statement sent before the first answer is read (one
+    statement: as any other query). Through Django's cursors, so errors come wrapped as
+    Django's and the query log and execute wrappers see every statement."""
+    if len(statements) == 1:
+        ((sql, params),) = statements
+        with conn.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [cursor.fetchall()]
+    with contextlib.ExitStack() as stack:
+        cursors = [stack.enter_context(conn.cursor()) for _ in statements]
+        # Cursor.connection and Connection.pipeline(): psycopg's public API. A failed
+        # statement fails those after it; the first error is raised by its fetch.
+        stack.enter_context(cursors[0].connection.pipeline())
+        for cursor, (sql, params) in zip(cursors, statements, strict=True):
+            cursor.execute(sql, params)
+        return [cursor.fetchall() for cursor in cursors]
 
 
 class _Part:

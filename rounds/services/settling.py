@@ -14,21 +14,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import write_rows
+from casino.shared.db import read_together, write_rows_then_read
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
 from rounds import accounts, paigow
-from rounds.errors import HandsMissing, WrongState
+from rounds.errors import HandsMissing, RoundNotFound, WrongState
 from rounds.models import Hand, Round, Wager
 from rounds.selectors import (
+    EVENTS,
+    HANDS,
+    WAGERS,
     round_active_wagers,
-    round_hands,
     round_positions_against_bank,
-    round_wagers,
 )
 from rounds.services.banking import banker_cover_hold, round_covers
 from rounds.services.steps import (
+    LOCK_WITH_TABLE,
     round_event,
     round_event_add,
     round_lock,
@@ -60,19 +62,20 @@ def round_settle(*, round_id: int, by: User,
     settled; then every account the settlement touches, in primary-key order, before any
     hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
     """
-    # The table comes with the round (the entry's memo). The accounts' ids are found in one
-    # plain query (rounds.accounts.settlement_accounts): reading them with the round and
-    # the wagers as correlated subqueries saved that query but cost more to compile in
-    # Python than the round trip (measured: docs/benchmarks.md).
-    round_ = round_lock(round_id, with_table=True)
+    # The table comes with the round (the entry's memo). Its wagers (cleared ones too:
+    # those in play settle, and the answer shows them all, selectors.round_detail's
+    # ``held``), its hands and its parties' accounts are read after the lock, so that no
+    # step of the round changes them meanwhile, in the lock's round trip.
+    found, every_wager, dealt_hands, party_rows = read_together(
+        (LOCK_WITH_TABLE, (round_id,)), (WAGERS, (round_id,)), (HANDS, (round_id,)),
+        (accounts.PARTY_ACCOUNTS, accounts.party_accounts_params(round_id)))
+    if not found:
+        raise RoundNotFound(f"no round #{round_id}")
+    round_ = found[0]
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
-    # After the lock, so no step of the round changes them while they are read. All of
-    # them, cleared ones too, in one read: those in play settle, and the answer shows them
-    # all (selectors.round_detail's ``held``). Settling writes no wager.
-    every_wager = round_wagers(round_id=round_.pk)
     round_.wager_rows = every_wager
     # In seat order, as round_active_wagers gives them (one active wager per seat).
     wagers = [w for w in every_wager if w.state == Wager.State.ACTIVE]
@@ -94,7 +97,7 @@ def round_settle(*, round_id: int, by: User,
         if round_.deal_kind == Round.DealKind.RESULTS:
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
-        hands = {h.position: h for h in round_hands(round_id=round_.pk)}
+        hands = {h.position: h for h in dealt_hands}
         results = _showdown_all(round_, stakes, hands)
 
     rules = round_.table_rules
@@ -107,7 +110,7 @@ def round_settle(*, round_id: int, by: User,
         player_dealer=round_.banker_seat is not None,
     )
     # A table of pushes moves no money: no account to find.
-    party_accounts = accounts.settlement_accounts(round_, wagers) \
+    party_accounts = accounts.settlement_accounts(round_, wagers, party_rows) \
         if money.moves or hold_cover else {}
     lines = _settlement_lines(money.lines, party_accounts)
     if hold_cover:
@@ -162,8 +165,9 @@ def round_settle(*, round_id: int, by: User,
                           banker_commission=format_minor(money.banker_commission, cur),
                           player_commission=format_minor(money.player_commission, cur),
                           **_card_room_event(money, cur) if rules.card_room else {})
-    # The hands dealt, the round and its event in one statement: one round trip, not three.
-    write_rows(updates=[
+    # The hands dealt, the round and its event in one statement, and the round's events as
+    # the answer shows them read after it: one round trip, not four.
+    [round_.event_rows] = write_rows_then_read(updates=[
         (dealt, ["outcome", "high_result", "low_result", "wager", "amount", "commission",
                  "cover_banker", "cover_third_party", "fee"]),
         ([round_], ["banker_net", "banker_commission", "house_stake_result",
@@ -172,9 +176,10 @@ def round_settle(*, round_id: int, by: User,
                     "banker_hold_id", "third_party_hold_id", "fee_hold_ids",
                     "third_party_net", "third_party_commission", "collection_banker",
                     "collection_players"]),
-    ], insert=settled)
+    ], insert=settled, then=[(EVENTS, (round_.pk, round_.pk))])
     # Every hand of the round, as written, for the answer (selectors.round_detail's
-    # ``held``): those dealt were all read above; a results-only round has only those made.
+    # ``held``, with the events read above): those dealt were all read above; a
+    # results-only round has only those made.
     round_.hand_rows = sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
                               key=lambda h: h.pk)
     return round_

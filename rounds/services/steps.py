@@ -24,7 +24,7 @@ _LOCK = SqlRead(Round, f'SELECT {columns(Round, "r")} FROM "{Round._meta.db_tabl
 # Settlement's lock also reads the table and who opened the round, by username as
 # round_detail does, so that its answer need not read the round again (FOR UPDATE OF the
 # round: the others are only read).
-_LOCK_WITH_TABLE = SqlRead(
+LOCK_WITH_TABLE = SqlRead(
     Round, f'SELECT {columns(Round, "r")}, {columns(Table, "t")}, u.username '
     f'FROM "{Round._meta.db_table}" r JOIN "{Table._meta.db_table}" t ON t.id = r.table_id '
     f'LEFT JOIN "{User._meta.db_table}" u ON u.id = r.opened_by_id '
@@ -36,7 +36,7 @@ def round_lock(round_id: int, *, with_table: bool = False) -> Round:
     """The round, its row locked until the transaction ends: steps of one round queue.
     ``with_table`` reads the table with it (settlement names it in the entry's memo) and
     who opened the round (``opened_by_username``, for the answer)."""
-    round_ = (_LOCK_WITH_TABLE if with_table else _LOCK).first(round_id)
+    round_ = (LOCK_WITH_TABLE if with_table else _LOCK).first(round_id)
     if round_ is None:
         raise RoundNotFound(f"no round #{round_id}")
     return round_

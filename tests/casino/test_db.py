@@ -1,6 +1,10 @@
+import threading
+import time
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, connections, transaction
 from django.db.models import F
 
 from casino.models import Player
@@ -8,6 +12,7 @@ from casino.shared.db import (
     SqlRead,
     columns,
     insert_row,
+    read_together,
     update_rows,
     write_rows,
 )
@@ -233,3 +238,97 @@ def test_the_hot_paths_writes_are_prepared_statements_too():
     assert any(s.startswith(f'UPDATE "{table}" SET') for s in prepared)
     assert any(s.startswith(f'UPDATE "{table}" AS t SET') for s in prepared)
     assert list(Table.objects.values_list("min_bet", flat=True)) == [700, 700]
+
+
+# --- read_together: several SqlReads, one round trip ----------------------------------------
+
+PLAYER_BY_ID = SqlRead(Player, f'SELECT {columns(Player, "p")} FROM "{Player._meta.db_table}" p '
+                       "WHERE p.id = %s")
+TABLES_BY_NAME = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '
+                         "WHERE t.name LIKE %s ORDER BY t.id")
+
+
+def test_read_together_answers_each_read_as_it_would_alone(django_assert_num_queries):
+    players = [Player.objects.create(name=f"P{n}") for n in range(2)]
+    tables = [Table.objects.create(name=f"Read {n}") for n in range(3)]
+    alone: list[list[Any]] = [PLAYER_BY_ID.all(players[1].pk), TABLES_BY_NAME.all("Read %"),
+             PLAYER_BY_ID.all(-1)]
+
+    with django_assert_num_queries(3):  # three statements, in one round trip (below)
+        together = read_together((PLAYER_BY_ID, (players[1].pk,)), (TABLES_BY_NAME, ("Read %",)),
+                                 (PLAYER_BY_ID, (-1,)))
+
+    assert [[_fields(o) for o in rows] for rows in together] == \
+        [[_fields(o) for o in rows] for rows in alone]
+    assert [t.pk for t in together[1]] == [t.pk for t in tables]
+    assert together[2] == []
+
+
+def test_read_together_sends_every_statement_before_it_reads_the_first_answer(tmp_path):
+    # given a trace of what the connection sends (F) and receives (B), libpq's own
+    from django.db import connection
+    from psycopg import pq
+
+    player = Player.objects.create(name="Traced")
+    trace = tmp_path / "trace.txt"
+    with connection.cursor() as cursor, trace.open("w") as out:
+        pgconn = cursor.connection.pgconn
+        pgconn.trace(out.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            # when three reads go together
+            read_together((PLAYER_BY_ID, (player.pk,)), (TABLES_BY_NAME, ("%",)),
+                          (PLAYER_BY_ID, (player.pk,)))
+        finally:
+            pgconn.untrace()
+
+    # then the three executions went out before the first row came back: one round trip
+    lines = trace.read_text().splitlines()
+    sent = [i for i, line in enumerate(lines) if line.split("\t")[0] == "F"
+            and "Execute" in line]
+    received = [i for i, line in enumerate(lines) if line.split("\t")[0] == "B"
+                and "DataRow" in line]
+    assert len(sent) == 3 and received, "\n".join(lines)
+    assert max(sent) < min(received), "\n".join(lines)
+
+
+def test_an_error_in_a_read_together_is_djangos_and_leaves_the_rest_unread():
+    broken = SqlRead(Player, f'SELECT {columns(Player, "p")} FROM "{Player._meta.db_table}" p '
+                     "WHERE p.id = 1 / %s")
+    with pytest.raises(DataError), transaction.atomic():
+        read_together((PLAYER_BY_ID, (1,)), (broken, (0,)), (PLAYER_BY_ID, (1,)))
+    # the connection is usable after the failed block
+    assert PLAYER_BY_ID.all(-1) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_sent_after_a_lock_sees_what_the_locks_holder_committed():
+    # given a player whose row another transaction holds locked while it renames them
+    player = Player.objects.create(name="Before")
+    locked = SqlRead(Player, f'SELECT {columns(Player, "p")} FROM "{Player._meta.db_table}" p '
+                     "WHERE p.id = %s FOR UPDATE", locks=True)
+    holding, done = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                locked.first(player.pk)
+                Player.objects.filter(pk=player.pk).update(name="After")
+                holding.set()
+                time.sleep(0.3)
+        finally:
+            connections.close_all()
+            done.set()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    assert holding.wait(5)
+
+    # when the lock and a plain read of the row go together
+    with transaction.atomic():
+        [[first], [then]] = read_together((locked, (player.pk,)), (PLAYER_BY_ID, (player.pk,)))
+
+    # then the read ran after the lock was granted, and saw the holder's commit
+    thread.join(5)
+    assert done.is_set()
+    assert first.name == then.name == "After"

@@ -21,9 +21,9 @@ pytestmark = pytest.mark.django_db
 # The token with its user and the user's permissions, by its digest (casino/shared/api/
 # authentication.py; knox's own lookup and its sweep of the user's other tokens were two,
 # and the permissions a third), the Idempotency-Key's transaction (begin, insert of the key,
-# update with the answer, end), and what the answer reads besides the round, wagers and
-# hands the settlement holds: the events.
-AROUND_THE_SETTLEMENT = 6
+# update with the answer, end). The answer reads nothing more: the settlement holds the
+# round, its wagers, its hands and its events as it wrote them.
+AROUND_THE_SETTLEMENT = 5
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_six_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_five_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends
@@ -63,7 +63,7 @@ def test_a_settle_request_sends_six_statements_besides_the_settlements_own(
         response = dealer.client.post(f"/api/v1/rounds/{round_id}/settle", {}, format="json",
                                       HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then the request sends the settlement's statements and six more
+    # then the request sends the settlement's statements and five more
     assert response.status_code == 200, response.json()
     assert response.json()["state"] == "settled"
     (own,) = settlement
