@@ -82,6 +82,39 @@ def insert_row(obj: M) -> M:
     return write_rows(updates=(), insert=obj)
 
 
+def _insert_statement(obj: models.Model, conn: Any) -> tuple[str, list[Any]]:
+    """The INSERT of ``obj``'s row returning its key, built once per model, and its values
+    as each field prepares them (``pre_save`` first, so ``auto_now_add`` stamps it)."""
+    model = type(obj)
+    if model not in _INSERTS:
+        meta = model._meta
+        written = [f for f in meta.concrete_fields if not f.primary_key]
+        if not isinstance(meta.pk, models.AutoField | models.BigAutoField) or any(
+                f.db_default is not models.NOT_PROVIDED or f.generated for f in written):
+            raise ValueError(f"insert_row writes {meta.label}'s columns as save() does only "
+                             "for a key the database numbers and no database default")
+        columns = ", ".join(f'"{f.column}"' for f in written)
+        placeholders = ", ".join(["%s"] * len(written))
+        _INSERTS[model] = (f'INSERT INTO "{meta.db_table}" ({columns}) '  # noqa: S608
+                           f'VALUES ({placeholders}) RETURNING "{meta.pk.column}"', written)
+    sql, fields = _INSERTS[model]
+    return sql, [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
+
+
+def insert_rows(*objs: models.Model) -> None:
+    """``insert_row`` of each object, the INSERTs sent together (read_together's pipeline):
+    one round trip. Each gets its id. Every model goes to one database."""
+    aliases = {router.db_for_write(type(obj)) or DEFAULT_DB_ALIAS for obj in objs}
+    if len(aliases) != 1:
+        raise ValueError("insert_rows writes to one database")
+    conn = connections[aliases.pop()]
+    answers = _together(conn, [_insert_statement(obj, conn) for obj in objs])
+    for obj, rows in zip(objs, answers, strict=True):
+        obj.pk = rows[0][0]
+        obj._state.adding = False
+        obj._state.db = conn.alias
+
+
 def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]],
                insert: M) -> M:
     """``update_rows`` of each (objects, fields) pair and ``insert_row`` of ``insert``, as
@@ -122,20 +155,9 @@ def write_rows_then_read(*, updates: Sequence[tuple[Sequence[models.Model], Sequ
         sql, values = _update_statement(objs, fields)
         parts.append(f"w{len(parts)} AS ({sql})")
         params += values
-    if model not in _INSERTS:
-        meta = model._meta
-        written = [f for f in meta.concrete_fields if not f.primary_key]
-        if not isinstance(meta.pk, models.AutoField | models.BigAutoField) or any(
-                f.db_default is not models.NOT_PROVIDED or f.generated for f in written):
-            raise ValueError(f"insert_row writes {meta.label}'s columns as save() does only "
-                             "for a key the database numbers and no database default")
-        columns = ", ".join(f'"{f.column}"' for f in written)
-        placeholders = ", ".join(["%s"] * len(written))
-        _INSERTS[model] = (f'INSERT INTO "{meta.db_table}" ({columns}) '  # noqa: S608
-                           f'VALUES ({placeholders}) RETURNING "{meta.pk.column}"', written)
-    sql, insert_fields = _INSERTS[model]
     conn = connections[alias]
-    params += [f.get_db_prep_save(f.pre_save(insert, True), conn) for f in insert_fields]
+    sql, values = _insert_statement(insert, conn)
+    params += values
     if parts:
         sql = f"WITH {', '.join(parts)} {sql}"
     if any(read.alias() != alias for read, _ in then):

@@ -15,7 +15,7 @@ from django.db import transaction
 from casino.models import Player
 from casino.selectors import player_label
 from casino.shared import approvals
-from casino.shared.db import SqlRead, columns, insert_row, update_rows
+from casino.shared.db import SqlRead, columns, insert_row, insert_rows, write_rows
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
@@ -36,19 +36,21 @@ from rounds.rules import TableRules
 from rounds.selectors import (
     BANK_DECLINED,
     BANK_OFFERED,
+    HANDS,
     player_last_wager_against_house,
     round_active_wagers,
     round_bank_positions,
     round_bank_table,
-    round_hands,
     round_players_set,
     round_positions_against_bank,
     round_positions_in_play,
 )
 from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
+    round_event,
     round_event_add,
     round_lock,
+    round_lock_with,
     round_require_deal_mode,
     round_require_state,
     seated_player_lock,
@@ -112,12 +114,15 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
         raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
                        code="wager_exists")
     account = accounts.player_account(player)
+    # In a savepoint of its own (the ledger's default): a refusal, the funds short, reads
+    # the account for its message.
     hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
                              ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
-    wager = insert_row(Wager(round=round_, seat=seat, player=player, amount=amount,
-                             hold_id=hold.pk, placed_by=by))
-    round_event_add(round_, "wager_placed", by, seat=seat, player=player.pk,
-           amount=format_minor(amount, round_.currency), hold=hold.pk)
+    wager = Wager(round=round_, seat=seat, player=player, amount=amount, hold_id=hold.pk,
+                  placed_by=by)
+    # The wager and its event, sent together: one round trip.
+    insert_rows(wager, round_event(round_, "wager_placed", by, seat=seat, player=player.pk,
+                                   amount=format_minor(amount, round_.currency), hold=hold.pk))
     return wager
 
 
@@ -550,13 +555,13 @@ def hand_set(*, round_id: int, position: str, by: User,
     """Set one position's hand: as submitted (a foul is refused), by the house way on
     request, or — ``as_played`` — as a live table's player set it, where a foul follows
     the table's foul policy (rules §4). Locks the round."""
-    round_ = round_lock(round_id)
+    # The hands come with the lock, in its round trip.
+    round_, (hands,) = round_lock_with(round_id, (HANDS, (round_id,)))
     round_require_state(round_, Round.State.DEALT, doing="set a hand")
     if round_.deal_kind == Round.DealKind.RESULTS:
         raise WrongState("this round records results only; it has no cards to set")
     if position == "dealer":
         raise Conflict("the dealer's hand is always set by the house way", code="dealer_hand")
-    hands = round_hands(round_id=round_.pk)
     hand = next((h for h in hands if h.position == position), None)
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
@@ -602,7 +607,8 @@ def hand_set(*, round_id: int, position: str, by: User,
             else:
                 setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
                 _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
-    update_rows([hand], ["high", "low", "set_by"])
-    round_event_add(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,
-           set_by=hand.set_by)
+    # The hand and its event in one statement.
+    write_rows(updates=[([hand], ["high", "low", "set_by"])],
+               insert=round_event(round_, "hand_set", by, position=position, high=hand.high,
+                                  low=hand.low, set_by=hand.set_by))
     return hand

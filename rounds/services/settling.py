@@ -14,12 +14,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import read_together, write_rows_then_read
+from casino.shared.db import write_rows_then_read
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
 from rounds import accounts, paigow
-from rounds.errors import HandsMissing, RoundNotFound, WrongState
+from rounds.errors import HandsMissing, WrongState
 from rounds.models import Hand, Round, Wager
 from rounds.selectors import (
     EVENTS,
@@ -30,10 +30,10 @@ from rounds.selectors import (
 )
 from rounds.services.banking import banker_cover_hold, round_covers
 from rounds.services.steps import (
-    LOCK_WITH_TABLE,
     round_event,
     round_event_add,
     round_lock,
+    round_lock_with,
     round_require_deal_mode,
     round_require_state,
 )
@@ -66,12 +66,9 @@ def round_settle(*, round_id: int, by: User,
     # those in play settle, and the answer shows them all, selectors.round_detail's
     # ``held``), its hands and its parties' accounts are read after the lock, so that no
     # step of the round changes them meanwhile, in the lock's round trip.
-    found, every_wager, dealt_hands, party_rows = read_together(
-        (LOCK_WITH_TABLE, (round_id,)), (WAGERS, (round_id,)), (HANDS, (round_id,)),
-        (accounts.PARTY_ACCOUNTS, accounts.party_accounts_params(round_id)))
-    if not found:
-        raise RoundNotFound(f"no round #{round_id}")
-    round_ = found[0]
+    round_, (every_wager, dealt_hands, party_rows) = round_lock_with(
+        round_id, (WAGERS, (round_id,)), (HANDS, (round_id,)),
+        (accounts.PARTY_ACCOUNTS, accounts.party_accounts_params(round_id)), with_table=True)
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)

@@ -7,12 +7,13 @@ lock is the round row's, the second in the lock order of rounds.services.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from casino.models import Player
-from casino.shared.db import SqlRead, columns, insert_row
+from casino.shared.db import SqlRead, columns, insert_row, read_together
 from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
 from rounds.models import STATE_WORDS, Round, RoundEvent, Seat, Table
 
@@ -40,6 +41,18 @@ def round_lock(round_id: int, *, with_table: bool = False) -> Round:
     if round_ is None:
         raise RoundNotFound(f"no round #{round_id}")
     return round_
+
+
+def round_lock_with(round_id: int, *reads: tuple[SqlRead[Any], Sequence[Any]],
+                    with_table: bool = False) -> tuple[Round, list[list[Any]]]:
+    """round_lock, and ``reads`` sent with it (casino.shared.db.read_together): they run
+    once the lock is granted, in its round trip, and see the round's rows as its last step
+    left them. Returns the round and each read's rows."""
+    found, *rows = read_together(((LOCK_WITH_TABLE if with_table else _LOCK), (round_id,)),
+                                 *reads)
+    if not found:
+        raise RoundNotFound(f"no round #{round_id}")
+    return found[0], rows
 
 
 def round_require_state(round_: Round, *states: str, doing: str) -> None:

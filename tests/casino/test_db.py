@@ -12,11 +12,13 @@ from casino.shared.db import (
     SqlRead,
     columns,
     insert_row,
+    insert_rows,
     read_together,
     update_rows,
     write_rows,
 )
 from rounds.models import Table, TableSettingsChange
+from tests.round_trips import round_trips
 
 pytestmark = pytest.mark.django_db
 
@@ -332,3 +334,20 @@ def test_a_read_sent_after_a_lock_sees_what_the_locks_holder_committed():
     thread.join(5)
     assert done.is_set()
     assert first.name == then.name == "After"
+
+
+def test_insert_rows_writes_each_as_insert_row_does_in_one_round_trip(django_assert_num_queries):
+    anna = User.objects.create(username="anna")
+    table = Table.objects.create(name="T")
+    change = TableSettingsChange(table=table, changed_by=anna, changes={"a": [1, 2]})
+    player = Player.objects.create(name="Before")
+    new_player = Player(name="New", created_by=anna)
+
+    with django_assert_num_queries(2), round_trips() as trips:
+        insert_rows(change, new_player)
+
+    assert trips.count == 1, trips
+    assert not change._state.adding and not new_player._state.adding
+    assert TableSettingsChange.objects.get(pk=change.pk).changes == {"a": [1, 2]}
+    assert Player.objects.get(pk=new_player.pk).name == "New"
+    assert new_player.pk == player.pk + 1
