@@ -241,6 +241,17 @@ def test_malformed_amounts_are_refused_with_400(dealer, table, seat_player, amou
     assert set(response.json()["error"]) == {"code", "message", "detail"}
 
 
+@pytest.mark.parametrize("round_id", [999_999, 2**63, 2**70])
+def test_a_wager_for_a_round_that_does_not_exist_is_404(dealer, round_id):
+    # The amount is read in the round's currency, asked first: a missing round, even one
+    # beyond the key's range, is a 404 in the one error shape.
+    response = dealer.client.post(f"/api/v1/rounds/{round_id}/wagers",
+                                  {"seat": 1, "amount": "10.00"}, format="json")
+
+    assert response.status_code == 404, response.content
+    assert response.json()["error"]["code"] == "not_found"
+
+
 def test_out_of_order_steps_are_refused_and_change_nothing(dealer, table, seat_player):
     seat_player(table, 1)
     round_id = dealer.open_round(table)["id"]
