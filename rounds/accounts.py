@@ -57,22 +57,28 @@ def table_accounts(table: Table) -> TableAccounts:
 # The accounts settlement_accounts may need, found from the round's id alone, so that the
 # settlement reads them in the round trip that takes its lock (rounds.services.settling):
 # the table's, in the round's currency, and those of every player who wagered, banks or
-# covers as the proposition player. Read after the lock, they are the locked round's.
+# covers as the proposition player. Read after the lock, they are the locked round's. The
+# (kind, ref) pairs are made first and each found by the accounts' unique key, whatever
+# the number of accounts (a filter of OR and IN across the table read it whole).
 PARTY_ACCOUNTS = SqlRead(
-    Account, f'SELECT {columns(Account, "a")} FROM "{Account._meta.db_table}" a '  # noqa: S608
-    f'JOIN "{Round._meta.db_table}" r ON r.id = %s AND a.currency = r.currency '
-    "WHERE (a.kind IN (%s, %s, %s) AND a.ref = %s || r.table_id) "
-    "OR (a.kind = %s AND a.ref IN ("
-    f'SELECT %s || w.player_id FROM "{Wager._meta.db_table}" w WHERE w.round_id = r.id '
-    "UNION ALL SELECT %s || p.id FROM unnest(ARRAY[r.banker_player_id, r.third_party_id]) "
-    "p(id) WHERE p.id IS NOT NULL))")
+    Account, f'SELECT {columns(Account, "a")} FROM "{Round._meta.db_table}" r '  # noqa: S608
+    "CROSS JOIN LATERAL ("
+    "SELECT k.kind, %s || r.table_id AS ref FROM unnest(%s::text[]) k(kind) "
+    f'UNION SELECT %s, %s || w.player_id FROM "{Wager._meta.db_table}" w '
+    "WHERE w.round_id = r.id "
+    "UNION SELECT %s, %s || p.id FROM unnest(ARRAY[r.banker_player_id, r.third_party_id]) "
+    "p(id) WHERE p.id IS NOT NULL) k "
+    f'JOIN "{Account._meta.db_table}" a '
+    "ON a.kind = k.kind AND a.currency = r.currency AND a.ref = k.ref "
+    "WHERE r.id = %s")
 
 
 def party_accounts_params(round_id: int) -> tuple[Any, ...]:
     """PARTY_ACCOUNTS' parameters for the round ``round_id``."""
-    return (round_id, Account.Kind.TABLE_BANKROLL.value, Account.Kind.COMMISSION.value,
-            Account.Kind.COLLECTION.value, TABLE_REF, Account.Kind.PLAYER.value, PLAYER_REF,
-            PLAYER_REF)
+    table_kinds = [Account.Kind.TABLE_BANKROLL.value, Account.Kind.COMMISSION.value,
+                   Account.Kind.COLLECTION.value]
+    player = Account.Kind.PLAYER.value
+    return (TABLE_REF, table_kinds, player, PLAYER_REF, player, PLAYER_REF, round_id)
 
 
 def settlement_accounts(round_: Round, wagers: Sequence[Wager],

@@ -108,7 +108,8 @@ def insert_rows(*objs: models.Model) -> None:
     if len(aliases) != 1:
         raise ValueError("insert_rows writes to one database")
     conn = connections[aliases.pop()]
-    answers = _together(conn, [_insert_statement(obj, conn) for obj in objs])
+    with _one_transaction(conn, len(objs)):
+        answers = _together(conn, [_insert_statement(obj, conn) for obj in objs])
     for obj, rows in zip(objs, answers, strict=True):
         obj.pk = rows[0][0]
         obj._state.adding = False
@@ -162,7 +163,8 @@ def write_rows_then_read(*, updates: Sequence[tuple[Sequence[models.Model], Sequ
         sql = f"WITH {', '.join(parts)} {sql}"
     if any(read.alias() != alias for read, _ in then):
         raise ValueError("write_rows reads from the database it writes to")
-    answers = _together(conn, [(sql, params), *((read.sql, p) for read, p in then)])
+    with _one_transaction(conn, 1 + len(then)):
+        answers = _together(conn, [(sql, params), *((read.sql, p) for read, p in then)])
     insert.pk = answers[0][0][0]
     insert._state.adding = False
     insert._state.db = conn.alias
@@ -294,6 +296,16 @@ def read_together(*reads: tuple[SqlRead[Any], Sequence[Any]]) -> list[list[Any]]
     answers = _together(conn, [(read.sql, params) for read, params in reads])
     return [[read._instance(row, alias, conn) for row in rows]
             for (read, _), rows in zip(reads, answers, strict=True)]
+
+
+def _one_transaction(conn: Any, statements: int) -> contextlib.AbstractContextManager[Any]:
+    """Writes sent together run in a transaction of Django's: outside one, the pipeline's
+    statements would commit at its end, and an error only the commit finds (a deferred
+    foreign key) would come from leaving the pipeline, not from a statement's answer:
+    unwrapped, and with the connection left in pipeline mode."""
+    if statements > 1 and conn.get_autocommit():
+        return transaction.atomic(using=conn.alias)
+    return contextlib.nullcontext()
 
 
 def _together(conn: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:

@@ -351,3 +351,20 @@ def test_insert_rows_writes_each_as_insert_row_does_in_one_round_trip(django_ass
     assert TableSettingsChange.objects.get(pk=change.pk).changes == {"a": [1, 2]}
     assert Player.objects.get(pk=new_player.pk).name == "New"
     assert new_player.pk == player.pk + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_sent_together_outside_a_transaction_fail_as_djangos_and_leave_nothing():
+    # given no transaction, and a second row whose foreign key (deferred) names nothing
+    anna = User.objects.create(username="anna")
+    ghost = TableSettingsChange(table_id=987_654, changed_by=anna, changes={})
+
+    # when both go together, then the error is Django's, and neither row was written
+    with pytest.raises(IntegrityError):
+        insert_rows(Player(name="Kept?"), ghost)
+    assert not Player.objects.filter(name="Kept?").exists()
+    # and the connection goes on
+    assert PLAYER_BY_ID.all(-1) == []
+    insert_rows(Player(name="After"), TableSettingsChange(
+        table=Table.objects.create(name="T"), changed_by=anna, changes={}))
+    assert Player.objects.filter(name="After").exists()
