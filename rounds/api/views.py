@@ -303,7 +303,8 @@ class SettleView(APIView):
         outcomes = data.get("outcomes")
         if outcomes is None:
             # Answered from the round the settlement holds (its row and hands as written).
-            settled = services.round_settle(round_id=round_id, by=acting_user(request))
+            settled = services.round_settle(round_id=round_id, by=acting_user(request),
+                                            for_answer=True)
             return _round_response(round_id, held=settled)
         done = approvals.action_submit(action=SETTLE_RESULTS,
                                        params={"round_id": round_id, "outcomes": outcomes},

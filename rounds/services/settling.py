@@ -52,7 +52,8 @@ from rounds.settlement import (
 @transaction.atomic
 def round_settle(*, round_id: int, by: User,
                  outcomes: Mapping[str, str] | None = None,
-                 approved_by: approvals.Approval | None = None) -> Round:
+                 approved_by: approvals.Approval | None = None,
+                 for_answer: bool = False) -> Round:
     """Settle every hand against the bank and post the round as ONE ledger entry that
     resolves every hold (rules §5-§7). Settling again, with no outcomes or the same ones,
     returns the first settlement (a client's retry); other outcomes are refused (409), as
@@ -61,6 +62,10 @@ def round_settle(*, round_id: int, by: User,
     Locks the round row first, so concurrent calls queue and the later ones find the round
     settled; then every account the settlement touches, in primary-key order, before any
     hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
+
+    ``for_answer``: the caller answers with the whole round (the API): the round's events
+    are read with the settlement's last write, in its round trip, and held on the round
+    with its wagers and hands (selectors.round_detail's ``held``).
     """
     # The table comes with the round (the entry's memo). Its wagers (cleared ones too:
     # those in play settle, and the answer shows them all, selectors.round_detail's
@@ -162,9 +167,10 @@ def round_settle(*, round_id: int, by: User,
                           banker_commission=format_minor(money.banker_commission, cur),
                           player_commission=format_minor(money.player_commission, cur),
                           **_card_room_event(money, cur) if rules.card_room else {})
-    # The hands dealt, the round and its event in one statement, and the round's events as
-    # the answer shows them read after it: one round trip, not four.
-    [round_.event_rows] = write_rows_then_read(updates=[
+    # The hands dealt, the round and its event in one statement (one round trip, not three),
+    # and for an answer the round's events as it shows them, read after it in that trip.
+    answer_reads = [(EVENTS, (round_.pk, round_.pk))] if for_answer else []
+    read = write_rows_then_read(updates=[
         (dealt, ["outcome", "high_result", "low_result", "wager", "amount", "commission",
                  "cover_banker", "cover_third_party", "fee"]),
         ([round_], ["banker_net", "banker_commission", "house_stake_result",
@@ -173,10 +179,11 @@ def round_settle(*, round_id: int, by: User,
                     "banker_hold_id", "third_party_hold_id", "fee_hold_ids",
                     "third_party_net", "third_party_commission", "collection_banker",
                     "collection_players"]),
-    ], insert=settled, then=[(EVENTS, (round_.pk, round_.pk))])
+    ], insert=settled, then=answer_reads)
+    if for_answer:
+        [round_.event_rows] = read
     # Every hand of the round, as written, for the answer (selectors.round_detail's
-    # ``held``, with the events read above): those dealt were all read above; a
-    # results-only round has only those made.
+    # ``held``): those dealt were all read above; a results-only round has only those made.
     round_.hand_rows = sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
                               key=lambda h: h.pk)
     return round_
