@@ -17,7 +17,7 @@ from casino.shared.db import SqlRead, columns
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import Account
-from rounds.models import Round, Table, Wager
+from rounds.models import Round, Seat, Table, Wager
 from rounds.settlement import Party
 
 TABLE_REF = "table:"
@@ -27,8 +27,25 @@ def table_ref(table_id: int) -> str:
     return f"{TABLE_REF}{table_id}"
 
 
-def player_account(player: Player) -> Account:
-    return player_account_open(player=player)
+def player_account(player: Player, found: Sequence[Account] = ()) -> Account:
+    """The player's account: ``found`` when a read brought it (SEATED_ACCOUNT), else
+    found or opened now."""
+    return found[0] if found else player_account_open(player=player)
+
+
+# The account of the player in a seat of a round's table, in the player's currency
+# (parameters: seated_account_params): to be sent with the round's and the seat's locks.
+SEATED_ACCOUNT = SqlRead(
+    Account, f'SELECT {columns(Account, "a")} FROM "{Seat._meta.db_table}" s '  # noqa: S608
+    f'JOIN "{Player._meta.db_table}" p ON p.id = s.player_id '
+    f'JOIN "{Account._meta.db_table}" a '
+    "ON a.kind = %s AND a.currency = p.currency AND a.ref = %s || p.id "
+    f'WHERE s.table_id = (SELECT r.table_id FROM "{Round._meta.db_table}" r WHERE r.id = %s) '
+    "AND s.number = %s")
+
+
+def seated_account_params(round_id: int, seat: int) -> tuple[Any, ...]:
+    return (Account.Kind.PLAYER.value, PLAYER_REF, round_id, seat)
 
 
 class TableAccounts(NamedTuple):

@@ -47,12 +47,14 @@ from rounds.selectors import (
 )
 from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
+    SEAT_OF_ROUND_LOCK,
     round_event,
     round_event_add,
     round_lock,
     round_lock_with,
     round_require_deal_mode,
     round_require_state,
+    seated_player,
     seated_player_lock,
 )
 from rounds.services.tables import (
@@ -97,10 +99,14 @@ _ACTIVE_WAGER = SqlRead(
 def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     """A seat's wager against the bank, within the table limits, held on the player's
     account at once. Locks the round, then (in ledger) the player's account."""
-    round_ = round_lock(round_id)
+    # The seat's lock (after the round's: the lock order), the seat's active wager and the
+    # player's account come with the round's lock, in its round trip; checked in this order.
+    round_, (seats, active, found_account) = round_lock_with(
+        round_id, (SEAT_OF_ROUND_LOCK, (round_id, seat)), (_ACTIVE_WAGER, (round_id, seat)),
+        (accounts.SEATED_ACCOUNT, accounts.seated_account_params(round_id, seat)))
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
-    player = seated_player_lock(round_, seat)
+    player = seated_player(seats, seat)
     low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
     if not low <= amount <= high:
         cur = round_.currency
@@ -110,10 +116,10 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
             detail={"min_bet": format_minor(low, cur), "max_bet": format_minor(high, cur),
                     "amount": format_minor(amount, cur)},
         )
-    if _ACTIVE_WAGER.first(round_.pk, seat) is not None:
+    if active:
         raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
                        code="wager_exists")
-    account = accounts.player_account(player)
+    account = accounts.player_account(player, found_account)
     # In a savepoint of its own (the ledger's default): a refusal, the funds short, reads
     # the account for its message.
     hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,

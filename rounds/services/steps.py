@@ -105,11 +105,25 @@ _SEAT_LOCK = SqlRead(
     related=[("player", Player)], locks=True)
 
 
+# The same lock found by the round's id (parameters: the round, the seat's number): to be
+# sent with the round's lock (round_lock_with), after it, as the lock order wants.
+SEAT_OF_ROUND_LOCK = SqlRead(
+    Seat, f'SELECT {columns(Seat, "s")}, {columns(Player, "p")} FROM "{Seat._meta.db_table}" s '
+    f'LEFT JOIN "{Player._meta.db_table}" p ON p.id = s.player_id '
+    f'WHERE s.table_id = (SELECT r.table_id FROM "{Round._meta.db_table}" r WHERE r.id = %s) '
+    "AND s.number = %s FOR UPDATE OF s",
+    related=[("player", Player)], locks=True)
+
+
 def seated_player_lock(round_: Round, seat: int) -> Player:
     """The player in the seat, with the seat row locked (after the round, before any
     account: the lock order of rounds.services), so they cannot leave while a wager or the
     bank is being placed for them."""
-    found = _SEAT_LOCK.first(round_.table_id, seat)
-    if found is None or found.player is None:
+    return seated_player(_SEAT_LOCK.all(round_.table_id, seat), seat)
+
+
+def seated_player(found: list[Seat], seat: int) -> Player:
+    """The player of the seat row a seat lock found; refused when nobody sits there."""
+    if not found or found[0].player is None:
         raise SeatProblem(f"nobody sits at seat {seat}", detail={"seat": seat})
-    return found.player
+    return found[0].player

@@ -4,12 +4,15 @@ what was really played."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from casino.services import player_withdraw
 from casino.shared.errors import Conflict
 from ledger.models import Hold
 from rounds import services
 from rounds.models import Round, Wager
+from tests.round_trips import round_trips
 from tests.rounds.conftest import available
 
 pytestmark = pytest.mark.django_db
@@ -130,3 +133,22 @@ def test_rebet_repeats_the_last_wager_played_not_one_that_was_cleared(table, sea
     wager = services.wager_rebet(round_id=r3.pk, seat=1, by=pit_boss)
 
     assert wager.amount == 1_000, wager.amount  # 10.00 played, not the cleared 50.00
+
+
+def test_a_wager_reads_its_seat_its_wager_and_the_account_with_the_rounds_lock(
+        pit_boss, table, seat_player):
+    # given a round open for betting and a funded player in seat 1
+    player = seat_player(table, 1, funds=10_000)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+
+    # when the wager is placed
+    with CaptureQueriesContext(connection) as statements, round_trips() as trips:
+        services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+
+    # then: its savepoint; the round's and the seat's locks, the seat's wager and the
+    # player's account in one round trip; the hold (the ledger's call in its own
+    # savepoint); the wager and its event together; the release
+    assert (len(statements), trips.count) == (11, 7), trips
+    assert available(player) == 9_000
+    assert Wager.objects.get(round=round_).hold_id == Hold.objects.get(
+        ref=f"round:{round_.pk}").pk
