@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from casino.models import Player
 from casino.selectors import PLAYER_REF, player_account_ref
 from casino.services import player_account_open
-from casino.shared.db import SqlRead, columns
+from casino.shared.db import SqlRead, SqlRows, columns
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import Account
@@ -77,8 +77,9 @@ def table_accounts(table: Table) -> TableAccounts:
 # covers as the proposition player. Read after the lock, they are the locked round's. The
 # (kind, ref) pairs are made first and each found by the accounts' unique key, whatever
 # the number of accounts (a filter of OR and IN across the table read it whole).
-PARTY_ACCOUNTS = SqlRead(
-    Account, f'SELECT {columns(Account, "a")} FROM "{Round._meta.db_table}" r '  # noqa: S608
+PARTY_ACCOUNTS = SqlRows(
+    Account, 'SELECT a."kind", a."ref", a."id" '  # noqa: S608
+    f'FROM "{Round._meta.db_table}" r '
     "CROSS JOIN LATERAL ("
     "SELECT k.kind, %s || r.table_id AS ref FROM unnest(%s::text[]) k(kind) "
     f'UNION SELECT %s, %s || w.player_id FROM "{Wager._meta.db_table}" w '
@@ -99,7 +100,7 @@ def party_accounts_params(round_id: int) -> tuple[Any, ...]:
 
 
 def settlement_accounts(round_: Round, wagers: Sequence[Wager],
-                        read: Sequence[Account] | None = None) -> dict[Party, int]:
+                        read: Sequence[tuple[str, str, int]] | None = None) -> dict[Party, int]:
     """The ledger account id of every party a round's settlement may move money between
     (rounds.settlement.Party), found in one query: the one place a party becomes an account.
 
@@ -108,8 +109,8 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager],
     the account of the player who wagered there (who may have left the seat since). In a
     card room the third party is the proposition player's account and the collection the
     table's collection income; a proposition player banking alone has no BANK party.
-    ``read``: PARTY_ACCOUNTS' rows for the round, read with its lock; else they are read
-    here."""
+    ``read``: PARTY_ACCOUNTS' rows for the round (kind, ref, id), read with its lock; else
+    they are read here."""
     ref = table_ref(round_.table_id)
     player_ids = {w.player_id for w in wagers}
     if round_.banker_player_id is not None:
@@ -119,7 +120,7 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager],
     keys = [(Account.Kind.TABLE_BANKROLL.value, ref), (Account.Kind.COMMISSION.value, ref),
             (Account.Kind.COLLECTION.value, ref),
             *((Account.Kind.PLAYER.value, player_account_ref(i)) for i in player_ids)]
-    found = {(a.kind, a.ref): a.pk for a in read} if read is not None else \
+    found = {(kind, ref): pk for kind, ref, pk in read} if read is not None else \
         ledger_selectors.account_ids(currency=round_.currency, keys=keys)
 
     def player(player_id: int) -> int:

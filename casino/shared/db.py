@@ -135,7 +135,7 @@ def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]
 
 def write_rows_then_read(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]],
                          insert: models.Model,
-                         then: Sequence[tuple[SqlRead[Any], Sequence[Any]]]) -> list[list[Any]]:
+                         then: Sequence[tuple[Read, Sequence[Any]]]) -> list[list[Any]]:
     """``write_rows``, and the reads ``then`` (as read_together's) sent with its statement, in
     its round trip: they run after it, in the same transaction, and see what it wrote.
     Returns their rows, a list per read."""
@@ -280,7 +280,31 @@ class SqlRead(Generic[M]):
         return obj  # type: ignore[return-value]
 
 
-def read_together(*reads: tuple[SqlRead[Any], Sequence[Any]]) -> list[list[Any]]:
+class SqlRows:
+    """A hot path's SELECT whose rows are wanted as they come, tuples, not instances: for
+    a few columns of several rows (the ids of a settlement's accounts), where making each
+    row an instance (and parsing each timestamp in Python) would cost more than the read.
+    ``model`` routes it as a read of that model. Sent alone (``all``) or with others
+    (``read_together``)."""
+
+    def __init__(self, model: type[models.Model], sql: str) -> None:
+        self.model = model
+        self.sql = sql
+
+    def all(self, *params: Any) -> list[tuple[Any, ...]]:
+        return read_together((self, params))[0]
+
+    def alias(self) -> str:
+        return router.db_for_read(self.model) or DEFAULT_DB_ALIAS
+
+    def _instance(self, row: Sequence[Any], alias: str, conn: Any) -> tuple[Any, ...]:
+        return tuple(row)
+
+
+Read = SqlRead[Any] | SqlRows
+
+
+def read_together(*reads: tuple[Read, Sequence[Any]]) -> list[list[Any]]:
     """The rows of several ``SqlRead``s (each with its parameters), sent to the server
     together and answered in one round trip: psycopg's pipeline mode sends every statement
     before it reads the first answer. PostgreSQL still runs them one after the other, in

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from casino.models import Player
-from casino.shared.db import SqlRead, columns, insert_row, read_together
+from casino.shared.db import Read, SqlRead, columns, insert_row, read_together
 from rounds.errors import DealModeNotAllowed, RoundNotFound, SeatProblem, WrongState
 from rounds.models import STATE_WORDS, Round, RoundEvent, Seat, Table
 
@@ -43,7 +43,7 @@ def round_lock(round_id: int, *, with_table: bool = False) -> Round:
     return round_
 
 
-def round_lock_with(round_id: int, *reads: tuple[SqlRead[Any], Sequence[Any]],
+def round_lock_with(round_id: int, *reads: tuple[Read, Sequence[Any]],
                     with_table: bool = False) -> tuple[Round, list[list[Any]]]:
     """round_lock, and ``reads`` sent with it (casino.shared.db.read_together): they run
     once the lock is granted, in its round trip, and see the round's rows as its last step

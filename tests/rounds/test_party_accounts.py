@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
+from ledger.models import Account
 from rounds import accounts
 from rounds.models import Round, Wager
 
@@ -36,8 +37,9 @@ def test_the_round_read_finds_the_accounts_the_keys_find(dealer, table, seat_pla
 
     assert accounts.settlement_accounts(round_, wagers, read) == \
         accounts.settlement_accounts(round_, wagers)
-    assert len({(a.kind, a.ref) for a in read}) == len(read)  # each account once
-    assert {a.currency for a in read} == {round_.currency}
+    assert len({(kind, ref) for kind, ref, _ in read}) == len(read)  # each account once
+    assert set(Account.objects.filter(pk__in=[pk for _, _, pk in read])
+               .values_list("currency", flat=True)) == {round_.currency}
 
 
 def test_the_round_read_uses_the_accounts_key_however_many_accounts(dealer, table,
@@ -58,5 +60,5 @@ def test_the_round_read_uses_the_accounts_key_however_many_accounts(dealer, tabl
 
     assert "Seq Scan on ledger_account" not in plan, plan
     assert "ledger_account_one_per_kind_currency_ref" in plan, plan
-    assert {a.ref for a in _read(round_id) if a.kind == "player"} == {
+    assert {ref for kind, ref, _ in _read(round_id) if kind == "player"} == {
         f"player:{Wager.objects.get(round_id=round_id).player_id}"}
