@@ -45,9 +45,9 @@ from psycopg import pq  # noqa: E402
 
 from bench import _rounds_setup as floor  # noqa: E402
 from bench.profile_settle import wsgi_call  # noqa: E402
+from tests.round_trips import waits  # noqa: E402
 
 ROUNDS = 4
-WAITS = ("Sync", "Query")  # the client's messages after which it waits for the server
 
 
 class Trace:
@@ -70,9 +70,7 @@ class Trace:
         self.file.flush()
         with open(self.file.name) as read:
             read.seek(mark)
-            lines = read.read().splitlines()
-        return sum(1 for line in lines if (parts := line.split("\t"))[0] == "F"
-                   and len(parts) > 2 and parts[2].split(" ")[0] in WAITS)
+            return waits(read.read())
 
 
 def main() -> int:

@@ -14,7 +14,6 @@ from casino.models import Player
 from casino.selectors import PLAYER_REF, player_account_ref
 from casino.services import player_account_open
 from casino.shared.db import SqlRead, SqlRows, columns
-from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import Account
 from rounds.models import Round, Seat, Table, Wager
@@ -100,28 +99,18 @@ def party_accounts_params(round_id: int) -> tuple[Any, ...]:
 
 
 def settlement_accounts(round_: Round, wagers: Sequence[Wager],
-                        read: Sequence[tuple[str, str, int]] | None = None) -> dict[Party, int]:
+                        read: Sequence[tuple[str, str, int]]) -> dict[Party, int]:
     """The ledger account id of every party a round's settlement may move money between
-    (rounds.settlement.Party), found in one query: the one place a party becomes an account.
+    (rounds.settlement.Party): the one place a party becomes an account.
 
     The bank is the table's bankroll when the house banks, else the player-banker's
     account; the house (its stake, its half of a co-bank) is the bankroll; each seat is
     the account of the player who wagered there (who may have left the seat since). In a
     card room the third party is the proposition player's account and the collection the
     table's collection income; a proposition player banking alone has no BANK party.
-    ``read``: PARTY_ACCOUNTS' rows for the round (kind, ref, id), read with its lock; else
-    they are read here."""
+    ``read``: PARTY_ACCOUNTS' rows for the round (kind, ref, id), read with its lock."""
     ref = table_ref(round_.table_id)
-    player_ids = {w.player_id for w in wagers}
-    if round_.banker_player_id is not None:
-        player_ids.add(round_.banker_player_id)
-    if round_.third_party_id is not None:
-        player_ids.add(round_.third_party_id)
-    keys = [(Account.Kind.TABLE_BANKROLL.value, ref), (Account.Kind.COMMISSION.value, ref),
-            (Account.Kind.COLLECTION.value, ref),
-            *((Account.Kind.PLAYER.value, player_account_ref(i)) for i in player_ids)]
-    found = {(kind, ref): pk for kind, ref, pk in read} if read is not None else \
-        ledger_selectors.account_ids(currency=round_.currency, keys=keys)
+    found = {(kind, key): pk for kind, key, pk in read}
 
     def player(player_id: int) -> int:
         account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
-from django.db import DEFAULT_DB_ALIAS, connection, connections, router
+from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -17,7 +17,7 @@ from django.utils import timezone
 from casino.models import Player
 from casino.selectors import player_list
 from casino.shared.approvals import Approval
-from casino.shared.db import SqlRead, columns, read_together
+from casino.shared.db import SqlRead, SqlRows, columns, read_together
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
@@ -155,18 +155,18 @@ def table_rounds(*, table_id: int, state: str | None = None,
     return rounds.order_by("-number")
 
 
-_CURRENCY = f'SELECT r."currency" FROM "{Round._meta.db_table}" r WHERE r.id = %s'
+# Written as SQL: the API asks it before each wager, and the ORM's query cost more to build
+# than to run.
+_CURRENCY = SqlRows(Round, f'SELECT r."currency" FROM "{Round._meta.db_table}" r '
+                    "WHERE r.id = %s")
 
 
 def round_currency(*, round_id: int) -> str:
-    """The round's currency, which an amount sent for it is read in (written as SQL: the
-    API asks it before each wager, and the ORM's query cost more to build than to run)."""
-    with connections[router.db_for_read(Round) or DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_CURRENCY, [round_id])
-        found = cursor.fetchone()
-    if found is None:
+    """The round's currency, which an amount sent for it is read in."""
+    found = _CURRENCY.all(round_id)
+    if not found:
         raise NotFound(f"no round #{round_id}")
-    return str(found[0])
+    return str(found[0][0])
 
 
 def round_active_wagers(round_: Round) -> list[Wager]:

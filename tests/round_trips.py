@@ -17,6 +17,19 @@ from pathlib import Path
 from django.db import connection
 from psycopg import pq
 
+WAITS = ("Sync", "Query")  # the client's messages after which it waits for the server
+
+
+def client_messages(trace: str) -> list[str]:
+    """The kinds of message the client sent (F lines), in a libpq trace's text."""
+    return [parts[2].split(" ")[0] for parts in (line.split("\t") for line in trace.splitlines())
+            if len(parts) >= 3 and parts[0] == "F"]
+
+
+def waits(trace: str) -> int:
+    """How many times the client waited for the server in a libpq trace's text."""
+    return sum(1 for message in client_messages(trace) if message in WAITS)
+
 
 class RoundTrips:
     def __init__(self) -> None:
@@ -24,7 +37,7 @@ class RoundTrips:
 
     @property
     def count(self) -> int:
-        return sum(1 for m in self.messages if m in ("Sync", "Query"))
+        return sum(1 for m in self.messages if m in WAITS)
 
     def __repr__(self) -> str:
         return f"RoundTrips({self.count}: {' '.join(self.messages)})"
@@ -46,7 +59,4 @@ def round_trips() -> Iterator[RoundTrips]:
                 yield found
             finally:
                 pgconn.untrace()
-        for line in path.read_text().splitlines():
-            parts = line.split("\t")
-            if len(parts) >= 3 and parts[0] == "F":
-                found.messages.append(parts[2].split(" ")[0])
+        found.messages.extend(client_messages(path.read_text()))

@@ -25,7 +25,7 @@ _LOCK = SqlRead(Round, f'SELECT {columns(Round, "r")} FROM "{Round._meta.db_tabl
 # Settlement's lock also reads the table and who opened the round, by username as
 # round_detail does, so that its answer need not read the round again (FOR UPDATE OF the
 # round: the others are only read).
-LOCK_WITH_TABLE = SqlRead(
+_LOCK_WITH_TABLE = SqlRead(
     Round, f'SELECT {columns(Round, "r")}, {columns(Table, "t")}, u.username '
     f'FROM "{Round._meta.db_table}" r JOIN "{Table._meta.db_table}" t ON t.id = r.table_id '
     f'LEFT JOIN "{User._meta.db_table}" u ON u.id = r.opened_by_id '
@@ -37,10 +37,7 @@ def round_lock(round_id: int, *, with_table: bool = False) -> Round:
     """The round, its row locked until the transaction ends: steps of one round queue.
     ``with_table`` reads the table with it (settlement names it in the entry's memo) and
     who opened the round (``opened_by_username``, for the answer)."""
-    round_ = (LOCK_WITH_TABLE if with_table else _LOCK).first(round_id)
-    if round_ is None:
-        raise RoundNotFound(f"no round #{round_id}")
-    return round_
+    return round_lock_with(round_id, with_table=with_table)[0]
 
 
 def round_lock_with(round_id: int, *reads: tuple[Read, Sequence[Any]],
@@ -48,7 +45,7 @@ def round_lock_with(round_id: int, *reads: tuple[Read, Sequence[Any]],
     """round_lock, and ``reads`` sent with it (casino.shared.db.read_together): they run
     once the lock is granted, in its round trip, and see the round's rows as its last step
     left them. Returns the round and each read's rows."""
-    found, *rows = read_together(((LOCK_WITH_TABLE if with_table else _LOCK), (round_id,)),
+    found, *rows = read_together(((_LOCK_WITH_TABLE if with_table else _LOCK), (round_id,)),
                                  *reads)
     if not found:
         raise RoundNotFound(f"no round #{round_id}")
@@ -98,15 +95,9 @@ def round_event(round_: Round, kind: str, by: User, **data: Any) -> RoundEvent:
     return RoundEvent(round=round_, kind=kind, by=by, data=data)
 
 
-_SEAT_LOCK = SqlRead(
-    Seat, f'SELECT {columns(Seat, "s")}, {columns(Player, "p")} FROM "{Seat._meta.db_table}" s '
-    f'LEFT JOIN "{Player._meta.db_table}" p ON p.id = s.player_id '
-    "WHERE s.table_id = %s AND s.number = %s FOR UPDATE OF s",
-    related=[("player", Player)], locks=True)
-
-
-# The same lock found by the round's id (parameters: the round, the seat's number): to be
-# sent with the round's lock (round_lock_with), after it, as the lock order wants.
+# A seat's row locked with its player, found by the round's id (parameters: the round, the
+# seat's number), so that it may be sent with the round's lock (round_lock_with), after it,
+# as the lock order wants.
 SEAT_OF_ROUND_LOCK = SqlRead(
     Seat, f'SELECT {columns(Seat, "s")}, {columns(Player, "p")} FROM "{Seat._meta.db_table}" s '
     f'LEFT JOIN "{Player._meta.db_table}" p ON p.id = s.player_id '
@@ -119,7 +110,7 @@ def seated_player_lock(round_: Round, seat: int) -> Player:
     """The player in the seat, with the seat row locked (after the round, before any
     account: the lock order of rounds.services), so they cannot leave while a wager or the
     bank is being placed for them."""
-    return seated_player(_SEAT_LOCK.all(round_.table_id, seat), seat)
+    return seated_player(SEAT_OF_ROUND_LOCK.all(round_.pk, seat), seat)
 
 
 def seated_player(found: list[Seat], seat: int) -> Player:

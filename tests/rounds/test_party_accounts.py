@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
+from casino.selectors import player_account_ref
+from ledger import selectors as ledger_selectors
 from ledger.models import Account
 from rounds import accounts
 from rounds.models import Round, Wager
@@ -35,8 +37,15 @@ def test_the_round_read_finds_the_accounts_the_keys_find(dealer, table, seat_pla
 
     read = _read(round_id)
 
-    assert accounts.settlement_accounts(round_, wagers, read) == \
-        accounts.settlement_accounts(round_, wagers)
+    # the same as the accounts found one by one by their keys, in the round's currency
+    players = {w.player_id for w in wagers}
+    if round_.banker_player_id is not None:
+        players.add(round_.banker_player_id)
+    table = accounts.table_ref(round_.table_id)
+    keys = [("table_bankroll", table), ("commission", table), ("collection", table),
+            *(("player", player_account_ref(p)) for p in players)]
+    assert {(kind, key): pk for kind, key, pk in read} == \
+        ledger_selectors.account_ids(currency=round_.currency, keys=keys)
     assert len({(kind, ref) for kind, ref, _ in read}) == len(read)  # each account once
     assert set(Account.objects.filter(pk__in=[pk for _, _, pk in read])
                .values_list("currency", flat=True)) == {round_.currency}
