@@ -101,19 +101,28 @@ def _insert_statement(obj: models.Model, conn: Any) -> tuple[str, list[Any]]:
     return sql, [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
 
 
-def insert_rows(*objs: models.Model) -> None:
+def insert_rows(*objs: models.Model,
+                then: Sequence[tuple[Read, Sequence[Any]]] = ()) -> list[list[Any]]:
     """``insert_row`` of each object, the INSERTs sent together (read_together's pipeline):
-    one round trip. Each gets its id. Every model goes to one database."""
+    one round trip. Each gets its id. Every model goes to one database. The reads ``then``
+    (as read_together's) are sent after the INSERTs, in their round trip, and see them;
+    returns their rows, a list per read."""
     aliases = {router.db_for_write(type(obj)) or DEFAULT_DB_ALIAS for obj in objs}
     if len(aliases) != 1:
         raise ValueError("insert_rows writes to one database")
-    conn = connections[aliases.pop()]
-    with _one_transaction(conn, len(objs)):
-        answers = _together(conn, [_insert_statement(obj, conn) for obj in objs])
-    for obj, rows in zip(objs, answers, strict=True):
+    alias = aliases.pop()
+    if any(read.alias() != alias for read, _ in then):
+        raise ValueError("insert_rows reads from the database it writes to")
+    conn = connections[alias]
+    with _one_transaction(conn, len(objs) + len(then)):
+        answers = _together(conn, [*(_insert_statement(obj, conn) for obj in objs),
+                                   *((read.sql, params) for read, params in then)])
+    for obj, rows in zip(objs, answers, strict=False):
         obj.pk = rows[0][0]
         obj._state.adding = False
         obj._state.db = conn.alias
+    return [[read._instance(row, alias, conn) for row in rows]
+            for (read, _), rows in zip(then, answers[len(objs):], strict=True)]
 
 
 def write_rows(*, updates: Sequence[tuple[Sequence[models.Model], Sequence[str]]],

@@ -180,9 +180,10 @@ class WagersView(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(WagerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
-        services.wager_place(round_id=round_id, seat=data["seat"], amount=data["amount"],
-                             by=acting_user(request))
-        return _round_response(round_id, status.HTTP_201_CREATED)
+        wager = services.wager_place(round_id=round_id, seat=data["seat"],
+                                     amount=data["amount"], by=acting_user(request),
+                                     for_answer=True)
+        return _round_response(round_id, status.HTTP_201_CREATED, held=wager.round)
 
 
 class WagerView(APIView):
@@ -281,10 +282,11 @@ class HandsView(APIView):
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(HandIn, request.data)
-        services.hand_set(round_id=round_id, position=data["position"], by=acting_user(request),
-                          high=data.get("high"), low=data.get("low"),
-                          house_way=data["house_way"], as_played=data["as_played"])
-        return _round_response(round_id)
+        hand = services.hand_set(round_id=round_id, position=data["position"],
+                                 by=acting_user(request), high=data.get("high"),
+                                 low=data.get("low"), house_way=data["house_way"],
+                                 as_played=data["as_played"], for_answer=True)
+        return _round_response(round_id, held=hand.round)
 
 
 class SettleView(APIView):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -15,7 +16,15 @@ from django.db import transaction
 from casino.models import Player
 from casino.selectors import player_label
 from casino.shared import approvals
-from casino.shared.db import SqlRead, columns, insert_row, insert_rows, write_rows
+from casino.shared.db import (
+    Read,
+    SqlRead,
+    columns,
+    insert_row,
+    insert_rows,
+    write_rows,
+    write_rows_then_read,
+)
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
@@ -36,7 +45,9 @@ from rounds.rules import TableRules
 from rounds.selectors import (
     BANK_DECLINED,
     BANK_OFFERED,
+    EVENTS,
     HANDS,
+    WAGERS,
     player_last_wager_against_house,
     round_active_wagers,
     round_bank_positions,
@@ -96,14 +107,21 @@ _ACTIVE_WAGER = SqlRead(
 
 
 @transaction.atomic
-def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
+def wager_place(*, round_id: int, seat: int, amount: int, by: User,
+                for_answer: bool = False) -> Wager:
     """A seat's wager against the bank, within the table limits, held on the player's
-    account at once. Locks the round, then (in ledger) the player's account."""
+    account at once. Locks the round, then (in ledger) the player's account.
+
+    ``for_answer``: the caller answers with the whole round (the API): the round comes with
+    who opened it, and its wagers, hands and events are read after the wager's write, in
+    that write's round trip; the wager's ``round`` is then that round, holding them
+    (selectors.round_detail's ``held``), so the answer reads nothing more."""
     # The seat's lock (after the round's: the lock order), the seat's active wager and the
     # player's account come with the round's lock, in its round trip; checked in this order.
     round_, (seats, active, found_account) = round_lock_with(
         round_id, (SEAT_OF_ROUND_LOCK, (round_id, seat)), (_ACTIVE_WAGER, (round_id, seat)),
-        (accounts.SEATED_ACCOUNT, accounts.seated_account_params(round_id, seat)))
+        (accounts.SEATED_ACCOUNT, accounts.seated_account_params(round_id, seat)),
+        with_table=for_answer)
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
     player = seated_player(seats, seat)
@@ -126,9 +144,18 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
                              ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
     wager = Wager(round=round_, seat=seat, player=player, amount=amount, hold_id=hold.pk,
                   placed_by=by)
-    # The wager and its event, sent together: one round trip.
-    insert_rows(wager, round_event(round_, "wager_placed", by, seat=seat, player=player.pk,
-                                   amount=format_minor(amount, round_.currency), hold=hold.pk))
+    # The wager and its event, sent together: one round trip; for an answer, the round's
+    # rows read after them, in that trip.
+    answer_reads: list[tuple[Read, Sequence[Any]]] = [
+        (WAGERS, (round_id,)), (HANDS, (round_id,)), (EVENTS, (round_id, round_id)),
+    ] if for_answer else []
+    read = insert_rows(wager, round_event(round_, "wager_placed", by, seat=seat,
+                                          player=player.pk, hold=hold.pk,
+                                          amount=format_minor(amount, round_.currency)),
+                       then=answer_reads)
+    if for_answer:
+        round_.wager_rows, round_.hand_rows, round_.event_rows = read
+        wager.round = round_
     return wager
 
 
@@ -557,12 +584,22 @@ def _apply_setting(hand: Hand, setting: paigow.Setting, set_by: str) -> None:
 @transaction.atomic
 def hand_set(*, round_id: int, position: str, by: User,
              high: Sequence[str] | str | None = None, low: Sequence[str] | str | None = None,
-             house_way: bool = False, as_played: bool = False) -> Hand:
+             house_way: bool = False, as_played: bool = False,
+             for_answer: bool = False) -> Hand:
     """Set one position's hand: as submitted (a foul is refused), by the house way on
     request, or — ``as_played`` — as a live table's player set it, where a foul follows
-    the table's foul policy (rules §4). Locks the round."""
-    # The hands come with the lock, in its round trip.
-    round_, (hands,) = round_lock_with(round_id, (HANDS, (round_id,)))
+    the table's foul policy (rules §4). Locks the round.
+
+    ``for_answer``: the caller answers with the whole round (the API): the round comes
+    with who opened it and its wagers, in the lock's round trip, and its events are read
+    after the hand's write, in that write's round trip; the hand's ``round`` is then that
+    round, holding its wagers, hands and events (selectors.round_detail's ``held``), so
+    the answer reads nothing more."""
+    # The hands come with the lock, in its round trip (and for an answer the wagers).
+    reads: list[tuple[SqlRead[Any], Sequence[Any]]] = [(HANDS, (round_id,))]
+    if for_answer:
+        reads.append((WAGERS, (round_id,)))
+    round_, (hands, *answer_rows) = round_lock_with(round_id, *reads, with_table=for_answer)
     round_require_state(round_, Round.State.DEALT, doing="set a hand")
     if round_.deal_kind == Round.DealKind.RESULTS:
         raise WrongState("this round records results only; it has no cards to set")
@@ -613,8 +650,17 @@ def hand_set(*, round_id: int, position: str, by: User,
             else:
                 setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
                 _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
-    # The hand and its event in one statement.
-    write_rows(updates=[([hand], ["high", "low", "set_by"])],
-               insert=round_event(round_, "hand_set", by, position=position, high=hand.high,
-                                  low=hand.low, set_by=hand.set_by))
+    # The hand and its event in one statement; for an answer, the round's events read
+    # after it, in its round trip.
+    written = ([hand], ["high", "low", "set_by"])
+    event = round_event(round_, "hand_set", by, position=position, high=hand.high,
+                        low=hand.low, set_by=hand.set_by)
+    if not for_answer:
+        write_rows(updates=[written], insert=event)
+        return hand
+    [round_.event_rows] = write_rows_then_read(updates=[written], insert=event,
+                                               then=[(EVENTS, (round_id, round_id))])
+    [round_.wager_rows] = answer_rows
+    round_.hand_rows = hands  # as read with the lock, this hand as just written
+    hand.round = round_
     return hand

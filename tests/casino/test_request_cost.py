@@ -89,3 +89,76 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
     assert retry.json() == first.json()
     assert len(request.captured_queries) == 5, "\n".join(
         q["sql"] for q in request.captured_queries)
+
+
+# A wager and a hand answer with the whole round, as the service left it: the round, its
+# wagers, its hands and its events come with the step's own reads and writes, so nothing
+# is read after the commit. The token's read, the round's lock with the step's reads, the
+# writes (a wager's hold, then the wager and its event; a hand and its event), each
+# answer's reads sent with them. (Savepoints are not counted: inside the test's own
+# transaction every atomic block makes one.)
+WAGER_STATEMENTS = 12  # token, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
+HAND_STATEMENTS = 6  # token, lock + hands + wagers, hand-and-event + events
+
+
+def _request(dealer: Dealer, url: str, body: dict[str, Any],
+             expect: int) -> tuple[dict[str, Any], list[str]]:
+    with CaptureQueriesContext(connection) as request:
+        response = dealer.client.post(url, body, format="json")
+    assert response.status_code == expect, response.json()
+    sent = [q["sql"] for q in request.captured_queries
+            if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    return response.json(), sent
+
+
+def test_a_wager_and_a_hand_answer_the_round_as_a_later_read_shows_it(
+    dealer_client, table, seat_player
+):
+    # given a round with two seated players
+    dealer = Dealer(dealer_client)
+    for seat in (1, 2):
+        seat_player(table, seat, funds=100_000)
+    round_id = dealer.open_round(table)["id"]
+
+    # when the dealer places each wager, the house banks, the round is dealt and each hand set
+    for seat in (1, 2):
+        answer, sent = _request(dealer, f"/api/v1/rounds/{round_id}/wagers",
+                                {"seat": seat, "amount": "20.00"}, 201)
+        # then each answer is the round as read afterwards: the new wager and its event in it
+        assert answer == dealer.get(round_id)
+        assert [w["seat"] for w in answer["wagers"]] == list(range(1, seat + 1))
+        assert answer["events"][-1]["kind"] == "wager_placed"
+        assert len(sent) == WAGER_STATEMENTS, "\n".join(sent)
+    dealer.banker(round_id, house=True)
+    positions = [h["position"] for h in dealer.deal(round_id)["hands"]
+                 if h["position"] != "dealer"]
+    for position in positions:
+        answer, sent = _request(dealer, f"/api/v1/rounds/{round_id}/hands",
+                                {"position": position, "house_way": True}, 200)
+        assert answer == dealer.get(round_id)
+        shown = next(h for h in answer["hands"] if h["position"] == position)
+        assert shown["high"] and shown["low"]
+        assert answer["events"][-1]["kind"] == "hand_set"
+        assert len(sent) == HAND_STATEMENTS, "\n".join(sent)
+
+
+def test_a_refused_wager_and_hand_change_nothing_and_answer_in_the_one_error_shape(
+    dealer_client, table, seat_player
+):
+    # given a round with a seated player whose wager is placed
+    dealer = Dealer(dealer_client)
+    seat_player(table, 1, funds=100_000)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 1, "20.00")
+    before = dealer.get(round_id)
+
+    # when a second wager for the seat and a hand before the deal are sent
+    again, _ = _request(dealer, f"/api/v1/rounds/{round_id}/wagers",
+                        {"seat": 1, "amount": "20.00"}, 409)
+    early, _ = _request(dealer, f"/api/v1/rounds/{round_id}/hands",
+                        {"position": "1", "house_way": True}, 409)
+
+    # then both are refused in words and the round is as it was
+    assert again["error"]["code"] == "wager_exists"
+    assert early["error"]["message"]
+    assert dealer.get(round_id) == before
