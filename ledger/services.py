@@ -153,11 +153,13 @@ _HOLD_RESOLVED, _NO_ACCOUNT, _NO_HOLD, _ALREADY_REVERSED = "23L03", "23L04", "23
 _NO_ENTRY, _REVERSAL_OF_REVERSAL, _NOT_NEGATION, _NO_USER = "23L07", "23L08", "23L09", "23L10"
 
 
-def _refusal(exc: DatabaseError) -> DomainError | None:
+def _refusal(exc: DatabaseError, account: Account | None = None) -> DomainError | None:
     """The domain error for a refusal of the ledger's functions; None for any other error.
 
     Runs after the refusing statement was rolled back (its savepoint, or its own
-    transaction), so it may read what a readable message needs."""
+    transaction), so it may read what a readable message needs; ``account``, when the
+    caller has read it, words a refusal about it without a read (without a savepoint the
+    caller's transaction can read nothing more)."""
     cause = exc.__cause__
     sqlstate = getattr(cause, "sqlstate", None)
     if sqlstate is None or not sqlstate.startswith("23L"):
@@ -171,7 +173,8 @@ def _refusal(exc: DatabaseError) -> DomainError | None:
             "An entry's lines must sum to zero in each currency.", code="unbalanced_entry",
             detail={"sums": {cur: format_minor(t, cur) for cur, t in detail["sums"].items()}})
     if sqlstate == _INSUFFICIENT:
-        account = Account.objects.get(pk=detail["account_id"])
+        if account is None or account.pk != detail["account_id"]:
+            account = Account.objects.get(pk=detail["account_id"])
         return insufficient_funds(account, required=detail["required"],
                                   available=detail["available"])
     if sqlstate == _HOLD_RESOLVED:
@@ -206,7 +209,7 @@ def _refusal(exc: DatabaseError) -> DomainError | None:
 
 
 def _call(statement: str, params: list[int | str | None], *,
-          savepoint: bool = True) -> list[tuple]:
+          savepoint: bool = True, account: Account | None = None) -> list[tuple]:
     """Run one of the ledger's functions; its refusals become the domain's errors.
 
     Alone (autocommit), the statement is its own transaction: locks, checks, writes, the
@@ -214,7 +217,7 @@ def _call(statement: str, params: list[int | str | None], *,
     from the function's last statement to that commit. Inside a caller's transaction it runs
     in a savepoint, so a refusal leaves the caller's transaction usable; without one
     (``savepoint=False``) a refusal marks the caller's transaction for rollback, as any
-    failed statement inside ``atomic`` does.
+    failed statement inside ``atomic`` does. ``account``: as for _refusal.
     """
     try:
         if connection.in_atomic_block or not connection.get_autocommit():
@@ -225,7 +228,7 @@ def _call(statement: str, params: list[int | str | None], *,
             cursor.execute(statement, params)
             return cursor.fetchall()
     except DatabaseError as exc:
-        refusal = _refusal(exc)
+        refusal = _refusal(exc, account)
         if refusal is None:
             raise
         raise refusal from None
@@ -383,17 +386,22 @@ _HOLD_PLACE = ("SELECT * FROM ledger_hold_place(%s::bigint, %s::bigint, %s::inte
 
 
 def hold_place(*, account_id: int, amount: int, by: User | None, ref: str = "",
-               memo: str = "") -> Hold:
+               memo: str = "", savepoint: bool = True, account: Account | None = None) -> Hold:
     """Reserve ``amount`` of an account's available funds until captured or released.
 
     One call of ledger_hold_place: lock the account, check its available funds (unless it
-    may go negative), insert the hold (its trigger raises the account's ``held``)."""
+    may go negative), insert the hold (its trigger raises the account's ``held``).
+
+    ``savepoint`` as for entry_post. Without one, a refusal (the funds short) cannot read
+    the account for its message: the caller passes the ``account`` it has read (its name
+    and currency word the refusal; the figures come from the refusal itself)."""
     _check_amount(amount)
     if amount < 0:
         raise ValidationFailed("A hold's amount must be positive.", code="invalid_amount",
                                detail={"amount": amount})
     by_id = by.pk if by is not None else None
-    ((hold_id, created_at),) = _call(_HOLD_PLACE, [int(account_id), amount, by_id, ref, memo])
+    ((hold_id, created_at),) = _call(_HOLD_PLACE, [int(account_id), amount, by_id, ref, memo],
+                                     savepoint=savepoint, account=account)
     hold = Hold(pk=hold_id, account_id=account_id, amount=amount, ref=ref, memo=memo,
                 created_at=created_at, created_by_id=by_id)
     hold._state.adding = False

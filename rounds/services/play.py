@@ -138,10 +138,12 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User,
         raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
                        code="wager_exists")
     account = accounts.player_account(player, found_account)
-    # In a savepoint of its own (the ledger's default): a refusal, the funds short, reads
-    # the account for its message.
+    # Without a savepoint of its own: a refusal, the funds short, ends this step (its
+    # atomic block rolls back), worded from the account read above and the refusal's
+    # figures, which need no read after it.
     hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
-                             ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
+                             ref=f"round:{round_.pk}", memo=f"wager, seat {seat}",
+                             savepoint=False, account=account)
     wager = Wager(round=round_, seat=seat, player=player, amount=amount, hold_id=hold.pk,
                   placed_by=by)
     # The wager and its event, sent together: one round trip; for an answer, the round's

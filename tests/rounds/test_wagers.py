@@ -4,7 +4,7 @@ what was really played."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from casino.services import player_withdraw
@@ -145,10 +145,42 @@ def test_a_wager_reads_its_seat_its_wager_and_the_account_with_the_rounds_lock(
     with CaptureQueriesContext(connection) as statements, round_trips() as trips:
         services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
 
-    # then: its savepoint; the round's and the seat's locks, the seat's wager and the
-    # player's account in one round trip; the hold (the ledger's call in its own
-    # savepoint); the wager and its event together; the release
-    assert (len(statements), trips.count) == (11, 7), trips
+    # then: its savepoint (inside the test's transaction); the round's and the seat's
+    # locks, the seat's wager and the player's account in one round trip; the hold (the
+    # ledger's call, without a savepoint of its own); the wager and its event together;
+    # the release
+    assert (len(statements), trips.count) == (9, 5), trips
     assert available(player) == 9_000
     assert Wager.objects.get(round=round_).hold_id == Hold.objects.get(
         ref=f"round:{round_.pk}").pk
+
+
+def test_a_wager_short_of_funds_is_refused_with_its_figures_and_changes_nothing(
+        pit_boss, table, seat_player):
+    # given a player with 5.00 in seat 1 and another wager placed in seat 2
+    player = seat_player(table, 1, funds=500)
+    seat_player(table, 2, funds=10_000)
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=2, amount=1_000, by=pit_boss)
+
+    # when seat 1 wagers 10.00, alone and then inside a larger transaction
+    for inside in (False, True):
+        with pytest.raises(Conflict) as refused:
+            if inside:
+                with transaction.atomic():
+                    services.wager_place(round_id=round_.pk, seat=1, amount=1_000,
+                                         by=pit_boss)
+            else:
+                services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+
+        # then the refusal names the player and the figures, and nothing was written
+        assert refused.value.code == "insufficient_funds"
+        assert refused.value.message.startswith(f"{player.name} (account #")
+        assert "has 5.00 EUR available; this needs 10.00 EUR." in refused.value.message
+        assert refused.value.detail["shortfall"] == "5.00"
+        assert available(player) == 500
+        assert [w.seat for w in round_.wagers.all()] == [2]
+        assert not Hold.objects.filter(ref=f"round:{round_.pk}", memo="wager, seat 1").exists()
+    # and the round goes on: the other seat's wager stands, a wager within the funds is held
+    services.wager_place(round_id=round_.pk, seat=1, amount=500, by=pit_boss)
+    assert available(player) == 0
