@@ -340,6 +340,8 @@ class Round(models.Model):
     # The requests about the round waiting for a second person, as JSON text
     # (rounds.selectors.round_pending_approvals).
     pending_approval_json: str
+    # Who opened it, by username (read with it, or set by the step that opened it).
+    opened_by_username: str
 
     class Meta:
         ordering = ["-id"]

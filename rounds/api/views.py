@@ -157,8 +157,9 @@ class TableRoundsView(APIView):
     @extend_schema(summary="Open the next round at the table", request=None,
                    responses={201: RoundOut})
     def post(self, request: Request, table_id: int) -> Response:
-        round_ = services.round_open(table_id=table_id, by=acting_user(request))
-        return _round_response(round_.pk, status.HTTP_201_CREATED)
+        round_ = services.round_open(table_id=table_id, by=acting_user(request),
+                                     for_answer=True)
+        return _round_response(round_.pk, status.HTTP_201_CREATED, held=round_)
 
 
 # --- rounds ---------------------------------------------------------------------------------

@@ -19,9 +19,11 @@ from casino.shared import approvals
 from casino.shared.db import (
     Read,
     SqlRead,
+    SqlRows,
     columns,
     insert_row,
     insert_rows,
+    read_together,
     write_rows,
     write_rows_then_read,
 )
@@ -71,30 +73,58 @@ from rounds.services.steps import (
 from rounds.services.tables import (
     round_rules_of,
     seat_number_check,
-    table_lock,
 )
 
 # --- the round: steps ----------------------------------------------------------------------
 
+# Opening a round: the table's row locked, then (in the lock's round trip, seeing what its
+# last holder committed) whether a round is in play there and the last round's number.
+_TABLE_LOCK = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '
+                      "WHERE t.id = %s FOR UPDATE", locks=True)
+_ROUND_IN_PLAY = SqlRows(
+    Round, f'SELECT 1 FROM "{Round._meta.db_table}" r WHERE r.table_id = %s '
+    f"AND r.state IN ({', '.join(repr(str(s)) for s in Round.State.OPEN)}) LIMIT 1")
+_LAST_NUMBER = SqlRows(
+    Round, f'SELECT r.number FROM "{Round._meta.db_table}" r WHERE r.table_id = %s '
+    "ORDER BY r.number DESC LIMIT 1")
+
+
 @transaction.atomic
-def round_open(*, table_id: int, by: User) -> Round:
+def round_open(*, table_id: int, by: User, for_answer: bool = False) -> Round:
     """Open the next round at a table, copying its settings. Locks the table row, which
-    serialises round numbering and settings changes."""
-    table = table_lock(table_id)
+    serialises round numbering and settings changes.
+
+    ``for_answer``: the caller answers with the whole round (the API): the round's events
+    are read with its "opened" event's write, in its round trip, and held on the round with
+    its (no) wagers and hands (selectors.round_detail's ``held``)."""
+    found, in_play, last = read_together((_TABLE_LOCK, (table_id,)),
+                                         (_ROUND_IN_PLAY, (table_id,)),
+                                         (_LAST_NUMBER, (table_id,)))
+    if not found:
+        raise NotFound(f"no table #{table_id}")
+    (table,) = found
     if not table.is_open:
         raise Conflict(f"{table.name} is closed", code="table_closed")
-    if Round.objects.filter(table=table, state__in=Round.State.OPEN).exists():
+    if in_play:
         raise TableBusy(f"{table.name} has a round in play; settle or void it first")
-    last = Round.objects.filter(table=table).order_by("-number").values_list(
-        "number", flat=True).first()
     rules = round_rules_of(table)
     round_ = Round.objects.create(
-        table=table, number=(last or 0) + 1, gaming_day=gaming_day_of(),
+        table=table, number=(last[0][0] if last else 0) + 1, gaming_day=gaming_day_of(),
         currency=table.currency, rules=rules, opened_by=by,
     )
-    round_event_add(round_, "opened", by, rules=rules)
-    if round_.table_rules.card_room:
+    opened = round_event(round_, "opened", by, rules=rules)
+    card_room = round_.table_rules.card_room
+    answer_reads: list[tuple[Read, Sequence[Any]]] = [
+        (EVENTS, (round_.pk, round_.pk))] if for_answer and not card_room else []
+    read = insert_rows(opened, then=answer_reads)
+    if card_room:
         _bank_offered(round_, by, round_bank_table(round_))
+        if for_answer:
+            read = read_together((EVENTS, (round_.pk, round_.pk)))
+    if for_answer:
+        [round_.event_rows] = read
+        round_.wager_rows, round_.hand_rows = [], []
+        round_.opened_by_username = by.get_username()
     return round_
 
 

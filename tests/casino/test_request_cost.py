@@ -97,6 +97,7 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
 # writes (a wager's hold, then the wager and its event; a hand and its event), each
 # answer's reads sent with them. (Savepoints are not counted: inside the test's own
 # transaction every atomic block makes one.)
+OPEN_STATEMENTS = 7  # token, table lock + round in play + last number, round, event + events
 WAGER_STATEMENTS = 12  # token, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
 HAND_STATEMENTS = 6  # token, lock + hands + wagers, hand-and-event + events
 
@@ -118,13 +119,19 @@ def test_a_wager_and_a_hand_answer_the_round_as_a_later_read_shows_it(
     dealer = Dealer(dealer_client)
     for seat in (1, 2):
         seat_player(table, seat, funds=100_000)
-    round_id = dealer.open_round(table)["id"]
 
-    # when the dealer places each wager, the house banks, the round is dealt and each hand set
+    # when the dealer opens the round, places each wager, the house banks, the round is
+    # dealt and each hand set
+    opened, sent = _request(dealer, f"/api/v1/tables/{table.pk}/rounds", {}, 201)
+    round_id = opened["id"]
+    # then the opening answers with the round as read afterwards: its "opened" event in it
+    assert opened == dealer.get(round_id)
+    assert [e["kind"] for e in opened["events"]] == ["opened"]
+    assert len(sent) == OPEN_STATEMENTS, "\n".join(sent)
     for seat in (1, 2):
         answer, sent = _request(dealer, f"/api/v1/rounds/{round_id}/wagers",
                                 {"seat": seat, "amount": "20.00"}, 201)
-        # then each answer is the round as read afterwards: the new wager and its event in it
+        # and each answer is the round as read afterwards: the new wager and its event in it
         assert answer == dealer.get(round_id)
         assert [w["seat"] for w in answer["wagers"]] == list(range(1, seat + 1))
         assert answer["events"][-1]["kind"] == "wager_placed"
@@ -162,3 +169,38 @@ def test_a_refused_wager_and_hand_change_nothing_and_answer_in_the_one_error_sha
     assert again["error"]["code"] == "wager_exists"
     assert early["error"]["message"]
     assert dealer.get(round_id) == before
+
+
+def test_a_card_room_round_opens_with_its_offer_of_the_bank_in_the_answer(
+    dealer_client, make_table, seat_player
+):
+    # given a card-room table with two seated players
+    table = make_table(bank_mode="card_room", commission_rate="0", collection_player=50)
+    dealer = Dealer(dealer_client)
+    for seat in (1, 2):
+        seat_player(table, seat, funds=100_000)
+
+    # when the dealer opens a round there
+    opened, _ = _request(dealer, f"/api/v1/tables/{table.pk}/rounds", {}, 201)
+
+    # then the answer is the round as read afterwards, the rotation's offer of the bank in it
+    assert opened == dealer.get(opened["id"])
+    assert [e["kind"] for e in opened["events"]] == ["opened", "bank_offered"]
+
+
+def test_a_round_opens_only_at_an_open_table_with_no_round_in_play(dealer_client, table,
+                                                                  seat_player):
+    # given a table with a round in play
+    dealer = Dealer(dealer_client)
+    seat_player(table, 1, funds=100_000)
+    first = dealer.open_round(table)
+
+    # when a second round is opened there, and one at a table that does not exist
+    busy, _ = _request(dealer, f"/api/v1/tables/{table.pk}/rounds", {}, 409)
+    missing, _ = _request(dealer, f"/api/v1/tables/{table.pk + 1000}/rounds", {}, 404)
+
+    # then both are refused in words, and the round in play is the table's only one
+    assert busy["error"]["message"].endswith("has a round in play; settle or void it first")
+    assert missing["error"]["message"] == f"no table #{table.pk + 1000}"
+    listed = dealer.client.get(f"/api/v1/tables/{table.pk}/rounds").json()["results"]
+    assert [r["id"] for r in listed] == [first["id"]]
