@@ -239,10 +239,12 @@ class BankerView(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(BankerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
-        services.banker_set(round_id=round_id, by=acting_user(request), house=data["house"],
-                            seat=data.get("seat"), house_stake=data.get("house_stake", 0),
-                            cover=data.get("cover"), third_party=data.get("third_party"))
-        return _round_response(round_id)
+        round_ = services.banker_set(round_id=round_id, by=acting_user(request),
+                                     house=data["house"], seat=data.get("seat"),
+                                     house_stake=data.get("house_stake", 0),
+                                     cover=data.get("cover"),
+                                     third_party=data.get("third_party"), for_answer=True)
+        return _round_response(round_id, held=round_)
 
 
 class BankDeclineView(APIView):

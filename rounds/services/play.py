@@ -41,7 +41,7 @@ from rounds.errors import (
     TableBusy,
     WrongState,
 )
-from rounds.models import DealDraft, Hand, Round, Seat, Table, Wager
+from rounds.models import DealDraft, Hand, Round, RoundEvent, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
@@ -316,12 +316,21 @@ def wager_rebet_all(*, round_id: int, by: User) -> list[Wager]:
 @transaction.atomic
 def banker_set(*, round_id: int, by: User, house: bool = False,
                seat: int | None = None, house_stake: int = 0,
-               cover: int | None = None, third_party: int | None = None) -> Round:
+               cover: int | None = None, third_party: int | None = None,
+               for_answer: bool = False) -> Round:
     """Who banks this round: the house, or a seated player with the house stake they
     announce (rules §7.1-§7.3); at a card-room table a seated player-dealer covering up to
     ``cover`` (None: all the action) with proposition player ``third_party`` covering the
-    rest, or that proposition player alone. Ends the betting. Locks the round."""
-    round_ = round_lock(round_id)
+    rest, or that proposition player alone. Ends the betting. Locks the round.
+
+    ``for_answer``: the caller answers with the whole round (the API): its wagers and hands
+    come with the lock, its events with the step's last write, and the round holds them
+    (selectors.round_detail's ``held``)."""
+    answer_reads: list[tuple[Read, Sequence[Any]]] = [
+        (WAGERS, (round_id,)), (HANDS, (round_id,))] if for_answer else []
+    round_, answer_rows = round_lock_with(round_id, *answer_reads, with_table=for_answer)
+    if for_answer:
+        round_.wager_rows, round_.hand_rows = answer_rows
     round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
     if round_.state == Round.State.BANKER_SET:
         # Outcomes waiting for a pit boss were asked against this banker: not changed
@@ -329,9 +338,11 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         approvals.approval_pending_check(ref=f"round:{round_id}")
     rules = round_.table_rules
     if rules.card_room:
-        return _card_room_banker_set(round_, by=by, house=house, seat=seat,
-                                     house_stake=house_stake, cover=cover,
-                                     third_party=third_party)
+        _card_room_banker_set(round_, by=by, house=house, seat=seat, house_stake=house_stake,
+                              cover=cover, third_party=third_party)
+        if for_answer:
+            [round_.event_rows] = read_together((EVENTS, (round_id, round_id)))
+        return round_
     if cover is not None or third_party is not None:
         raise Conflict("a player-dealer's cover and a proposition player bank only at a "
                        "card-room table; this table banks as a casino", code="not_card_room")
@@ -341,9 +352,8 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
         round_.banker_is_house, round_.banker_seat, round_.banker_player = True, None, None
         round_.house_stake = 0
         round_.state = Round.State.BANKER_SET
-        round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
-                                   "house_stake", "state"])
-        round_event_add(round_, "banker_set", by, banker="house")
+        _banker_written(round_, round_event(round_, "banker_set", by, banker="house"),
+                        for_answer=for_answer)
         return round_
 
     if seat is None:
@@ -375,11 +385,22 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     round_.banker_is_house, round_.banker_seat, round_.banker_player = False, seat, player
     round_.house_stake = house_stake
     round_.state = Round.State.BANKER_SET
-    round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
-                               "house_stake", "state"])
-    round_event_add(round_, "banker_set", by, banker="player", seat=seat, player=player.pk,
-           house_stake=format_minor(house_stake, round_.currency), passed=passed)
+    _banker_written(round_, round_event(round_, "banker_set", by, banker="player", seat=seat,
+                                        player=player.pk, passed=passed,
+                                        house_stake=format_minor(house_stake, round_.currency)),
+                    for_answer=for_answer)
     return round_
+
+
+def _banker_written(round_: Round, event: RoundEvent, *, for_answer: bool) -> None:
+    """The banker on the round and its event, in one statement; for an answer, the round's
+    events read after it, in its round trip."""
+    read = write_rows_then_read(
+        updates=[([round_], ["banker_is_house", "banker_seat", "banker_player", "house_stake",
+                             "state"])],
+        insert=event, then=[(EVENTS, (round_.pk, round_.pk))] if for_answer else [])
+    if for_answer:
+        [round_.event_rows] = read
 
 
 @transaction.atomic

@@ -98,6 +98,7 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
 # answer's reads sent with them. (Savepoints are not counted: inside the test's own
 # transaction every atomic block makes one.)
 OPEN_STATEMENTS = 7  # token, table lock + round in play + last number, round, event + events
+BANKER_STATEMENTS = 7  # token, currency, lock + wagers + hands, round-and-event + events
 WAGER_STATEMENTS = 12  # token, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
 HAND_STATEMENTS = 6  # token, lock + hands + wagers, hand-and-event + events
 
@@ -136,7 +137,10 @@ def test_a_wager_and_a_hand_answer_the_round_as_a_later_read_shows_it(
         assert [w["seat"] for w in answer["wagers"]] == list(range(1, seat + 1))
         assert answer["events"][-1]["kind"] == "wager_placed"
         assert len(sent) == WAGER_STATEMENTS, "\n".join(sent)
-    dealer.banker(round_id, house=True)
+    banked, sent = _request(dealer, f"/api/v1/rounds/{round_id}/banker", {"house": True}, 200)
+    assert banked == dealer.get(round_id)
+    assert banked["events"][-1]["kind"] == "banker_set"
+    assert len(sent) == BANKER_STATEMENTS, "\n".join(sent)
     positions = [h["position"] for h in dealer.deal(round_id)["hands"]
                  if h["position"] != "dealer"]
     for position in positions:
@@ -204,3 +208,25 @@ def test_a_round_opens_only_at_an_open_table_with_no_round_in_play(dealer_client
     assert missing["error"]["message"] == f"no table #{table.pk + 1000}"
     listed = dealer.client.get(f"/api/v1/tables/{table.pk}/rounds").json()["results"]
     assert [r["id"] for r in listed] == [first["id"]]
+
+
+def test_a_player_banker_answers_with_the_round_as_a_later_read_shows_it(
+    dealer_client, table, seat_player
+):
+    # given a round with two seated players, each with a wager played against the house
+    # before (the house stake's cap is the banker's last wager against the house)
+    dealer = Dealer(dealer_client)
+    for seat in (1, 2):
+        seat_player(table, seat, funds=100_000)
+    dealer.house_round(table, {1: "20.00", 2: "20.00"}, {"1": "push", "2": "push"})
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, "20.00")
+
+    # when seat 1 takes the bank with a house stake
+    banked, _ = _request(dealer, f"/api/v1/rounds/{round_id}/banker",
+                         {"seat": 1, "house_stake": "10.00"}, 200)
+
+    # then the answer is the round as read afterwards, the banker and its event in it
+    assert banked == dealer.get(round_id)
+    assert banked["banker"]["seat"] == 1 and banked["house_stake"] == "10.00"
+    assert banked["events"][-1]["kind"] == "banker_set"
