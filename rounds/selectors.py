@@ -62,7 +62,7 @@ WAGERS = SqlRead(
 HANDS = SqlRead(
     Hand, f'SELECT {columns(Hand, "h")} FROM "{Hand._meta.db_table}" h '
     "WHERE h.round_id = %s ORDER BY h.id")
-_ACTIVE_WAGERS = SqlRead(
+ACTIVE_WAGERS = SqlRead(
     Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
     f"WHERE w.round_id = %s AND w.state = '{Wager.State.ACTIVE.value}' ORDER BY w.seat, w.id")
 # The round's pending requests come with its events, which every answer reads (a step holds
@@ -171,7 +171,7 @@ def round_currency(*, round_id: int) -> str:
 
 def round_active_wagers(round_: Round) -> list[Wager]:
     """The round's wagers still in play (not cleared before the deal), in seat order."""
-    return _ACTIVE_WAGERS.all(round_.pk)
+    return ACTIVE_WAGERS.all(round_.pk)
 
 
 def round_wagers(*, round_id: int) -> list[Wager]:

@@ -273,9 +273,10 @@ class DealView(APIView):
                    request=DealIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(DealIn, request.data)
-        services.round_deal(round_id=round_id, by=acting_user(request), hands=data.get("hands"),
-                            results_only=data["results_only"])
-        return _round_response(round_id)
+        round_ = services.round_deal(round_id=round_id, by=acting_user(request),
+                                     hands=data.get("hands"),
+                                     results_only=data["results_only"], for_answer=True)
+        return _round_response(round_id, held=round_)
 
 
 class HandsView(APIView):

@@ -45,6 +45,7 @@ from rounds.models import DealDraft, Hand, Round, RoundEvent, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
+    ACTIVE_WAGERS,
     BANK_DECLINED,
     BANK_OFFERED,
     EVENTS,
@@ -532,18 +533,26 @@ def _proposition_player(round_: Round, player_id: int) -> Player:
 @transaction.atomic
 def round_deal(*, round_id: int, by: User,
                hands: Mapping[str, Sequence[str] | str] | None = None,
-               results_only: bool = False, rng: random.Random | None = None) -> Round:
+               results_only: bool = False, rng: random.Random | None = None,
+               for_answer: bool = False) -> Round:
     """Check the banker's solvency and hold the cover, then deal: electronically (secure
     shuffle and three dice, rules §8), by recording a physical table's hands, or — for a
-    results-only table — no cards at all. Locks the round, then the banker's account."""
-    round_ = round_lock(round_id)
+    results-only table — no cards at all. Locks the round, then the banker's account.
+
+    ``for_answer``: the caller answers with the whole round (the API): its wagers come with
+    the lock, its hands and events with the deal's last write, and the round holds them
+    (selectors.round_detail's ``held``)."""
+    # The wagers in play come with the lock, in its round trip (and for an answer, all).
+    answer_reads: list[tuple[Read, Sequence[Any]]] = [
+        (WAGERS, (round_id,))] if for_answer else []
+    round_, (wagers, *answer_rows) = round_lock_with(
+        round_id, (ACTIVE_WAGERS, (round_id,)), *answer_reads, with_table=for_answer)
     round_require_state(round_, Round.State.BANKER_SET, doing="deal")
     # Outcomes waiting for a pit boss (a results-only settlement) are decided first: a deal
     # would settle the round around them.
     approvals.approval_pending_check(ref=f"round:{round_id}")
     round_require_deal_mode(round_, Round.DealKind.RESULTS if results_only
                        else Round.DealKind.PHYSICAL if hands else Round.DealKind.ELECTRONIC)
-    wagers = round_active_wagers(round_)
     if not round_positions_against_bank(round_, wagers):
         raise Conflict("nothing to play: no wager against the bank", code="no_wagers")
     banker_cover_hold(round_, wagers, by)
@@ -554,13 +563,13 @@ def round_deal(*, round_id: int, by: User,
         if hands:
             raise ValidationFailed("a results-only deal records no hands")
         round_.deal_kind = Round.DealKind.RESULTS
-        round_event_add(round_, "dealt", by, deal="results", positions=playing)
+        event = round_event(round_, "dealt", by, deal="results", positions=playing)
     elif hands:
         dealt = _parse_physical_hands(hands, playing)
         round_.deal_kind = Round.DealKind.PHYSICAL
         _create_hands(round_, dealt, rules)
-        round_event_add(round_, "dealt", by, deal="physical",
-               hands={p: paigow.format_cards(c) for p, c in dealt.items()})
+        event = round_event(round_, "dealt", by, deal="physical",
+                            hands={p: paigow.format_cards(c) for p, c in dealt.items()})
     else:
         shuffled = paigow.deal(rng)
         dice = paigow.roll_dice(rng)
@@ -574,17 +583,27 @@ def round_deal(*, round_id: int, by: User,
         round_.deal_order = list(order.order)
         round_.burnt = paigow.format_cards(shuffled.burnt)
         _create_hands(round_, dealt, rules)
-        round_event_add(round_, "dealt", by, deal="electronic", dice=list(dice),
-               counted=order.counted, order=list(order.order),
-               stacks={p: paigow.format_cards(stacks[p]) for p in order.order},
-               discarded=[p for p in order.order if p not in dealt],
-               burnt=round_.burnt)
+        event = round_event(round_, "dealt", by, deal="electronic", dice=list(dice),
+                            counted=order.counted, order=list(order.order),
+                            stacks={p: paigow.format_cards(stacks[p]) for p in order.order},
+                            discarded=[p for p in order.order if p not in dealt],
+                            burnt=round_.burnt)
     # A physical deal being recorded card by card (rounds.services.deal_draft) is used up:
     # the "dealt" event keeps what was posted; the working state goes in this transaction.
     DealDraft.objects.filter(round_id=round_.pk).delete()
     round_.state = Round.State.DEALT
-    round_.save()
+    # The round (every column, as save() writes it: the deal's and the cover's) and its
+    # event in one statement; for an answer, its hands and events read after it.
+    read = write_rows_then_read(
+        updates=[([round_], _ROUND_COLUMNS)], insert=event,
+        then=[(HANDS, (round_id,)), (EVENTS, (round_id, round_id))] if for_answer else [])
+    if for_answer:
+        [round_.wager_rows] = answer_rows
+        round_.hand_rows, round_.event_rows = read
     return round_
+
+
+_ROUND_COLUMNS = [f.name for f in Round._meta.concrete_fields if not f.primary_key]
 
 
 def _parse_physical_hands(hands: Mapping[str, Sequence[str] | str],

@@ -99,6 +99,9 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
 # transaction every atomic block makes one.)
 OPEN_STATEMENTS = 7  # token, table lock + round in play + last number, round, event + events
 BANKER_STATEMENTS = 7  # token, currency, lock + wagers + hands, round-and-event + events
+# token, lock + wagers in play + wagers, pending requests, hands, deal draft,
+# round-and-event + hands + events
+DEAL_STATEMENTS = 10
 WAGER_STATEMENTS = 12  # token, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
 HAND_STATEMENTS = 6  # token, lock + hands + wagers, hand-and-event + events
 
@@ -141,8 +144,11 @@ def test_a_wager_and_a_hand_answer_the_round_as_a_later_read_shows_it(
     assert banked == dealer.get(round_id)
     assert banked["events"][-1]["kind"] == "banker_set"
     assert len(sent) == BANKER_STATEMENTS, "\n".join(sent)
-    positions = [h["position"] for h in dealer.deal(round_id)["hands"]
-                 if h["position"] != "dealer"]
+    dealt, sent = _request(dealer, f"/api/v1/rounds/{round_id}/deal", {}, 200)
+    assert dealt == dealer.get(round_id)
+    assert dealt["events"][-1]["kind"] == "dealt"
+    assert len(sent) == DEAL_STATEMENTS, "\n".join(sent)
+    positions = [h["position"] for h in dealt["hands"] if h["position"] != "dealer"]
     for position in positions:
         answer, sent = _request(dealer, f"/api/v1/rounds/{round_id}/hands",
                                 {"position": position, "house_way": True}, 200)
