@@ -174,6 +174,14 @@ def _refusal(exc: DatabaseError, account: Account | None = None) -> DomainError 
             detail={"sums": {cur: format_minor(t, cur) for cur, t in detail["sums"].items()}})
     if sqlstate == _INSUFFICIENT:
         if account is None or account.pk != detail["account_id"]:
+            if connection.in_atomic_block and transaction.get_rollback():
+                # Refused without a savepoint: the transaction can read nothing more, so
+                # the refusal keeps to what the database said (amounts in minor units).
+                return Conflict(
+                    f"Account #{detail['account_id']} has too little available: "
+                    f"{detail['available']} of the {detail['required']} needed "
+                    "(in the currency's minor units).", code="insufficient_funds",
+                    detail=detail)
             account = Account.objects.get(pk=detail["account_id"])
         return insufficient_funds(account, required=detail["required"],
                                   available=detail["available"])
@@ -399,6 +407,8 @@ def hold_place(*, account_id: int, amount: int, by: User | None, ref: str = "",
     if amount < 0:
         raise ValidationFailed("A hold's amount must be positive.", code="invalid_amount",
                                detail={"amount": amount})
+    if not savepoint and (account is None or account.pk != account_id):
+        raise ValueError("hold_place without a savepoint takes the account it holds on")
     by_id = by.pk if by is not None else None
     ((hold_id, created_at),) = _call(_HOLD_PLACE, [int(account_id), amount, by_id, ref, memo],
                                      savepoint=savepoint, account=account)

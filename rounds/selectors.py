@@ -52,7 +52,7 @@ _PENDING = f"SELECT {_pending_sql('%s')}"
 # round answers with the whole round. Who opened the round and who took each step are shown
 # by username only (RoundOut): the name comes as a column, not as a whole user row made into
 # a User each time. Each in its model's order (Meta.ordering).
-_ROUND = SqlRead(
+ROUND = SqlRead(
     Round, f'SELECT {columns(Round, "r")}, u.username FROM "{Round._meta.db_table}" r '
     f'LEFT JOIN "{User._meta.db_table}" u ON u.id = r.opened_by_id WHERE r.id = %s',
     extra=["opened_by_username"])
@@ -89,7 +89,7 @@ def round_detail(*, round_id: int, held: Round | None = None) -> Round:
         and hasattr(held, "opened_by_username") else None
     reads: list[tuple[SqlRead[Any], Sequence[Any]]] = []
     if round_ is None:
-        reads.append((_ROUND, (round_id,)))
+        reads.append((ROUND, (round_id,)))
     if round_ is None or not hasattr(round_, "wager_rows"):
         reads.append((WAGERS, (round_id,)))
     if round_ is None or not hasattr(round_, "hand_rows"):
@@ -99,9 +99,9 @@ def round_detail(*, round_id: int, held: Round | None = None) -> Round:
     found = dict(zip((read for read, _ in reads), read_together(*reads), strict=True)) \
         if reads else {}
     if round_ is None:
-        if not found[_ROUND]:
+        if not found[ROUND]:
             raise NotFound(f"no round #{round_id}")
-        round_ = found[_ROUND][0]
+        round_ = found[ROUND][0]
     if WAGERS in found:
         round_.wager_rows = found[WAGERS]
     if HANDS in found:

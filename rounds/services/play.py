@@ -50,6 +50,7 @@ from rounds.selectors import (
     BANK_OFFERED,
     EVENTS,
     HANDS,
+    ROUND,
     WAGERS,
     player_last_wager_against_house,
     round_active_wagers,
@@ -72,16 +73,16 @@ from rounds.services.steps import (
     seated_player_lock,
 )
 from rounds.services.tables import (
+    TABLE_LOCK,
     round_rules_of,
     seat_number_check,
 )
 
 # --- the round: steps ----------------------------------------------------------------------
 
-# Opening a round: the table's row locked, then (in the lock's round trip, seeing what its
-# last holder committed) whether a round is in play there and the last round's number.
-_TABLE_LOCK = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '
-                      "WHERE t.id = %s FOR UPDATE", locks=True)
+# Opening a round: the table's row locked (tables.TABLE_LOCK), then (in the lock's round
+# trip, seeing what its last holder committed) whether a round is in play there and the
+# last round's number.
 _ROUND_IN_PLAY = SqlRows(
     Round, f'SELECT 1 FROM "{Round._meta.db_table}" r WHERE r.table_id = %s '
     f"AND r.state IN ({', '.join(repr(str(s)) for s in Round.State.OPEN)}) LIMIT 1")
@@ -95,10 +96,11 @@ def round_open(*, table_id: int, by: User, for_answer: bool = False) -> Round:
     """Open the next round at a table, copying its settings. Locks the table row, which
     serialises round numbering and settings changes.
 
-    ``for_answer``: the caller answers with the whole round (the API): the round's events
-    are read with its "opened" event's write, in its round trip, and held on the round with
-    its (no) wagers and hands (selectors.round_detail's ``held``)."""
-    found, in_play, last = read_together((_TABLE_LOCK, (table_id,)),
+    ``for_answer``: the caller answers with the whole round (the API): the round as stored
+    (its settings as the database gives them back) and its events are read after its
+    "opened" event's write, in that round trip, and the round returned holds them with its
+    (no) wagers and hands (selectors.round_detail's ``held``)."""
+    found, in_play, last = read_together((TABLE_LOCK, (table_id,)),
                                          (_ROUND_IN_PLAY, (table_id,)),
                                          (_LAST_NUMBER, (table_id,)))
     if not found:
@@ -116,17 +118,17 @@ def round_open(*, table_id: int, by: User, for_answer: bool = False) -> Round:
     opened = round_event(round_, "opened", by, rules=rules)
     card_room = round_.table_rules.card_room
     answer_reads: list[tuple[Read, Sequence[Any]]] = [
-        (EVENTS, (round_.pk, round_.pk))] if for_answer and not card_room else []
-    read = insert_rows(opened, then=answer_reads)
+        (ROUND, (round_.pk,)), (EVENTS, (round_.pk, round_.pk))] if for_answer else []
+    read = insert_rows(opened, then=[] if card_room else answer_reads)
     if card_room:
         _bank_offered(round_, by, round_bank_table(round_))
         if for_answer:
-            read = read_together((EVENTS, (round_.pk, round_.pk)))
-    if for_answer:
-        [round_.event_rows] = read
-        round_.wager_rows, round_.hand_rows = [], []
-        round_.opened_by_username = by.get_username()
-    return round_
+            read = read_together(*answer_reads)
+    if not for_answer:
+        return round_
+    [stored], events = read
+    stored.event_rows, stored.wager_rows, stored.hand_rows = events, [], []
+    return stored  # type: ignore[no-any-return]
 
 
 # The read of the step played most (a wager per seat), written as SQL

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_label
+from casino.shared.db import SqlRead, columns
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
@@ -185,11 +186,17 @@ def _jsonable(value: Any) -> Any:
     return str(value) if isinstance(value, Decimal) else value
 
 
+# The table's row locked (FOR UPDATE), as SQL so that a step may send reads after it in its
+# round trip (casino.shared.db.read_together: opening a round).
+TABLE_LOCK = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '  # noqa: S608
+                     "WHERE t.id = %s FOR UPDATE", locks=True)
+
+
 def table_lock(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise NotFound(f"no table #{table_id}") from None
+    table = TABLE_LOCK.first(table_id)
+    if table is None:
+        raise NotFound(f"no table #{table_id}")
+    return table
 
 
 @transaction.atomic

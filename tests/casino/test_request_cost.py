@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from rounds import services
+from rounds.models import Round
 from tests.rounds.conftest import Dealer
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +98,7 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
 # writes (a wager's hold, then the wager and its event; a hand and its event), each
 # answer's reads sent with them. (Savepoints are not counted: inside the test's own
 # transaction every atomic block makes one.)
-OPEN_STATEMENTS = 7  # token, table lock + round in play + last number, round, event + events
+OPEN_STATEMENTS = 8  # token, table lock + in play + last number, round, event + round + events
 BANKER_STATEMENTS = 7  # token, currency, lock + wagers + hands, round-and-event + events
 # token, lock + wagers in play + wagers, pending requests, hands, deal draft,
 # round-and-event + hands + events
@@ -108,11 +109,16 @@ HAND_STATEMENTS = 6  # token, lock + hands + wagers, hand-and-event + events
 
 def _request(dealer: Dealer, url: str, body: dict[str, Any],
              expect: int) -> tuple[dict[str, Any], list[str]]:
+    """The answer and the statements sent. A successful step's answer must be, to the byte,
+    the round as a later read shows it (its settings' keys in the database's order too)."""
     with CaptureQueriesContext(connection) as request:
         response = dealer.client.post(url, body, format="json")
     assert response.status_code == expect, response.json()
     sent = [q["sql"] for q in request.captured_queries
             if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    if expect in (200, 201):
+        round_id = response.json()["id"]
+        assert response.content == dealer.client.get(f"/api/v1/rounds/{round_id}").content
     return response.json(), sent
 
 
@@ -199,18 +205,23 @@ def test_a_card_room_round_opens_with_its_offer_of_the_bank_in_the_answer(
 
 
 def test_a_round_opens_only_at_an_open_table_with_no_round_in_play(dealer_client, table,
-                                                                  seat_player):
+                                                                  make_table, seat_player):
     # given a table with a round in play
     dealer = Dealer(dealer_client)
     seat_player(table, 1, funds=100_000)
     first = dealer.open_round(table)
 
-    # when a second round is opened there, and one at a table that does not exist
+    # when a second round is opened there, one at a closed table and one at a table that
+    # does not exist
     busy, _ = _request(dealer, f"/api/v1/tables/{table.pk}/rounds", {}, 409)
+    closed_table = make_table(is_open=False)
+    closed, _ = _request(dealer, f"/api/v1/tables/{closed_table.pk}/rounds", {}, 409)
     missing, _ = _request(dealer, f"/api/v1/tables/{table.pk + 1000}/rounds", {}, 404)
 
-    # then both are refused in words, and the round in play is the table's only one
+    # then each is refused in words, and the round in play is the table's only one
     assert busy["error"]["message"].endswith("has a round in play; settle or void it first")
+    assert closed["error"]["code"] == "table_closed"
+    assert not Round.objects.filter(table=closed_table).exists()
     assert missing["error"]["message"] == f"no table #{table.pk + 1000}"
     listed = dealer.client.get(f"/api/v1/tables/{table.pk}/rounds").json()["results"]
     assert [r["id"] for r in listed] == [first["id"]]
@@ -236,3 +247,78 @@ def test_a_player_banker_answers_with_the_round_as_a_later_read_shows_it(
     assert banked == dealer.get(round_id)
     assert banked["banker"]["seat"] == 1 and banked["house_stake"] == "10.00"
     assert banked["events"][-1]["kind"] == "banker_set"
+
+
+@pytest.mark.parametrize("deal", ["electronic", "results"])
+def test_a_player_banked_deal_answers_with_its_cover_as_a_later_read_shows_it(
+    dealer_client, table, seat_player, deal
+):
+    # given seat 1 banking against seat 2's wager, seat 1 having played the house before
+    dealer = Dealer(dealer_client)
+    for seat in (1, 2):
+        seat_player(table, seat, funds=100_000)
+    dealer.house_round(table, {1: "20.00", 2: "20.00"}, {"1": "push", "2": "push"})
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, "30.00")
+    dealer.banker(round_id, seat=1, house_stake="10.00")
+
+    # when the round is dealt, the banker's cover checked and held first
+    dealt, _ = _request(dealer, f"/api/v1/rounds/{round_id}/deal",
+                        {"results_only": deal == "results"}, 200)
+
+    # then the answer (checked against a later read by _request) shows the cover and the deal
+    assert dealt["solvency"]["required"] == "40.00"
+    assert [e["kind"] for e in dealt["events"]][-2:] == ["solvency_checked", "dealt"]
+    assert dealt["deal"]["kind"] == deal
+    assert bool(dealt["hands"]) == (deal == "electronic")
+
+
+def test_a_card_room_banker_and_deal_answer_as_a_later_read_shows_them(
+    dealer_client, make_table, seat_player
+):
+    # given a card-room table with three seated players, two of them wagering
+    table = make_table(bank_mode="card_room", commission_rate="0", collection_player=50)
+    dealer = Dealer(dealer_client)
+    for seat in (1, 2, 3):
+        seat_player(table, seat, funds=100_000)
+    round_id = dealer.open_round(table)["id"]
+    for seat in (2, 3):
+        dealer.wager(round_id, seat, "20.00")
+
+    # when seat 1 takes the bank, then takes it again with a cover, and the round is dealt
+    first, _ = _request(dealer, f"/api/v1/rounds/{round_id}/banker", {"seat": 1}, 200)
+    again, _ = _request(dealer, f"/api/v1/rounds/{round_id}/banker",
+                        {"seat": 1, "cover": "40.00"}, 200)
+    dealt, _ = _request(dealer, f"/api/v1/rounds/{round_id}/deal", {}, 200)
+
+    # then each answer is the round as read afterwards (checked by _request)
+    assert first["banker"]["seat"] == again["banker"]["seat"] == 1
+    assert again["banker"]["cover"] == "40.00"
+    assert dealt["state"] == "dealt" and dealt["hands"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key", [None, "short-1"])
+def test_a_wager_beyond_the_players_funds_is_refused_over_the_api_and_changes_nothing(
+    dealer_client, table, seat_player, key
+):
+    # given a player with 5.00 in seat 1 (committed, no test transaction around the request)
+    dealer = Dealer(dealer_client)
+    player = seat_player(table, 1, funds=500)
+    round_id = dealer.open_round(table)["id"]
+    before = dealer.get(round_id)
+
+    # when the dealer wagers 10.00 for them, with and without an Idempotency-Key
+    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    refused = dealer.client.post(f"/api/v1/rounds/{round_id}/wagers",
+                                 {"seat": 1, "amount": "10.00"}, format="json", **extra)
+
+    # then it is refused with the player's name and the figures, and nothing changed
+    assert refused.status_code == 409, refused.json()
+    error = refused.json()["error"]
+    assert error["code"] == "insufficient_funds"
+    assert error["message"].startswith(f"{player.name} (account #")
+    assert "has 5.00 EUR available; this needs 10.00 EUR." in error["message"]
+    assert dealer.get(round_id) == before
+    # and a wager within the funds goes through
+    dealer.wager(round_id, 1, "5.00")

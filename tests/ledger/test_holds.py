@@ -1,4 +1,5 @@
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from casino.shared.errors import Conflict, ValidationFailed
@@ -29,6 +30,50 @@ def test_a_hold_beyond_the_available_balance_is_refused_with_the_figures(book):
         "required": "40.00", "available": "30.00", "shortfall": "10.00"}
     assert not [k for k in refused.value.detail if k.endswith("_minor")]  # the unit only
     assert fresh(book.anna).held == 7_000
+
+
+def test_a_hold_without_a_savepoint_is_refused_with_the_callers_account_and_its_figures(book):
+    # given Anna with 30.00 available
+    book.fund(book.anna, 3_000)
+
+    # when 40.00 is held on her account in a caller's transaction, without a savepoint
+    with pytest.raises(Conflict) as refused, transaction.atomic():
+        hold_place(account_id=book.anna.pk, amount=4_000, by=None, savepoint=False,
+                   account=book.anna)
+
+    # then the refusal names her account and its figures, read from nothing after it
+    assert refused.value.code == "insufficient_funds"
+    assert refused.value.detail["shortfall"] == "10.00"
+    assert refused.value.message == (f"Account #{book.anna.pk} ({book.anna.ref}) has 30.00 EUR "
+                                     "available; this needs 40.00 EUR.")
+    assert fresh(book.anna).held == 0
+
+
+def test_a_hold_without_a_savepoint_needs_the_account_it_holds_on(book):
+    book.fund(book.anna, 3_000)
+
+    with pytest.raises(ValueError, match="takes the account"):
+        hold_place(account_id=book.anna.pk, amount=1_000, by=None, savepoint=False)
+    with pytest.raises(ValueError, match="takes the account"):
+        hold_place(account_id=book.anna.pk, amount=1_000, by=None, savepoint=False,
+                   account=book.cage)
+
+    assert fresh(book.anna).held == 0
+
+
+def test_an_entry_refused_without_a_savepoint_says_so_from_the_refusal_alone(book):
+    # given Anna with 10.00: an entry taking 30.00 from her, posted without a savepoint
+    book.fund(book.anna, 1_000)
+
+    with pytest.raises(Conflict) as refused, transaction.atomic():
+        entry_post(kind="withdrawal", memo="", by=None, savepoint=False,
+                   lines=[(book.anna.pk, -3_000), (book.cage.pk, 3_000)])
+
+    # then the refusal is a 409 in words, not a failed read in a broken transaction
+    assert refused.value.code == "insufficient_funds"
+    assert refused.value.message == (f"Account #{book.anna.pk} has too little available: "
+                                     "1000 of the 3000 needed (in the currency's minor units).")
+    assert fresh(book.anna).posted == 1_000
 
 
 def test_held_funds_cannot_be_spent_by_another_entry(book):
