@@ -117,7 +117,7 @@ def insert_rows(*objs: models.Model,
     with _one_transaction(conn, len(objs) + len(then)):
         answers = _together(conn, [*(_insert_statement(obj, conn) for obj in objs),
                                    *((read.sql, params) for read, params in then)])
-    for obj, rows in zip(objs, answers, strict=False):
+    for obj, rows in zip(objs, answers[:len(objs)], strict=True):
         obj.pk = rows[0][0]
         obj._state.adding = False
         obj._state.db = conn.alias

@@ -73,14 +73,14 @@ from rounds.services.steps import (
     seated_player_lock,
 )
 from rounds.services.tables import (
-    TABLE_LOCK,
     round_rules_of,
     seat_number_check,
+    table_lock_with,
 )
 
 # --- the round: steps ----------------------------------------------------------------------
 
-# Opening a round: the table's row locked (tables.TABLE_LOCK), then (in the lock's round
+# Opening a round: the table's row locked (tables.table_lock_with), then (in the lock's round
 # trip, seeing what its last holder committed) whether a round is in play there and the
 # last round's number.
 _ROUND_IN_PLAY = SqlRows(
@@ -100,12 +100,8 @@ def round_open(*, table_id: int, by: User, for_answer: bool = False) -> Round:
     (its settings as the database gives them back) and its events are read after its
     "opened" event's write, in that round trip, and the round returned holds them with its
     (no) wagers and hands (selectors.round_detail's ``held``)."""
-    found, in_play, last = read_together((TABLE_LOCK, (table_id,)),
-                                         (_ROUND_IN_PLAY, (table_id,)),
-                                         (_LAST_NUMBER, (table_id,)))
-    if not found:
-        raise NotFound(f"no table #{table_id}")
-    (table,) = found
+    table, (in_play, last) = table_lock_with(table_id, (_ROUND_IN_PLAY, (table_id,)),
+                                            (_LAST_NUMBER, (table_id,)))
     if not table.is_open:
         raise Conflict(f"{table.name} is closed", code="table_closed")
     if in_play:

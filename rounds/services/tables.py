@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_label
-from casino.shared.db import SqlRead, columns
+from casino.shared.db import Read, SqlRead, columns, read_together
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
@@ -187,16 +187,24 @@ def _jsonable(value: Any) -> Any:
 
 
 # The table's row locked (FOR UPDATE), as SQL so that a step may send reads after it in its
-# round trip (casino.shared.db.read_together: opening a round).
-TABLE_LOCK = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '  # noqa: S608
-                     "WHERE t.id = %s FOR UPDATE", locks=True)
+# round trip (table_lock_with: opening a round).
+_TABLE_LOCK = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '  # noqa: S608
+                      "WHERE t.id = %s FOR UPDATE", locks=True)
 
 
 def table_lock(table_id: int) -> Table:
-    table = TABLE_LOCK.first(table_id)
-    if table is None:
+    return table_lock_with(table_id)[0]
+
+
+def table_lock_with(table_id: int, *reads: tuple[Read, Sequence[Any]]
+                    ) -> tuple[Table, list[list[Any]]]:
+    """table_lock, and ``reads`` sent with it (casino.shared.db.read_together): they run
+    once the lock is granted, in its round trip, and see what its last holder committed.
+    Returns the table and each read's rows (as steps.round_lock_with does for a round)."""
+    found, *rows = read_together((_TABLE_LOCK, (table_id,)), *reads)
+    if not found:
         raise NotFound(f"no table #{table_id}")
-    return table
+    return found[0], rows
 
 
 @transaction.atomic

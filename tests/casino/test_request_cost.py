@@ -227,17 +227,23 @@ def test_a_round_opens_only_at_an_open_table_with_no_round_in_play(dealer_client
     assert [r["id"] for r in listed] == [first["id"]]
 
 
-def test_a_player_banker_answers_with_the_round_as_a_later_read_shows_it(
-    dealer_client, table, seat_player
-):
-    # given a round with two seated players, each with a wager played against the house
-    # before (the house stake's cap is the banker's last wager against the house)
-    dealer = Dealer(dealer_client)
+def _after_a_house_round(dealer: Dealer, table: Any, seat_player: Any, *, wager: str) -> int:
+    """A round open after a house-banked round both seats played (a player-banker's house
+    stake is capped by their last wager against the house), seat 2 wagering ``wager``."""
     for seat in (1, 2):
         seat_player(table, seat, funds=100_000)
     dealer.house_round(table, {1: "20.00", 2: "20.00"}, {"1": "push", "2": "push"})
-    round_id = dealer.open_round(table)["id"]
-    dealer.wager(round_id, 2, "20.00")
+    round_id: int = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 2, wager)
+    return round_id
+
+
+def test_a_player_banker_answers_with_the_round_as_a_later_read_shows_it(
+    dealer_client, table, seat_player
+):
+    # given a round with two seated players who played the house before, seat 2 wagering
+    dealer = Dealer(dealer_client)
+    round_id = _after_a_house_round(dealer, table, seat_player, wager="20.00")
 
     # when seat 1 takes the bank with a house stake
     banked, _ = _request(dealer, f"/api/v1/rounds/{round_id}/banker",
@@ -255,11 +261,7 @@ def test_a_player_banked_deal_answers_with_its_cover_as_a_later_read_shows_it(
 ):
     # given seat 1 banking against seat 2's wager, seat 1 having played the house before
     dealer = Dealer(dealer_client)
-    for seat in (1, 2):
-        seat_player(table, seat, funds=100_000)
-    dealer.house_round(table, {1: "20.00", 2: "20.00"}, {"1": "push", "2": "push"})
-    round_id = dealer.open_round(table)["id"]
-    dealer.wager(round_id, 2, "30.00")
+    round_id = _after_a_house_round(dealer, table, seat_player, wager="30.00")
     dealer.banker(round_id, seat=1, house_stake="10.00")
 
     # when the round is dealt, the banker's cover checked and held first
