@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from ledger.models import Entry, Hold
@@ -35,13 +36,13 @@ def test_a_wager_built_from_several_chips_with_one_taken_back(
     for chip in (25, 5, 10):
         page.get_by_role("button", name=f"Add a {chip} EUR chip to seat 1").click()
     assert row.get_by_label("Amount (EUR)").input_value() == "40"
-    assert row.get_by_text("25 + 5 + 10 = 40").is_visible()
+    expect(row.get_by_text("25 + 5 + 10 = 40")).to_be_visible()
     # the rack stays while the wager is built
-    assert page.get_by_role("button", name="Add a 25 EUR chip to seat 1").is_visible()
+    expect(page.get_by_role("button", name="Add a 25 EUR chip to seat 1")).to_be_visible()
     screen.shot("three-chips")
     page.get_by_role("button", name="Take back the last chip on seat 1").click()
     assert row.get_by_label("Amount (EUR)").input_value() == "30"
-    assert row.get_by_text("25 + 5 = 30").is_visible()
+    expect(row.get_by_text("25 + 5 = 30")).to_be_visible()
     screen.shot("one-taken-back")
     row.get_by_role("button", name="Bet", exact=True).click()
     row.get_by_test_id("wager").filter(has_text="30.00 EUR").wait_for()
@@ -55,6 +56,46 @@ def test_a_wager_built_from_several_chips_with_one_taken_back(
     assert available(floor.players[1]) == 100_000 - 3_000
     assert not Wager.objects.filter(round=round_, state=Wager.State.CLEARED).exists()
     assert screen.policy_violations == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_amount_typed_before_the_screen_settles_is_bet_by_enter_and_kept(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given a round open at a table with Anna, Ben and Carla, and a dealer at the table
+    floor = make_floor({1: ("Anna", 100_000), 2: ("Ben", 100_000), 3: ("Carla", 100_000)})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=1024)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+    page.get_by_role("button", name="Open the first round").click()
+    page.get_by_text("Round 1 is open").wait_for()
+    # htmx settles a swapped screen 20 ms after showing it; a busy machine takes longer, and
+    # 2 s here leaves the time to type in between
+    page.evaluate("htmx.config.defaultSettleDelay = 2000")
+    seat_row(page, 1).get_by_label("Amount (EUR)").fill("30")
+    seat_row(page, 1).get_by_role("button", name="Bet", exact=True).click()
+    seat_row(page, 1).get_by_test_id("wager").filter(has_text="30.00 EUR").wait_for()
+
+    # when seat 2's amount is typed and Enter pressed the moment the answer is shown
+    seat_row(page, 2).get_by_label("Amount (EUR)").fill("40")
+    seat_row(page, 2).get_by_label("Amount (EUR)").press("Enter")
+
+    # then Enter is Bet, not the rack's first chip
+    seat_row(page, 2).get_by_test_id("wager").filter(has_text="40.00 EUR").wait_for()
+
+    # when seat 3's amount is typed before the screen settles, and Bet pressed after
+    seat_row(page, 3).get_by_label("Amount (EUR)").fill("50")
+    page.wait_for_function(
+        "() => document.querySelector('#seat-3 form[data-chips]')._chipsReady === true")
+
+    # then the amount typed is still there, and is the wager
+    assert seat_row(page, 3).get_by_label("Amount (EUR)").input_value() == "50"
+    seat_row(page, 3).get_by_role("button", name="Bet", exact=True).click()
+    seat_row(page, 3).get_by_test_id("wager").filter(has_text="50.00 EUR").wait_for()
+    assert sorted(Wager.objects.values_list("seat", "amount")) == [
+        (1, 3_000), (2, 4_000), (3, 5_000)]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -75,7 +116,7 @@ def test_an_insolvent_bank_made_solvent_by_lowering_a_wager(
     screen.goto(f"/tables/{floor.table.pk}/")
 
     # the screen says the bank is short and offers no deal, in words
-    assert page.get_by_text("Anna is 30.00 EUR short").is_visible()
+    expect(page.get_by_text("Anna is 30.00 EUR short")).to_be_visible()
     assert page.get_by_role("button", name="Deal", exact=True).is_disabled()
     assert page.get_by_test_id("deal-why").inner_text() == (
         "No deal yet: Anna cannot cover the wagers, 30.00 EUR short. Lower or clear wagers "
@@ -91,7 +132,7 @@ def test_an_insolvent_bank_made_solvent_by_lowering_a_wager(
     seat_row(page, 2).get_by_label("Lower to (EUR)").fill("70")
     page.get_by_role("button", name="Lower seat 2").click()
     seat_row(page, 2).get_by_test_id("wager").filter(has_text="70.00 EUR").wait_for()
-    assert page.get_by_test_id("solvency").get_by_text("covered").is_visible()
+    expect(page.get_by_test_id("solvency").get_by_text("covered")).to_be_visible()
     assert page.get_by_role("button", name="Deal", exact=True).is_enabled()
     assert not page.get_by_test_id("record-why").count()
     screen.shot("bank-covers")
@@ -132,7 +173,7 @@ def test_a_whole_house_banked_round_by_keyboard_alone(
                                "(e.getAttribute('aria-label') || e.id || e.innerText) === name"
                                " }", arg=expected)
 
-    assert page.get_by_test_id("shortcuts").is_visible()
+    expect(page.get_by_test_id("shortcuts")).to_be_visible()
     focus_is("Open the first round")
     page.keyboard.press("Enter")
     focus_is("amount-1")  # the first seat without a wager

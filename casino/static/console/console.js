@@ -12,10 +12,10 @@
   // seat's amount field, the rack stays, "Undo chip" takes the last one back, "Clear" empties
   // it; Bet sends the sum once. Chips are whole units, so the sum is integer arithmetic.
   function chipForm(el) { return el.closest ? el.closest("form[data-chips]") : null; }
-  function chipShow(form) {
+  function chipShow(form, keepTyped) {
     var stack = form._chips || [];
     var sum = stack.reduce(function (a, b) { return a + b; }, 0);
-    form.querySelector("input[name=amount]").value = stack.length ? String(sum) : "";
+    if (!keepTyped) form.querySelector("input[name=amount]").value = stack.length ? String(sum) : "";
     var out = form.querySelector("[data-chip-sum]");
     if (out) out.textContent = stack.length > 1 ? stack.join(" + ") + " = " + sum : "";
     form.querySelectorAll("[data-chip-undo], [data-chip-clear]").forEach(function (b) {
@@ -24,12 +24,15 @@
   }
   function chipsReady(root) {
     (root || document).querySelectorAll("form[data-chips]").forEach(function (form) {
-      if (form._chips) return;
-      form._chips = [];
+      if (form._chipsReady) return;
+      form._chipsReady = true;
+      // htmx runs this when a swapped screen settles, a moment after it is shown: chips
+      // clicked or an amount typed in between are the dealer's, so they stay.
+      form._chips = form._chips || [];
       // With the script a chip only adds up, so Enter in the amount field presses Bet
       // (the form's first submit button), never the first chip.
       form.querySelectorAll("[data-chip]").forEach(function (b) { b.type = "button"; });
-      chipShow(form);
+      chipShow(form, true);
     });
   }
   document.addEventListener("DOMContentLoaded", function () { chipsReady(); });
@@ -44,6 +47,15 @@
     else if (button.hasAttribute("data-chip-undo")) form._chips.pop();
     else form._chips = [];
     chipShow(form);
+  });
+  // Enter in a seat's amount field is its Bet, whenever it comes: the browser would press
+  // the form's first submit button, which is a chip until the swapped screen has settled
+  // (a chip outside the table's limits is disabled, and then Enter does nothing at all).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.target.name !== "amount") return;
+    var form = chipForm(event.target);
+    var bet = form && form.querySelector("[data-bet]");
+    if (bet) { event.preventDefault(); form.requestSubmit(bet); }
   });
   // Typing an amount replaces the chips built so far (the typed amount is the wager).
   document.addEventListener("input", function (event) {
