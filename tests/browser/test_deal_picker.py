@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from rounds.models import DealDraft, Hand, Round
@@ -75,9 +76,9 @@ def test_the_picks_survive_a_reload_and_a_second_screen_and_rapid_clicks_land_in
     assert seat_1.locator(".card-chip").evaluate_all(
         "chips => chips.map(c => c.dataset.code)") == ["AS", "AH", "KS"]
     dealer_row = page.locator("#picker .picker-hand[data-position='dealer']")
-    assert dealer_row.locator(".card-back").count() == 7
-    assert dealer_row.locator(".card-chip").count() == 0
-    assert page.locator("#picker button[name=pick]:disabled").count() == 10
+    expect(dealer_row.locator(".card-back")).to_have_count(7)
+    expect(dealer_row.locator(".card-chip")).to_have_count(0)
+    expect(page.locator("#picker button[name=pick]:disabled")).to_have_count(10)
     assert page.locator("#picker .picker-hand.active").get_attribute("data-position") == "1"
     screen.shot("after-reload")
 
@@ -85,8 +86,9 @@ def test_the_picks_survive_a_reload_and_a_second_screen_and_rapid_clicks_land_in
     other = screen_factory(width=1024, who="dirk")
     other.sign_in("dirk")
     other.goto(f"/tables/{floor.table.pk}/")
-    assert other.page.locator("#picker .picker-hand[data-position='1'] .card-chip").count() == 3
-    assert other.page.locator("#picker button[name=pick]:disabled").count() == 10
+    seat_1 = other.page.locator("#picker .picker-hand[data-position='1']")
+    expect(seat_1.locator(".card-chip")).to_have_count(3)
+    expect(other.page.locator("#picker button[name=pick]:disabled")).to_have_count(10)
     other.shot("second-screen")
 
     # when the dealer takes back the last card (KS), then finishes without waiting
@@ -141,3 +143,49 @@ def test_a_card_already_picked_on_another_screen_is_refused_in_words(
     assert page.locator("#picker button[name=pick][value='AS']").is_disabled()
     assert DealDraft.objects.get(round=round_).picks == [["dealer", "AS"]]
     screen.shot("refused")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_position_chosen_while_a_pick_is_on_its_way_stays_chosen(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given a round waiting for its deal, wagers at seats 1 and 2, the picker open
+    floor = make_floor({1: ("Anna", 50_000), 2: ("Ben", 50_000)})
+    staff_user(roles.DEALER, "dana")
+    pit_boss = floor.pit_boss
+    from rounds import services
+    round_ = services.round_open(table_id=floor.table.pk, by=pit_boss)
+    for seat in (1, 2):
+        services.wager_place(round_id=round_.pk, seat=seat, amount=2_500, by=pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+    screen = screen_factory(width=1024)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+    page.get_by_text("Record a physical deal with the card picker").click()
+
+    # when a card is picked for seat 1 and, while the server has not answered it yet (held
+    # here), the dealer chooses seat 2
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/deal/draft/pick/", hold, times=1)
+    page.locator("#picker [data-choose='1']").click()
+    page.locator("#picker button[name=pick][value='AS']").click()
+    while not held:
+        page.wait_for_timeout(50)
+    page.locator("#picker [data-choose='2']").click()
+    held[0].continue_()
+    picker_saved(page)
+
+    # then the server's picker, swapped in with the answer, keeps seat 2 chosen, and the
+    # next card goes to seat 2, not back to seat 1
+    expect(page.locator("#picker")).to_have_attribute("data-active", "2")
+    expect(page.locator("#picker [data-choose='2']")).to_have_attribute("aria-pressed", "true")
+    page.locator("#picker button[name=pick][value='KD']").click()
+    picker_saved(page)
+    assert DealDraft.objects.get(round=round_).picks == [["1", "AS"], ["2", "KD"]]
+    assert (count(page, "1"), count(page, "2")) == ("1", "1")
+    screen.shot("seat-2-kept")

@@ -95,7 +95,13 @@
       fresh.insertBefore(p, fresh.querySelector(".picker-hands"));
       refusals = [];
     }
+    // The server answered with the position sent with the last pick; a position chosen on
+    // the page since (a click on its name while that pick was on its way) is the dealer's
+    // latest choice, so it stays if the server's picker still has room in it.
+    var chosen = form.dataset.active;
     form.replaceWith(fresh);
+    var row = chosen && fresh.querySelector(".picker-hand[data-position='" + chosen + "']");
+    if (row && Number(row.dataset.count) < 7 && fresh.dataset.active !== chosen) setActive(fresh, chosen);
     if (window.htmx) window.htmx.process(fresh);
   }
 
