@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls (setup,
 # checking the ledger afterwards) are plain synchronous code all the same.
@@ -32,6 +33,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
             # One browser at a time: two Chromiums on two cores make both flaky and slow.
             item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    # The call's outcome, for screen_factory's teardown to describe each tab of a failed test.
+    report = yield
+    if report.when == "call":
+        item.call_report = report  # type: ignore[attr-defined]
+    return report
 
 
 @pytest.fixture(scope="session")
@@ -60,11 +70,39 @@ class Screen:
         # What the browser refused under the Content-Security-Policy (an inline script, a
         # handler attribute): the page would silently lose that behaviour in production.
         self.policy_violations: list[str] = []
+        # The tab's last requests and script errors, printed when a test fails: a step that
+        # never showed its answer says whether it was sent, refused or still waiting.
+        self.trail: list[str] = []
         page.on("console", self._console)
+        page.on("pageerror", lambda error: self.trail.append(f"script error: {error}"))
+        page.on("requestfinished", self._finished)
+        page.on("requestfailed", lambda r: self.trail.append(
+            f"{r.method} {r.url} failed: {r.failure}"))
 
     def _console(self, message: Any) -> None:
         if "Content Security Policy" in message.text:
             self.policy_violations.append(message.text)
+
+    def _finished(self, request: Any) -> None:
+        if "/static/" in request.url:
+            return
+        response = request.response()
+        timing = request.timing
+        took = timing["responseEnd"] - timing["requestStart"] if timing["responseEnd"] > 0 else -1
+        self.trail.append(f"{request.method} {request.url} -> "
+                          f"{response.status if response else '?'} in {took:.0f} ms")
+
+    def report(self) -> str:
+        """What the tab shows and last did, for a failed test's output."""
+        lines = [f"tab at {self.page.url}"]
+        try:
+            self.shot("FAILED")
+            alerts = self.page.locator("#messages, [role=alert]").all_inner_texts()
+            lines.append("messages: " + " | ".join(a.strip() for a in alerts if a.strip()))
+        except Exception as exc:  # the tab may be gone or stuck: say so, keep the rest
+            lines.append(f"(no screenshot or messages: {exc})")
+        lines += self.trail[-12:]
+        return "\n  ".join(lines)
 
     def goto(self, path: str) -> Any:
         return self.page.goto(self.base_url + path)
@@ -92,6 +130,10 @@ def screen_factory(browser: Any, live_server: Any,
     screens: list[Screen] = []
     test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
 
+    # A web-first assertion (expect) waits as long as any other step: the screens answer
+    # after an htmx swap or a page load, which a busy two-core machine can slow to seconds.
+    expect.set_options(timeout=15_000)
+
     def make(width: int = 1280, height: int = 900, who: str = "") -> Screen:
         context = browser.new_context(viewport={"width": width, "height": height},
                                       timezone_id="Europe/Amsterdam", locale="en-GB")
@@ -103,6 +145,10 @@ def screen_factory(browser: Any, live_server: Any,
         return screen
 
     yield make
+    failed = getattr(request.node, "call_report", None)
+    if failed is not None and failed.failed:
+        for screen in screens:
+            print("\n" + screen.report())
     for context in contexts:
         context.close()
     violations = [v for screen in screens for v in screen.policy_violations]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.utils.timezone import localtime
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.services import player_create, player_deposit
@@ -84,7 +85,7 @@ def test_admin_pages_show_money_in_the_unit_times_in_the_zone_and_red_hearts(
     # accounts, entries and holds: every amount in the currency's unit
     bram = Account.objects.get(kind="player", name="Bram")  # 595.00 in, 19.00 won
     screen.goto("/admin/ledger/account/")
-    assert page.locator("tr", has_text=bram.ref).get_by_text("614.00 EUR").count() == 2
+    expect(page.locator("tr", has_text=bram.ref).get_by_text("614.00 EUR")).to_have_count(2)
     screen.shot("accounts")
     screen.goto(f"/admin/ledger/account/{bram.pk}/change/")
     assert page.locator(".field-posted_ .readonly").inner_text() == "614.00 EUR"
@@ -137,7 +138,7 @@ def test_a_dealer_opening_a_ledger_page_in_the_admin_gets_the_403_page_in_words(
     response = screen.goto(f"/admin/ledger/entry/{played.entry_id}/change/")
 
     assert response.status == 403 and "text/html" in response.headers["content-type"]
-    assert screen.page.get_by_role("heading", name="Not allowed").is_visible()
+    expect(screen.page.get_by_role("heading", name="Not allowed")).to_be_visible()
     assert "{" not in screen.page.locator("main").inner_text()
     screen.shot("dealer-403")
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.models import Player
@@ -72,7 +73,7 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
 
     # signed in, the cage is at home on its own screen (issue 22), not on the floor's
     assert page.url.endswith("/cage/")
-    assert page.get_by_role("heading", name="Cage").is_visible()
+    expect(page.get_by_role("heading", name="Cage")).to_be_visible()
     assert not page.get_by_text("The floor is for pit staff").count()
     screen.shot("signed-in")
 
@@ -81,12 +82,12 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     # typing is enough: the results follow the search box (htmx swaps them in)
     page.get_by_label("Find a player by name or id").fill("anna")
     page.wait_for_selector("#results table")
-    assert page.locator("#results").count() == 1
+    expect(page.locator("#results")).to_have_count(1)
     assert page.url.endswith("/cage/?q=anna")
-    assert page.get_by_text("Several players share a name").is_visible()
-    assert page.locator("#results tbody tr").count() == 2
-    assert page.locator("#results tbody tr", has_text=f"#{anna.pk}").get_by_text(
-        "same name as another player").is_visible()
+    expect(page.get_by_text("Several players share a name")).to_be_visible()
+    expect(page.locator("#results tbody tr")).to_have_count(2)
+    expect(page.locator("#results tbody tr", has_text=f"#{anna.pk}").get_by_text(
+        "same name as another player")).to_be_visible()
     screen.shot("find-namesakes")
     page.locator("#results tbody tr", has_text=f"#{anna.pk}").get_by_role("link").click()
     assert figure(screen, "available") == "80.00 EUR"
@@ -97,12 +98,12 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     deposit.get_by_label("Amount (EUR)").fill("250.00")
     deposit.get_by_label("Reference").fill("Slip 4711")
     deposit.get_by_role("button", name="Take deposit").click()
-    assert page.get_by_role("heading", name="Deposit receipt").is_visible()
+    expect(page.get_by_role("heading", name="Deposit receipt")).to_be_visible()
     assert figure(screen, "amount") == "250.00 EUR"
     assert figure(screen, "balance-after") == "330.00 EUR"
     deposit_entry = int(figure(screen, "entry"))
-    assert page.get_by_text("Slip 4711").is_visible()
-    assert page.get_by_role("cell", name="carla").is_visible()
+    expect(page.get_by_text("Slip 4711")).to_be_visible()
+    expect(page.get_by_role("cell", name="carla")).to_be_visible()
     screen.shot("deposit-receipt")
 
     # withdraw 120.00: the receipt, printable (the print stylesheet hides the header)
@@ -110,20 +111,20 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     withdrawal = page.get_by_role("region", name="Withdrawal")
     withdrawal.get_by_label("Amount (EUR)").fill("120")
     withdrawal.get_by_role("button", name="Pay out").click()
-    assert page.get_by_role("heading", name="Withdrawal receipt").is_visible()
+    expect(page.get_by_role("heading", name="Withdrawal receipt")).to_be_visible()
     assert figure(screen, "amount") == "120.00 EUR"
     assert figure(screen, "balance-after") == "210.00 EUR"
     withdrawal_entry = int(figure(screen, "entry"))
-    assert page.get_by_role("button", name="Print receipt").is_visible()
+    expect(page.get_by_role("button", name="Print receipt")).to_be_visible()
     # the casino's name, and a line for the cashier and one for the player to sign
     assert figure(screen, "casino") == "Pai Gow Poker casino · cage"
     signatures = page.get_by_label("Signatures")
-    assert signatures.get_by_text("Cashier (carla):").is_visible()
-    assert signatures.get_by_text(f"Player (Anna Jansen #{anna.pk}):").is_visible()
+    expect(signatures.get_by_text("Cashier (carla):")).to_be_visible()
+    expect(signatures.get_by_text(f"Player (Anna Jansen #{anna.pk}):")).to_be_visible()
     screen.shot("withdrawal-receipt")
     page.emulate_media(media="print")
-    assert not page.locator(".topbar").is_visible()
-    assert not page.get_by_role("button", name="Print receipt").is_visible()
+    expect(page.locator(".topbar")).to_be_hidden()
+    expect(page.get_by_role("button", name="Print receipt")).to_be_hidden()
     screen.shot("withdrawal-receipt-print")
     page.emulate_media(media="screen")
 
@@ -150,9 +151,9 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
         assert cells[5] == f"{format_minor(line.balance, 'EUR')} EUR"
     assert figure(screen, "opening") == "0.00 EUR"
     assert figure(screen, "closing") == "210.00 EUR" == f"{format_minor(ledger.closing, 'EUR')} EUR"
-    assert page.locator("tr[data-row=line]", has_text=round_of(anna)).count() == 1
+    expect(page.locator("tr[data-row=line]", has_text=round_of(anna))).to_have_count(1)
     # what went out, with one sign: the round's 20.00 and the 120.00 paid out
-    assert page.get_by_text("4 movements: in 350.00 EUR, out 140.00 EUR.").is_visible()
+    expect(page.get_by_text("4 movements: in 350.00 EUR, out 140.00 EUR.")).to_be_visible()
     screen.shot("statement")
 
     # the CSV: one header row, decimal strings, the running balance adds up
@@ -181,13 +182,13 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
     tomorrow = gaming_day_of() + timedelta(days=1)
     page.get_by_label("From gaming day").fill(tomorrow.isoformat())
     page.get_by_role("button", name="Show").click()
-    assert page.get_by_text("No movement in this period.").is_visible()
+    expect(page.get_by_text("No movement in this period.")).to_be_visible()
     assert figure(screen, "opening") == figure(screen, "closing") == "210.00 EUR"
     screen.shot("statement-next-gaming-day")
     page.get_by_label("From gaming day").fill(gaming_day_of().isoformat())
     page.get_by_label("To gaming day (inclusive)").fill(gaming_day_of().isoformat())
     page.get_by_role("button", name="Show").click()
-    assert page.locator("tr[data-row=line]").count() == 4
+    expect(page.locator("tr[data-row=line]")).to_have_count(4)
     assert figure(screen, "opening") == "0.00 EUR" and figure(screen, "closing") == "210.00 EUR"
 
     # at 768 px the statement is whole: its balance column on screen, nothing runs off
@@ -239,7 +240,7 @@ def test_a_dealer_is_refused_the_cage(screen_factory: Any, staff_user: Any,
     for path in ("/cage/", f"/cage/players/{anna.pk}/", f"/cage/players/{anna.pk}/statement/"):
         response = screen.goto(path)
         assert response.status == 403 and "text/html" in response.headers["content-type"]
-        assert screen.page.get_by_role("heading", name="Not allowed").is_visible()
+        expect(screen.page.get_by_role("heading", name="Not allowed")).to_be_visible()
         assert "Your role does not allow this" in screen.page.get_by_role("alert").inner_text()
     assert not screen.page.get_by_role("navigation").get_by_role("link", name="Cage").count()
     screen.shot("dealer-refused")
@@ -254,7 +255,7 @@ def test_a_new_player_is_registered_and_takes_a_first_deposit(
     page = screen.page
 
     screen.goto("/cage/?q=Daan")
-    assert page.get_by_text("No player matches “Daan”.").is_visible()
+    expect(page.get_by_text("No player matches “Daan”.")).to_be_visible()
     page.get_by_role("link", name="Register a new player").click()
     page.get_by_label("Name").fill("Daan de Vries")
     # the identity the cage reads from the document (issue 22)
@@ -340,8 +341,8 @@ def test_a_namesake_is_registered_with_the_warning_then_told_apart_at_the_table(
     page.get_by_label("Document number").fill("IDC 4455 66")
     page.get_by_role("button", name="Register").click()
     warning = page.get_by_test_id("namesakes")
-    assert warning.get_by_text("2 players already called Anna Jansen.").is_visible()
-    assert warning.locator("li").count() == 2
+    expect(warning.get_by_text("2 players already called Anna Jansen.")).to_be_visible()
+    expect(warning.locator("li")).to_have_count(2)
     assert warning.locator(f"li[data-player='{anna.pk}']").inner_text().strip() == (
         f"Anna Jansen #{anna.pk}: born 1980-05-01; Passport NX999111; registered "
         f"{timezone.localdate(anna.created_at).isoformat()}")
@@ -368,10 +369,10 @@ def test_a_namesake_is_registered_with_the_warning_then_told_apart_at_the_table(
     pit.sign_in("pia")
     pit.goto(f"/tables/{table.pk}/")
     shown = pit.page
-    assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{anna.pk} (seat 1)"
-                             ).is_visible()
-    assert shown.get_by_role("button", name=f"Unseat Anna Jansen #{third.pk} (seat 2)"
-                             ).is_visible()
+    expect(shown.get_by_role("button", name=f"Unseat Anna Jansen #{anna.pk} (seat 1)"
+                             )).to_be_visible()
+    expect(shown.get_by_role("button", name=f"Unseat Anna Jansen #{third.pk} (seat 2)"
+                             )).to_be_visible()
     pit.shot("namesakes-at-the-table")
     shown.get_by_role("button", name="Add a 25 EUR chip to seat 2").click()
     seat_row(shown, 2).get_by_role("button", name="Bet", exact=True).click()

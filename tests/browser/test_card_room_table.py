@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.models import Player
@@ -62,7 +63,7 @@ def test_a_player_dealer_and_a_proposition_player_bank_the_worked_round(
     # then the rotation offers seat 1 the bank, and the house is not offered it
     choice = page.locator(".banker-choice")
     assert page.get_by_test_id("offered").inner_text() == "seat 1 · Anna"
-    assert page.get_by_role("button", name="The house banks").count() == 0
+    expect(page.get_by_role("button", name="The house banks")).to_have_count(0)
     options = choice.locator("#third-party option").all_inner_texts()
     assert "Golden Prop LLC · licence GEGP-001234 · 5,000.00 EUR available" in options
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.models import Player
@@ -41,7 +42,7 @@ def test_a_deposit_past_the_identity_line_is_refused_in_words_until_the_identity
     # then refused in words on the same page, and nothing moved
     refusal = (f"Anna #{anna.pk} needs an identity on file: cash in today would reach "
                "2,100.00 EUR, above 2,000.00 EUR")
-    assert page.get_by_text(refusal).is_visible()
+    expect(page.get_by_text(refusal)).to_be_visible()
     screen.shot("refused")
     assert Entry.objects.count() == entries
     assert player_balance(anna).posted == 150_000

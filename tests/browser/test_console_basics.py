@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 
@@ -26,5 +27,5 @@ def test_a_missing_page_is_an_html_page_in_words(screen_factory: Any, staff_user
     response = screen.goto("/no-such-screen/")
     assert response.status == 404
     assert "text/html" in response.headers["content-type"]
-    assert screen.page.get_by_role("heading", name="Page not found").is_visible()
+    expect(screen.page.get_by_role("heading", name="Page not found")).to_be_visible()
     screen.shot("not-found")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from rounds import services
@@ -89,7 +90,7 @@ def test_a_declined_bank_passes_to_the_next_seat_in_the_rotation(
     page.reload()
     page.locator(".banker-choice", has_text="seat 2 · Bram").wait_for()
     assert "Declined this round: seat 1 · Anna." in page.get_by_test_id("declined").inner_text()
-    assert page.get_by_role("button", name="Anna banks").count() == 0
+    expect(page.get_by_role("button", name="Anna banks")).to_have_count(0)
     assert "up to 20.00 EUR (Bram's last wager against the house)" in page.locator(
         "#stake-cap").inner_text()
     screen.shot("reloaded-offered-to-bram")

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.shared.gaming_day import gaming_day_of
@@ -105,7 +106,7 @@ def test_a_pit_boss_finds_an_older_round_in_the_history_and_reverses_it(
     page.get_by_text("Round 2 is reversed").wait_for()
     assert "Seat 2's hand was misread" in page.get_by_test_id("reversed").inner_text()
     assert "Reversed: every amount" in page.get_by_test_id("story").inner_text()
-    assert page.get_by_role("button", name="Reverse round 2").count() == 0
+    expect(page.get_by_role("button", name="Reverse round 2")).to_have_count(0)
     screen.shot("reversed")
     older.refresh_from_db()
     assert older.state == Round.State.REVERSED and older.reversal_entry_id is not None
@@ -170,6 +171,6 @@ def test_a_round_in_play_shows_no_bank_card_on_its_page(
     shown = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
     assert set(round_.hands.get(position="1").cards.split()) <= shown
     assert not shown & (set(dealer_cards) | set(round_.burnt.split()))
-    assert page.get_by_test_id("hidden").count() == 1
-    assert page.get_by_role("button", name="Reverse round 1").count() == 0
+    expect(page.get_by_test_id("hidden")).to_have_count(1)
+    expect(page.get_by_role("button", name="Reverse round 1")).to_have_count(0)
     screen.shot("in-play")

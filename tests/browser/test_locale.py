@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from ledger.models import Hold
@@ -73,10 +74,10 @@ def test_the_cage_takes_a_deposit_of_a_thousand_written_with_a_decimal_comma(
     screen.goto(f"/cage/players/{floor.players[1].pk}/")
 
     deposit = page.get_by_role("region", name="Deposit")
-    assert deposit.get_by_text("for example 250,00").is_visible()
+    expect(deposit.get_by_text("for example 250,00")).to_be_visible()
     deposit.get_by_label("Amount (EUR)").fill("1.000,50")
     deposit.get_by_role("button", name="Take deposit").click()
-    assert page.get_by_role("heading", name="Deposit receipt").is_visible()
+    expect(page.get_by_role("heading", name="Deposit receipt")).to_be_visible()
     amount = page.locator("[data-figure=amount]").first.inner_text().strip()
     assert amount == "1.000,50 EUR"
     screen.shot("deposit-receipt")

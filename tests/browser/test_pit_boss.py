@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.selectors import player_balance
@@ -102,7 +103,7 @@ def test_a_pit_boss_seats_players_and_changes_settings_only_between_rounds(
     # with a round in play, a change of settings is refused in words
     services.round_open(table_id=floor.table.pk, by=floor.pit_boss)
     page.get_by_role("link", name="Table settings…").click()
-    assert page.get_by_text("settings change only between rounds").first.is_visible()
+    expect(page.get_by_text("settings change only between rounds").first).to_be_visible()
     page.get_by_label("Maximum wager (EUR)").fill("250.00")
     page.get_by_role("button", name="Save the settings").click()
     refusal = page.locator(".msg-error").first
@@ -136,9 +137,9 @@ def test_a_dealer_is_refused_what_only_a_pit_boss_may_do(
 
     # the dealer's screen offers none of the pit boss's steps
     screen.goto(f"/tables/{floor.table.pk}/")
-    assert page.get_by_role("heading", name="Pit boss").count() == 0
-    assert page.get_by_role("button", name="Unseat Anna").count() == 0
-    assert page.get_by_label("Seat a player").count() == 0
+    expect(page.get_by_role("heading", name="Pit boss")).to_have_count(0)
+    expect(page.get_by_role("button", name="Unseat Anna")).to_have_count(0)
+    expect(page.get_by_label("Seat a player")).to_have_count(0)
     screen.shot("dealer-screen")
 
     # and by URL each is a page in words, not JSON
@@ -146,7 +147,7 @@ def test_a_dealer_is_refused_what_only_a_pit_boss_may_do(
                  f"/tables/{floor.table.pk}/settings/"):
         response = screen.goto(path)
         assert response.status == 403 and "text/html" in response.headers["content-type"]
-        assert page.get_by_role("heading", name="Not allowed").is_visible()
+        expect(page.get_by_role("heading", name="Not allowed")).to_be_visible()
         assert "Your role does not allow this" in page.locator("main").inner_text()
     screen.shot("refused-page")
 

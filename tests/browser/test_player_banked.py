@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.selectors import player_balance
@@ -105,12 +106,12 @@ def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
 
     # then the banker's cards stay hidden until every player's hand is set
     banker = page.locator("article.hand[data-position='1']")
-    assert banker.get_by_test_id("hidden").is_visible()
-    assert banker.locator("span.card").count() == 0
+    expect(banker.get_by_test_id("hidden")).to_be_visible()
+    expect(banker.locator("span.card")).to_have_count(0)
     screen.shot("dealt-banker-hidden")
     for position in ("2", "3", "4", "5"):
         set_split(page, position, DUTCH_HANDS[position][1])
-    assert page.locator("article.hand[data-position='1'] > p span.card").count() == 7
+    expect(page.locator("article.hand[data-position='1'] > p span.card")).to_have_count(7)
     set_split(page, "1", DUTCH_HANDS["1"][1])
     screen.shot("hands-set")
 
@@ -205,8 +206,8 @@ def test_a_physical_deal_by_card_picker_with_a_foul_refused_in_words(
     page.get_by_role("button", name="Take back the last card").click()
     picker_saved(page)
     page.locator("#picker button[name=pick][value='3S']:enabled").wait_for()
-    assert page.locator("#picker button[name=pick]").count() == 53
-    assert page.locator("#picker button[name=pick]:disabled").count() == 13
+    expect(page.locator("#picker button[name=pick]")).to_have_count(53)
+    expect(page.locator("#picker button[name=pick]:disabled")).to_have_count(13)
     assert page.get_by_role("button", name="Record the deal").is_disabled()
     screen.shot("one-card-taken-back")
     page.locator("#picker button[name=pick][value='2C']").click()
@@ -215,8 +216,8 @@ def test_a_physical_deal_by_card_picker_with_a_foul_refused_in_words(
     screen.shot("picked")
     page.get_by_role("button", name="Record the deal").click()
     page.get_by_text("The deal is recorded").wait_for()
-    assert page.locator("article.hand[data-position=dealer]").get_by_test_id(
-        "hidden").is_visible()
+    expect(page.locator("article.hand[data-position=dealer]").get_by_test_id(
+        "hidden")).to_be_visible()
 
     # and sets the aces in the low hand: a foul, refused in words
     hand = page.locator("article.hand[data-position='1']")
@@ -273,7 +274,7 @@ def test_a_players_re_split_after_every_players_hand_is_set_is_refused_in_words(
 
     # when Dana sets Bram's split, low hand Q♠ 9♦, while Chris's hand is not set yet
     set_split(page, "2", "QS 9D")
-    assert page.locator("article.hand[data-position='1']").get_by_test_id("hidden").is_visible()
+    expect(page.locator("article.hand[data-position='1']").get_by_test_id("hidden")).to_be_visible()
     dana.shot("bram-set-q9")
     # and Dirk, at the pit's screen, sets Chris's hand the House Way: every player's is set
     dirk = screen_factory(width=1280, who="dirk")
@@ -283,8 +284,8 @@ def test_a_players_re_split_after_every_players_hand_is_set_is_refused_in_words(
         "button", name="House Way").click()
     dirk.page.locator("article.hand[data-position='3']").get_by_text(
         "Set by the house way").wait_for()
-    assert dirk.page.locator("article.hand[data-position='1'] > p span.card").count() == 7
-    assert dirk.page.locator("article.hand[data-position='2'] form").count() == 0
+    expect(dirk.page.locator("article.hand[data-position='1'] > p span.card")).to_have_count(7)
+    expect(dirk.page.locator("article.hand[data-position='2'] form")).to_have_count(0)
     dirk.shot("every-player-set-bank-shown")
 
     # and Dana, whose screen still offers Bram's split, makes his low hand Q♠ 5♥
@@ -298,7 +299,7 @@ def test_a_players_re_split_after_every_players_hand_is_set_is_refused_in_words(
     refusal.wait_for()
     assert refusal.inner_text() == ("Every player's hand is set and the bank's hand is shown: "
                                     "seat 2's hand can no longer change.")
-    assert page.locator("article.hand[data-position='2'] form").count() == 0
+    expect(page.locator("article.hand[data-position='2'] form")).to_have_count(0)
     dana.shot("re-split-refused")
     # and Bram's hand is as he set it, with no step recorded for the refusal
     bram_hand = round_.hands.get(position="2")

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from django.db.models import F
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.services import player_create, player_deposit
@@ -144,9 +145,9 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
     # a table's day: only the table and the gaming day are asked; the table by its name
     page.get_by_label("Kind").select_option(label="A table's day")
     page.wait_for_url(re.compile(r"kind=table_day"))
-    assert page.get_by_label("Gaming day", exact=True).is_visible()
-    assert page.get_by_label("From gaming day").count() == 0
-    assert page.get_by_label("As of").count() == 0
+    expect(page.get_by_label("Gaming day", exact=True)).to_be_visible()
+    expect(page.get_by_label("From gaming day")).to_have_count(0)
+    expect(page.get_by_label("As of")).to_have_count(0)
 
     def table_day(p: Any) -> None:
         p.get_by_label("Table", exact=True).select_option(label="Table 1")
@@ -175,8 +176,6 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
                   ["Bram", "160.00", "140.00", "20.00"])
 
     def statement(p: Any) -> None:
-        from playwright.sync_api import expect
-
         p.get_by_label("Find a player by name").fill("bra")
         # the search narrows the players to those whose name holds it
         expect(p.locator("#id_player option")).to_have_count(1)
@@ -244,7 +243,7 @@ def test_without_script_the_kind_is_chosen_by_the_query_string(browser, live_ser
         page.get_by_label("Password").fill(PASSWORD)
         page.get_by_role("button", name="Sign in").click()
         page.goto(live_server.url + "/reports/")
-        assert page.get_by_label("Table", exact=True).count() == 1
+        expect(page.get_by_label("Table", exact=True)).to_have_count(1)
 
         page.get_by_label("Kind").select_option(label="Trial balance")
         page.get_by_role("button", name="Show its fields").click()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from casino.shared.approvals import Approval
@@ -35,8 +36,8 @@ def test_a_dealer_records_the_outcomes_at_a_results_only_table(
     screen.goto(f"/tables/{floor.table.pk}/")
 
     # the table offers no card deal, only the outcomes
-    assert page.get_by_role("button", name="Deal", exact=True).count() == 0
-    assert page.get_by_text("Record a physical deal").count() == 0
+    expect(page.get_by_role("button", name="Deal", exact=True)).to_have_count(0)
+    expect(page.get_by_text("Record a physical deal")).to_have_count(0)
     page.get_by_label("Anna").select_option("win")
     page.get_by_label("Bram").select_option("loss")
     screen.shot("outcomes")
@@ -78,7 +79,7 @@ def test_with_dual_control_a_reversal_waits_for_a_second_pit_boss_on_the_approva
     # and Petra cannot approve her own request
     first.goto("/approvals/")
     assert "Your request: a colleague decides." in first.page.locator("main").inner_text()
-    assert first.page.get_by_role("button", name="Approve").count() == 0
+    expect(first.page.get_by_role("button", name="Approve")).to_have_count(0)
     first.shot("own-request")
 
     # when Paul approves it on the approvals screen

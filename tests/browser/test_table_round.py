@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from casino import roles
 from ledger.models import Entry
@@ -24,7 +25,7 @@ def test_a_person_who_is_not_signed_in_lands_on_the_login_page(screen_factory: A
     screen = screen_factory()
     screen.goto("/")
     assert "/login/" in screen.page.url
-    assert screen.page.get_by_label("Username").is_visible()
+    expect(screen.page.get_by_label("Username")).to_be_visible()
     screen.shot("login")
 
 
@@ -49,8 +50,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     screen = screen_factory(width=768)
     screen.sign_in("dana")
     page = screen.page
-    assert page.get_by_role("heading", name="The floor").is_visible()
-    assert page.get_by_role("link", name=floor.table.name).first.is_visible()
+    expect(page.get_by_role("heading", name="The floor")).to_be_visible()
+    expect(page.get_by_role("link", name=floor.table.name).first).to_be_visible()
     screen.shot("floor")
 
     # when the dealer opens the table and starts a new game
@@ -101,8 +102,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     page.get_by_role("button", name="Deal", exact=True).click()
     page.get_by_test_id("dice").wait_for()
     dealer = page.locator("article.hand[data-position=dealer]")
-    assert dealer.get_by_test_id("hidden").is_visible()
-    assert dealer.locator("span.card").count() == 0
+    expect(dealer.get_by_test_id("hidden")).to_be_visible()
+    expect(dealer.locator("span.card")).to_have_count(0)
     assert "counted position" in page.get_by_test_id("dice").inner_text()
     screen.shot("dealt")
 
@@ -120,7 +121,7 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     hand.get_by_role("button", name="Set this split").click()
     page.locator("article.hand[data-position='6']").get_by_text("Set by the player").wait_for()
     # then every player's hand is set: the dealer's cards are shown
-    assert page.locator("article.hand[data-position=dealer] > p span.card").count() == 7
+    expect(page.locator("article.hand[data-position=dealer] > p span.card")).to_have_count(7)
     screen.shot("hands-set")
 
     # when the dealer settles
@@ -132,7 +133,7 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     # round that resolved every hold, the screen's balances being the ledger's
     round_ = Round.objects.get(table=floor.table, number=2)
     assert round_.state == Round.State.SETTLED
-    assert page.locator("section.settlement tbody tr").count() == 6
+    expect(page.locator("section.settlement tbody tr")).to_have_count(6)
     assert open_holds(round_) == 0
     assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == (
         1 if round_.entry_id else 0)
@@ -142,8 +143,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     bankroll = accounts.table_accounts(floor.table).bankroll
     assert account_balance(account_id=bankroll.pk).posted == round_.banker_net
     # and everything is shown now, the unused stacks included
-    assert page.get_by_test_id("unused").is_visible()
-    assert page.get_by_role("button", name="New Game").is_visible()
+    expect(page.get_by_test_id("unused")).to_be_visible()
+    expect(page.get_by_role("button", name="New Game")).to_be_visible()
 
 
 @pytest.mark.django_db(transaction=True)
