@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from casino.models import Currency
 from casino.shared.api.fields import AmountField, CardsField, GamingDayField
-from casino.shared.api.serializers import FieldsOnceOut
+from casino.shared.api.serializers import FieldsOnceOut, TimeOut
 from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor, to_minor
 from ledger.api.serializers import BalanceOutput
@@ -94,7 +94,7 @@ class SeatOut(FieldsOnceOut):
     number = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id", allow_null=True)
     player_name = serializers.CharField(source="player.name", allow_null=True, default=None)
-    since = serializers.DateTimeField(allow_null=True)
+    since = TimeOut(allow_null=True)
 
 
 class SeatedPlayerOut(FieldsOnceOut):
@@ -130,7 +130,7 @@ class TableOut(FieldsOnceOut):
     max_consecutive_banks = serializers.IntegerField()
     rotation_minutes = serializers.IntegerField(allow_null=True)
     seats = SeatOut(many=True)
-    created_at = serializers.DateTimeField()
+    created_at = TimeOut()
 
 
 class TableIn(serializers.Serializer):
@@ -195,7 +195,7 @@ class WagerOut(FieldsOnceOut):
     amount = MoneyOut()
     state = serializers.CharField()
     hold = serializers.IntegerField(source="hold_id")
-    placed_at = serializers.DateTimeField()
+    placed_at = TimeOut()
 
 
 class HandOut(FieldsOnceOut):
@@ -240,7 +240,7 @@ class CardRoomPositionOut(PositionResultOut):
 
 class EventOut(FieldsOnceOut):
     kind = serializers.CharField()
-    at = serializers.DateTimeField()
+    at = TimeOut()
     by = serializers.CharField(source="by_username")  # rounds.selectors reads it with the event
     # The metaclass pops declared fields off the class, so Serializer.data stays the property.
     data = serializers.JSONField()  # type: ignore[assignment]
@@ -251,7 +251,7 @@ class PendingApprovalOut(FieldsOnceOut):
     action = serializers.CharField()
     summary = serializers.CharField()
     requested_by = serializers.CharField(help_text="The username of the person who asked.")
-    requested_at = serializers.DateTimeField()
+    requested_at = TimeOut()
 
 
 class RoundOut(FieldsOnceOut):
@@ -276,8 +276,8 @@ class RoundOut(FieldsOnceOut):
     settlement = serializers.SerializerMethodField()
     events = serializers.SerializerMethodField()
     opened_by = serializers.CharField(source="opened_by_username")  # read with the round
-    opened_at = serializers.DateTimeField()
-    settled_at = serializers.DateTimeField(allow_null=True)
+    opened_at = TimeOut()
+    settled_at = TimeOut(allow_null=True)
     closed_reason = serializers.CharField()
     pending_approvals = serializers.SerializerMethodField(
         help_text="Requests about this round waiting for a second person (a results-only "

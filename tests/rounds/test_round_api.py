@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
 from ledger.models import Entry, Hold
-from rounds.models import Round
+from rounds.models import Round, RoundEvent, Wager
 from tests.rounds.conftest import Dealer, available, balances
 
 pytestmark = pytest.mark.django_db
@@ -432,3 +436,25 @@ def test_the_settle_answer_is_the_round_as_read_afterwards(dealer, table, seat_p
     assert len(settled["settlement"]["positions"]) == (5 if banker == "house" else 4)
     # and a retry answers the same settlement, from the round as locked
     assert dealer.settle(round_id) == dealer.get(round_id) == settled
+
+
+def test_a_rounds_times_are_given_in_the_casinos_time_zone(dealer, table, seat_player):
+    # given a round settled through the API
+    seat_player(table, 1, funds=10_000)
+    round_id = dealer.open_round(table)["id"]
+    dealer.wager(round_id, 1, "20.00")
+    dealer.banker(round_id, house=True)
+    body = dealer.settle(round_id, {"outcomes": {"1": "win"}})
+
+    # then every time in the answer is the stored instant, with the casino's offset
+    casino = ZoneInfo(settings.TIME_ZONE)
+    stored = Round.objects.get(pk=round_id)
+    wager = Wager.objects.get(round_id=round_id)
+    events = list(RoundEvent.objects.filter(round_id=round_id).order_by("pk"))
+    shown = [body["opened_at"], body["settled_at"], body["wagers"][0]["placed_at"],
+             *(e["at"] for e in body["events"])]
+    expected = [stored.opened_at, stored.settled_at, wager.placed_at, *(e.at for e in events)]
+    for text, instant in zip(shown, expected, strict=True):
+        given = datetime.fromisoformat(text)
+        assert given == instant
+        assert given.utcoffset() == instant.astimezone(casino).utcoffset()
