@@ -99,6 +99,46 @@ def test_an_amount_typed_before_the_screen_settles_is_bet_by_enter_and_kept(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_swapped_screen_is_ready_and_focused_before_anything_can_be_typed(
+    screen_factory: Any, staff_user: Any, make_floor: Any
+) -> None:
+    # given a round open at a table with Anna, Ben and Carla
+    floor = make_floor({1: ("Anna", 100_000), 2: ("Ben", 100_000), 3: ("Carla", 100_000)})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=1024)
+    screen.sign_in("dana")
+    page = screen.page
+    screen.goto(f"/tables/{floor.table.pk}/")
+    page.get_by_role("button", name="Open the first round").click()
+    page.get_by_text("Round 1 is open").wait_for()
+    # what the page is like at the first moment anything else may run after the swap (a
+    # mutation observer's callback: before the next click, keystroke or timer)
+    page.evaluate("""() => {
+      const old = document.querySelector('#seat-3 form[data-chips]');
+      window.firstLook = null;
+      new MutationObserver(() => {
+        const form = document.querySelector('#seat-3 form[data-chips]');
+        if (window.firstLook || !form || form === old) return;
+        window.firstLook = {ready: form._chipsReady === true,
+                            focused: document.activeElement && document.activeElement.id};
+      }).observe(document.body, {childList: true, subtree: true});
+    }""")
+
+    # when seat 2 bets (seat 1, still without a wager, is the next to do)
+    seat_row(page, 2).get_by_label("Amount (EUR)").fill("40")
+    seat_row(page, 2).get_by_role("button", name="Bet", exact=True).click()
+    seat_row(page, 2).get_by_test_id("wager").filter(has_text="40.00 EUR").wait_for()
+
+    # then the new screen was already wired and focused on seat 1's amount when first seen:
+    # a field clicked and typed into right after cannot lose the keystrokes to that focus
+    assert page.evaluate("window.firstLook") == {"ready": True, "focused": "amount-1"}
+    seat_row(page, 3).get_by_label("Amount (EUR)").fill("50")
+    seat_row(page, 3).get_by_role("button", name="Bet", exact=True).click()
+    seat_row(page, 3).get_by_test_id("wager").filter(has_text="50.00 EUR").wait_for()
+    assert sorted(Wager.objects.values_list("seat", "amount")) == [(2, 4_000), (3, 5_000)]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_an_insolvent_bank_made_solvent_by_lowering_a_wager(
     screen_factory: Any, staff_user: Any, make_floor: Any
 ) -> None:
