@@ -17,11 +17,14 @@ if (problem := static_manifest_problem()) is not None:
 # Everything a request needs is loaded here, as the server starts, not by the first request
 # it answers: the URL configuration imports every app's views, and with them the report
 # files' libraries (about a second of CPU). django.urls.resolve is the public way to load it.
+# (Tests load the application with get_wsgi_application instead: no freeze in a test run.)
+import contextlib  # noqa: E402
 import gc  # noqa: E402
 
-from django.urls import resolve  # noqa: E402
+from django.urls import Resolver404, resolve  # noqa: E402
 
-resolve("/api/v1/health")
+with contextlib.suppress(Resolver404):
+    resolve("/")  # any path: resolving one loads the whole configuration, found or not
 
 # Then the cycle collector leaves what is loaded alone (gc.freeze): the modules, classes and
 # settings stay for the life of the process, and a full collection would walk its 200,000

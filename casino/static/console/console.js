@@ -26,8 +26,9 @@
     (root || document).querySelectorAll("form[data-chips]").forEach(function (form) {
       if (form._chipsReady) return;
       form._chipsReady = true;
-      // htmx runs this when a swapped screen settles, a moment after it is shown: chips
-      // clicked or an amount typed in between are the dealer's, so they stay.
+      // htmx runs this when a swapped screen settles (at once in the console, base.html's
+      // htmx-config; later if that were changed): chips clicked or an amount typed before
+      // it are the dealer's, so they stay.
       form._chips = form._chips || [];
       // With the script a chip only adds up, so Enter in the amount field presses Bet
       // (the form's first submit button), never the first chip.
@@ -48,14 +49,17 @@
     else form._chips = [];
     chipShow(form);
   });
-  // Enter in a seat's amount field is its Bet, whenever it comes: the browser would press
-  // the form's first submit button, which is a chip until the swapped screen has settled
-  // (a chip outside the table's limits is disabled, and then Enter does nothing at all).
+  // Enter in a seat's amount field is its Bet, whatever the form's state: the browser would
+  // press the form's first submit button, a chip until this script has set the chips up (a
+  // chip outside the table's limits is disabled, and Enter then does nothing at all). A
+  // click, as a dealer's: htmx sends the button clicked last, and a disabled Bet does
+  // nothing. Not the Enter that ends an input method's composition, nor one with a modifier.
   document.addEventListener("keydown", function (event) {
-    if (event.key !== "Enter" || event.target.name !== "amount") return;
-    var form = chipForm(event.target);
+    if (event.key !== "Enter" || event.isComposing || event.keyCode === 229) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    var form = event.target.name === "amount" ? chipForm(event.target) : null;
     var bet = form && form.querySelector("[data-bet]");
-    if (bet) { event.preventDefault(); form.requestSubmit(bet); }
+    if (bet) { event.preventDefault(); bet.click(); }
   });
   // Typing an amount replaces the chips built so far (the typed amount is the wager).
   document.addEventListener("input", function (event) {
