@@ -75,17 +75,26 @@ class Screen:
         self.trail: list[str] = []
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.trail.append(f"script error: {error}"))
+        self.waiting: dict[Any, str] = {}  # sent, not answered yet
+        page.on("request", self._sent)
         page.on("requestfinished", self._finished)
-        page.on("requestfailed", lambda r: self.trail.append(
-            f"{r.method} {r.url} failed: {r.failure}"))
+        page.on("requestfailed", self._failed)
 
     def _console(self, message: Any) -> None:
         if "Content Security Policy" in message.text:
             self.policy_violations.append(message.text)
 
+    def _sent(self, request: Any) -> None:
+        if "/static/" not in request.url:
+            self.waiting[request] = f"{request.method} {request.url} sent, no answer yet"
+
+    def _failed(self, request: Any) -> None:
+        self.waiting.pop(request, None)
+        self.trail.append(f"{request.method} {request.url} failed: {request.failure}")
+
     def _finished(self, request: Any) -> None:
-        if "/static/" in request.url:
-            return
+        if self.waiting.pop(request, None) is None:
+            return  # a static file
         response = request.response()
         timing = request.timing
         took = timing["responseEnd"] - timing["requestStart"] if timing["responseEnd"] > 0 else -1
@@ -101,7 +110,7 @@ class Screen:
             lines.append("messages: " + " | ".join(a.strip() for a in alerts if a.strip()))
         except Exception as exc:  # the tab may be gone or stuck: say so, keep the rest
             lines.append(f"(no screenshot or messages: {exc})")
-        lines += self.trail[-12:]
+        lines += self.trail[-12:] + list(self.waiting.values())
         return "\n  ".join(lines)
 
     def goto(self, path: str) -> Any:

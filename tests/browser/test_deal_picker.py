@@ -174,8 +174,11 @@ def test_a_position_chosen_while_a_pick_is_on_its_way_stays_chosen(
     page.route("**/deal/draft/pick/", hold, times=1)
     page.locator("#picker [data-choose='1']").click()
     page.locator("#picker button[name=pick][value='AS']").click()
-    while not held:
+    for _ in range(300):  # the pick's request reaches the route within 15 s
+        if held:
+            break
         page.wait_for_timeout(50)
+    assert held, "the pick was never sent"
     page.locator("#picker [data-choose='2']").click()
     held[0].continue_()
     picker_saved(page)
