@@ -7,6 +7,7 @@ Import after ``django.setup()``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -18,7 +19,7 @@ from rounds import services
 from rounds.models import Hand, Table
 
 __all__ = ["FUNDS", "HOUSE_STAKE", "WAGERS", "banker_for", "database_url", "deal_round",
-           "dealer_token", "full_table", "pit_boss", "scratch_database"]
+           "dealer_token", "full_table", "pit_boss", "play_round", "scratch_database"]
 
 FUNDS = 10_000_000          # each player's bankroll, minor units (100,000.00)
 WAGERS = range(200, 10_001, 100)   # within the default limits 2.00-100.00
@@ -101,3 +102,20 @@ def deal_round(table_id: int, number: int, by: Any, rng: random.Random) -> int:
     for position in sorted(positions, key=lambda p: p == str(banker)):
         services.hand_set(round_id=round_.pk, position=position, house_way=True, by=by)
     return round_.pk
+
+
+def play_round(call: Callable[[str, str, str, Any], Any], table_id: int) -> None:
+    """One whole round through the API, as a dealer's client plays it: open, a wager per
+    seat, the house as banker, the electronic deal, every hand by the house way, settle.
+    ``call(label, method, path, body)`` sends one request and returns its decoded answer."""
+    round_id = call("open", "POST", f"/api/v1/tables/{table_id}/rounds", {})["id"]
+    base = f"/api/v1/rounds/{round_id}"
+    for seat in range(1, 7):
+        call("wager", "POST", f"{base}/wagers", {"seat": seat, "amount": "25.00"})
+    call("banker", "POST", f"{base}/banker", {"house": True})
+    dealt = call("deal", "POST", f"{base}/deal", {})
+    for hand in dealt["hands"]:
+        if hand["position"] != "dealer":
+            call("hand", "POST", f"{base}/hands",
+                 {"position": hand["position"], "house_way": True})
+    call("settle", "POST", f"{base}/settle", {})

@@ -88,17 +88,7 @@ def play_round(app: WSGIHandler, token: str, table_id: int) -> list[tuple[str, f
             raise SystemExit(f"{label}: {status} {content[:300]!r}")
         return json.loads(content)
 
-    round_id = call("open", "POST", f"/api/v1/tables/{table_id}/rounds", {})["id"]
-    base = f"/api/v1/rounds/{round_id}"
-    for seat in range(1, 7):
-        call("wager", "POST", f"{base}/wagers", {"seat": seat, "amount": "25.00"})
-    call("banker", "POST", f"{base}/banker", {"house": True})
-    dealt = call("deal", "POST", f"{base}/deal", {})
-    for hand in dealt["hands"]:
-        if hand["position"] != "dealer":
-            call("hand", "POST", f"{base}/hands",
-                 {"position": hand["position"], "house_way": True})
-    call("settle", "POST", f"{base}/settle", {})
+    floor.play_round(call, table_id)
     call("health", "GET", "/api/v1/health", None)
     return spent
 

@@ -92,17 +92,7 @@ def main() -> int:
             return json.loads(content)
 
         for _ in range(ROUNDS):
-            round_id = call("open", "POST", f"/api/v1/tables/{table.pk}/rounds", {})["id"]
-            base = f"/api/v1/rounds/{round_id}"
-            for seat in range(1, 7):
-                call("wager", "POST", f"{base}/wagers", {"seat": seat, "amount": "25.00"})
-            call("banker", "POST", f"{base}/banker", {"house": True})
-            dealt = call("deal", "POST", f"{base}/deal", {})
-            for hand in dealt["hands"]:
-                if hand["position"] != "dealer":
-                    call("hand", "POST", f"{base}/hands",
-                         {"position": hand["position"], "house_way": True})
-            call("settle", "POST", f"{base}/settle", {})
+            floor.play_round(call, table.pk)
         connection.close()
     total_statements = total_trips = 0
     print(f"{'request':8s} {'statements':>10s} {'round trips':>12s}  per round")

@@ -58,19 +58,24 @@ def test_a_wager_built_from_several_chips_with_one_taken_back(
     assert screen.policy_violations == []
 
 
+def round_open_at_three_seats(screen_factory: Any, staff_user: Any, make_floor: Any) -> Any:
+    """A dealer's table screen with round 1 open, Anna, Ben and Carla at seats 1 to 3."""
+    floor = make_floor({1: ("Anna", 100_000), 2: ("Ben", 100_000), 3: ("Carla", 100_000)})
+    staff_user(roles.DEALER, "dana")
+    screen = screen_factory(width=1024)
+    screen.sign_in("dana")
+    screen.goto(f"/tables/{floor.table.pk}/")
+    screen.page.get_by_role("button", name="Open the first round").click()
+    screen.page.get_by_text("Round 1 is open").wait_for()
+    return screen.page
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_amount_typed_before_the_screen_settles_is_bet_by_enter_and_kept(
     screen_factory: Any, staff_user: Any, make_floor: Any
 ) -> None:
     # given a round open at a table with Anna, Ben and Carla, and a dealer at the table
-    floor = make_floor({1: ("Anna", 100_000), 2: ("Ben", 100_000), 3: ("Carla", 100_000)})
-    staff_user(roles.DEALER, "dana")
-    screen = screen_factory(width=1024)
-    screen.sign_in("dana")
-    page = screen.page
-    screen.goto(f"/tables/{floor.table.pk}/")
-    page.get_by_role("button", name="Open the first round").click()
-    page.get_by_text("Round 1 is open").wait_for()
+    page = round_open_at_three_seats(screen_factory, staff_user, make_floor)
     # the console settles a swapped screen at once (base.html's htmx-config); were it later,
     # as htmx's default 20 ms or a slow device make it, typing could come in between: 2 s here
     page.evaluate("htmx.config.defaultSettleDelay = 2000")
@@ -104,15 +109,8 @@ def test_an_amount_typed_before_the_screen_settles_is_bet_by_enter_and_kept(
 def test_a_swapped_screen_is_ready_and_focused_before_anything_can_be_typed(
     screen_factory: Any, staff_user: Any, make_floor: Any
 ) -> None:
-    # given a round open at a table with Anna, Ben and Carla
-    floor = make_floor({1: ("Anna", 100_000), 2: ("Ben", 100_000), 3: ("Carla", 100_000)})
-    staff_user(roles.DEALER, "dana")
-    screen = screen_factory(width=1024)
-    screen.sign_in("dana")
-    page = screen.page
-    screen.goto(f"/tables/{floor.table.pk}/")
-    page.get_by_role("button", name="Open the first round").click()
-    page.get_by_text("Round 1 is open").wait_for()
+    # given a round open at a table with Anna, Ben and Carla, and a dealer at the table
+    page = round_open_at_three_seats(screen_factory, staff_user, make_floor)
     # what the page is like at the first moment anything else may run after the swap (a
     # mutation observer's callback: before the next click, keystroke or timer)
     page.evaluate("""() => {
