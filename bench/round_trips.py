@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 import tempfile
 from collections import defaultdict
@@ -25,17 +24,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-os.environ["DJANGO_DEBUG"] = "false"
-os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
-os.environ["DATABASE_POOL"] = "false"
-os.environ["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1"
-os.environ["DJANGO_SECURE_SSL_REDIRECT"] = "false"
-os.environ.setdefault("LOG_LEVEL", "WARNING")
+# One plain connection, whose statements and round trips are counted.
+from bench._django import setup_production_like  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+setup_production_like(pool=False)
 
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.db import connection  # noqa: E402
