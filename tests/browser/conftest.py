@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls (setup,
@@ -120,7 +121,19 @@ class Screen:
         self.count += 1
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{self.count:02d}-{name}.png"
-        self.page.screenshot(path=str(path), full_page=full_page)
+        # The picture is for people to look at; the test's checks are the expects before it.
+        # Headless Chromium now and then refuses a capture on a busy machine ("Unable to
+        # capture screenshot", a protocol error with nothing wrong on the page), so a refused
+        # capture is tried again once the page has settled, and only a second refusal fails.
+        for attempt in (1, 2):
+            try:
+                self.page.screenshot(path=str(path), full_page=full_page)
+                break
+            except PlaywrightError as exc:
+                if attempt == 2 or "Unable to capture screenshot" not in str(exc):
+                    raise
+                self.page.wait_for_load_state()
+                self.page.wait_for_timeout(250)
         return path
 
     def sign_in(self, username: str, password: str = PASSWORD) -> None:
