@@ -9,15 +9,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import quote
 
+import psycopg
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
 
 
 def _admin_sql(statement: str) -> None:
-    """CREATE/DROP DATABASE run from the maintenance database, outside any transaction."""
-    with connection._nodb_cursor() as cursor:
-        cursor.execute(statement)
+    """CREATE/DROP DATABASE run from the server's maintenance database ``postgres``, in
+    autocommit (neither may run inside a transaction), on a connection of its own made from
+    the settings Django uses: the scratch database may not exist yet, or be the one to drop."""
+    db = settings.DATABASES["default"]
+    params = {"host": db.get("HOST") or None, "port": db.get("PORT") or None,
+              "user": db.get("USER") or None, "password": db.get("PASSWORD") or None}
+    with psycopg.connect(dbname="postgres", autocommit=True,
+                         **{k: v for k, v in params.items() if v is not None}) as admin:
+        admin.execute(statement)
 
 
 def _use_database(name: str) -> None:
