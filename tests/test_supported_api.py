@@ -2,10 +2,10 @@
 
 A private name of Django, DRF, knox, psycopg or psycopg_pool (``_name``) may change or vanish in
 any release, and a security fix to a copied method never reaches the copy. This test reads the
-app code and the benches and fails on: a ``_name`` read or written on an object that our code did not define
-(an attribute of ``self`` or ``cls``, a module's, a function's or class's of ours); a
-``_name`` imported from a library; ``getattr``/``setattr``/``hasattr`` with such a name; and a
-class of ours that overrides a library class's ``_name`` method.
+app code and the benches and fails on: a ``_name`` read or written on an object that our code
+did not define (an attribute of ``self`` or ``cls``, a module's, a function's or class's of
+ours); a ``_name`` imported from a library; ``getattr``/``setattr``/``hasattr`` with such a
+name; and a class of ours (in the apps) that overrides a library class's ``_name`` method.
 """
 
 from __future__ import annotations
