@@ -11,8 +11,11 @@ amount between one of 1,000 player accounts and one of 10 table bankrolls (pgben
 100,000 accounts, one of 10 tellers, the single branch). Both have one hot spot that
 serialises commits: pgbench's branch row, and the ledger's hash-chain head.
 
-Entries are posted by ledger_entry_post (ledger/migrations/0009), one call per entry in
-autocommit, as entry_post does outside a caller's transaction. Before each measurement both
+Entries are posted by ledger_entry_post (ledger/sql/), one call per entry in autocommit, as
+entry_post does outside a caller's transaction. A third measurement posts the same entries
+from pgbench itself (a custom script calling the function): the database's part alone, so
+the gap to the service's rate is the service's own part of an entry (Python, Django, the
+driver). Before each measurement both
 sides start from vacuumed tables: pgbench vacuums its own, this script the ledger's.
 
 The server is the one the project uses (DATABASE_URL, or the embedded server under .data/pg).
@@ -28,7 +31,9 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,17 +124,50 @@ def _pgbench_args(database: str) -> list[str]:
     return [*args, database]
 
 
-def pgbench_rate(clients: int, seconds: float, database: str) -> float:
+def pgbench_rate(clients: int, seconds: float, database: str,
+                 script: Sequence[str] = ()) -> float:
+    """pgbench's tps: its TPC-B-like transaction, or ``script``'s (pgbench's options)."""
     env = {**os.environ, "PGPASSWORD": settings.DATABASES["default"].get("PASSWORD") or ""}
     done = subprocess.run(
         ["pgbench", "-c", str(clients), "-j", str(clients), "-T", str(int(seconds)),
-         *_pgbench_args(database)],
+         *script, *_pgbench_args(database)],
         capture_output=True, text=True, check=True, env=env,
     )
     match = re.search(r"tps = ([\d.]+)", done.stdout)
     if not match:
         raise RuntimeError(f"pgbench printed no tps:\n{done.stdout}\n{done.stderr}")
     return float(match.group(1))
+
+
+# The same entries as _client's, posted by pgbench itself calling ledger_entry_post: no Python,
+# no Django, the same protocol as pgbench's own run. Its rate is what the database's work
+# allows; the gap to ledger_rate is the service's own part (Python, Django, the driver).
+_FUNCTION_SCRIPT = """\\set p random({p0}, {p1})
+\\set t random({t0}, {t1})
+\\set a random(1, 5000)
+\\set s 2 * random(0, 1) - 1
+\\set pa :s * :a
+\\set ta -1 * :pa
+SELECT * FROM ledger_entry_post('wager', 'bench', 'round:1', NULL, NULL, '',
+                                ARRAY[:p, :t]::bigint[], ARRAY[:pa, :ta]::bigint[], '{{}}');
+"""
+
+
+def function_rate(clients: int, seconds: float, database: str, players: list[int],
+                  tables: list[int]) -> float:
+    with connection.cursor() as cursor:
+        cursor.execute(_VACUUM)
+    connections.close_all()
+    script = Path(tempfile.mkstemp(prefix="ledger_bench_", suffix=".sql")[1])
+    try:
+        script.write_text(_FUNCTION_SCRIPT.format(p0=min(players), p1=max(players),
+                                                  t0=min(tables), t1=max(tables)))
+        # Accounts are made in one go, so each kind's ids are one contiguous range.
+        assert len(players) == max(players) - min(players) + 1
+        assert len(tables) == max(tables) - min(tables) + 1
+        return pgbench_rate(clients, seconds, database, ["-n", "-f", str(script)])
+    finally:
+        script.unlink()
 
 
 def main() -> int:
@@ -154,18 +192,30 @@ def main() -> int:
             cursor.execute("SHOW synchronous_commit")
             sync = cursor.fetchone()[0]
         print(f"PostgreSQL {version}, synchronous_commit={sync}, {os.cpu_count()} CPUs")
-        print(f"{'clients':>7}  {'ledger entries/s':>16}  {'pgbench tps':>11}  {'ratio':>5}")
-        ok = True
+        print(f"{'clients':>7}  {'ledger entries/s':>16}  {'pgbench tps':>11}  {'ratio':>5}"
+              f"  {'function alone /s':>17}  {'its ratio':>9}")
+        ok, split = True, []
         for clients in options.clients:
             # Alternated and best-of: a shared machine's load changes by the minute, and
             # should not favour whichever side ran in a quiet moment.
-            ledger = pgbench = 0.0
+            ledger = pgbench = alone = 0.0
             for _ in range(options.repeat):
                 ledger = max(ledger, ledger_rate(clients, options.seconds, players, tables))
                 pgbench = max(pgbench, pgbench_rate(clients, options.seconds, scratch))
+                alone = max(alone, function_rate(clients, options.seconds, scratch, players,
+                                                 tables))
             ratio = ledger / pgbench
             ok &= ratio >= 0.5
-            print(f"{clients:>7}  {ledger:>16.0f}  {pgbench:>11.0f}  {ratio:>5.2f}", flush=True)
+            print(f"{clients:>7}  {ledger:>16.0f}  {pgbench:>11.0f}  {ratio:>5.2f}"
+                  f"  {alone:>17.0f}  {alone / pgbench:>9.2f}", flush=True)
+            if clients == 1:
+                # One client waits for each entry in turn: the gap between the two rates
+                # is the time an entry spends in the service itself.
+                split.append(f"an entry at 1 client: {1000 / ledger:.3f} ms, of which "
+                             f"{1000 / alone:.3f} ms the database's work and its round trip, "
+                             f"{1000 / ledger - 1000 / alone:.3f} ms the service's own "
+                             "(Python, Django, the driver)")
+        print("\n".join(split))
         from ledger.verify import ledger_verify
 
         report = ledger_verify()
