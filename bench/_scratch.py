@@ -17,13 +17,9 @@ from django.db import connection, connections
 
 def _admin_sql(statement: str) -> None:
     """CREATE/DROP DATABASE run from the server's maintenance database ``postgres``, in
-    autocommit (neither may run inside a transaction), on a connection of its own made from
-    the settings Django uses: the scratch database may not exist yet, or be the one to drop."""
-    db = settings.DATABASES["default"]
-    params = {"host": db.get("HOST") or None, "port": db.get("PORT") or None,
-              "user": db.get("USER") or None, "password": db.get("PASSWORD") or None}
-    with psycopg.connect(dbname="postgres", autocommit=True,
-                         **{k: v for k, v in params.items() if v is not None}) as admin:
+    autocommit (neither may run inside a transaction), on a connection of its own to the
+    server Django uses: the scratch database may not exist yet, or be the one to drop."""
+    with psycopg.connect(database_url(), dbname="postgres", autocommit=True) as admin:
         admin.execute(statement)
 
 
