@@ -99,10 +99,14 @@ def _client(seconds: float, players: list[int], tables: list[int], seed: int,
 _VACUUM = "VACUUM ANALYZE ledger_chainhead, ledger_account, ledger_entry, ledger_line, ledger_hold"
 
 
-def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[int]) -> float:
+def _vacuumed() -> None:
     with connection.cursor() as cursor:
         cursor.execute(_VACUUM)
     connections.close_all()
+
+
+def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[int]) -> float:
+    _vacuumed()
     results: multiprocessing.Queue = multiprocessing.Queue()
     start = time.time() + 1.0 + 0.1 * clients  # every client connected before the clock
     workers = [multiprocessing.Process(target=_client,
@@ -148,16 +152,15 @@ _FUNCTION_SCRIPT = """\\set p random({p0}, {p1})
 \\set s 2 * random(0, 1) - 1
 \\set pa :s * :a
 \\set ta -1 * :pa
-SELECT * FROM ledger_entry_post('wager', 'bench', 'round:1', NULL, NULL, '',
+\\set r random(0, 99999)
+SELECT * FROM ledger_entry_post('wager', 'bench', 'round:' || :r, NULL, NULL, '',
                                 ARRAY[:p, :t]::bigint[], ARRAY[:pa, :ta]::bigint[], '{{}}');
 """
 
 
 def function_rate(clients: int, seconds: float, database: str, players: list[int],
                   tables: list[int]) -> float:
-    with connection.cursor() as cursor:
-        cursor.execute(_VACUUM)
-    connections.close_all()
+    _vacuumed()
     script = Path(tempfile.mkstemp(prefix="ledger_bench_", suffix=".sql")[1])
     try:
         script.write_text(_FUNCTION_SCRIPT.format(p0=min(players), p1=max(players),
