@@ -282,6 +282,57 @@ class Line:
     position: Position | None = None  # the position it comes from, when it is one's
 
 
+class Role(StrEnum):
+    """What a party was in a round, as the settlement records it and the reports name it."""
+
+    SEAT = "seat"                    # a seat's player, wagering against the bank
+    PLAYER_BANKER = "player_banker"  # a casino table's seated player who banks
+    PLAYER_DEALER = "player_dealer"  # a card room's seated player who banks
+    PROPOSITION = "proposition"      # a card room's third-party proposition player
+    HOUSE = "house"                  # the table's bankroll: it banks, stakes or co-banks
+
+    @classmethod
+    def of(cls, party: Party, *, banker_is_house: bool, card_room: bool) -> Role:
+        if party.seat_number is not None:
+            return cls.SEAT
+        if party is Party.THIRD_PARTY:
+            return cls.PROPOSITION
+        if party is Party.HOUSE or banker_is_house:
+            return cls.HOUSE
+        if party is Party.BANK:
+            return cls.PLAYER_DEALER if card_room else cls.PLAYER_BANKER
+        raise ValueError(f"{party} is the house's income, not a party of the play")
+
+
+@dataclass(frozen=True)
+class PartyFigures:
+    """One party's side of a round's money, from its own point of view (minor units).
+
+    ``wager``: what it staked against a bank (a seat's wager, the house's stake);
+    ``covered``: the action its money met (a bank: the wagers it covered, its share of them
+    when co-banked; a staker: the part of its wager a bank covered, the whole wager at a
+    casino table); ``won`` and ``paid`` on that action; the ``commission`` and the
+    collection ``fee`` it paid. ``net`` = won - paid, ``result`` = net - commission - fee:
+    what its account moves by. The house pays neither: the table's commission and
+    collection income are the other parties' commission and fees."""
+
+    party: Party
+    wager: int = 0
+    covered: int = 0
+    won: int = 0
+    paid: int = 0
+    commission: int = 0
+    fee: int = 0
+
+    @property
+    def net(self) -> int:
+        return self.won - self.paid
+
+    @property
+    def result(self) -> int:
+        return self.net - self.commission - self.fee
+
+
 @dataclass(frozen=True)
 class PositionResult:
     position: str         # a Position's value ("dealer", "1"-"6")
@@ -313,6 +364,9 @@ class Plan:
     collection_banker: int = 0
     collection_players: int = 0
     collection_payer: Party | None = None  # who paid the bank's fee
+    # Each party's figures (seats in position order, then the house and the banks): what
+    # the round's settlement stores, and every report reads.
+    parties: tuple[PartyFigures, ...] = ()
     moves: Moves = field(init=False)
 
     def __post_init__(self) -> None:
@@ -323,6 +377,21 @@ class Plan:
             raise AssertionError(f"a plan balances: {dict(totals)}")
         # Signed balance changes per party, none zero.
         object.__setattr__(self, "moves", Moves((p, v) for p, v in totals.items() if v))
+        # The parties' figures are the lines told per party: each party's result is its
+        # move, and the commission and fees they paid are the house's income.
+        income = {Party.COMMISSION, Party.COLLECTION}
+        told = {f.party: f.result for f in self.parties}
+        moved = {p: v for p, v in self.moves.items() if p not in income}
+        if len(told) != len(self.parties) or any(
+                told.get(p, 0) != v for p, v in moved.items()) or any(
+                v != moved.get(p, 0) for p, v in told.items()):
+            raise AssertionError(f"each party's result is its move: {told} against {moved}")
+        if sum(f.commission for f in self.parties) != self.moves.get(Party.COMMISSION, 0) \
+                or sum(f.fee for f in self.parties) != self.moves.get(Party.COLLECTION, 0):
+            raise AssertionError("the parties' commission and fees are the house's income")
+
+    def party(self, party: Party) -> PartyFigures | None:
+        return next((f for f in self.parties if f.party is party), None)
 
     @property
     def banker_net(self) -> int:
@@ -345,6 +414,7 @@ class RoundStakes:
     # fee and net are the BANK party's) or the proposition player alone
     covers: Mapping[Position, PositionCover] | None = None
     player_dealer: bool = True
+    third_party: bool = False  # card room: a proposition player covers the rest
 
 
 class MoneyModel(Protocol):
@@ -377,14 +447,15 @@ MODELS: dict[str, MoneyModel] = {"casino": CasinoMoney(), "card_room": CardRoomM
 def settlement_plan(*, stakes: Mapping[Position, int], outcomes: Mapping[Position, Outcome],
                     rules: TableRules, banker_is_house: bool, house_stake: int = 0,
                     covers: Mapping[Position, PositionCover] | None = None,
-                    player_dealer: bool = True) -> Plan:
+                    player_dealer: bool = True, third_party: bool = False) -> Plan:
     """The money of a round by its table's money model (``rules.bank_mode``)."""
     if set(stakes) != set(outcomes):
         raise ValueError("every position against the bank needs exactly one outcome")
     model = MODELS[str(rules.bank_mode)]
     return model.plan(RoundStakes(stakes=stakes, outcomes=outcomes,
                                   banker_is_house=banker_is_house, house_stake=house_stake,
-                                  covers=covers, player_dealer=player_dealer), rules)
+                                  covers=covers, player_dealer=player_dealer,
+                                  third_party=third_party), rules)
 
 
 def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
@@ -395,12 +466,24 @@ def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
         raise ValueError("the house stakes nothing against a bank it half holds")
     lines: list[Line] = []
     results: list[PositionResult] = []
-    won = paid = player_commission = stake_result = 0
+    player_commission = stake_result = 0
+    # Each party's figures as they add up: the stakers', the bank's, and the house's half
+    # of a co-banked bank.
+    figures: dict[Party, dict[str, int]] = {}
+
+    def tally(party: Party, **amounts: int) -> None:
+        row = figures.setdefault(party, dict.fromkeys(("wager", "covered", "won", "paid",
+                                                       "commission"), 0))
+        for name, amount in amounts.items():
+            row[name] += amount
 
     def add(party: Party, amount: int, reason: Reason, position: Position) -> None:
         if amount:
             lines.append(Line(party, amount, reason, position))
 
+    tally(Party.BANK)
+    if co_banking:
+        tally(Party.HOUSE)
     for position in sorted(round_.stakes, key=lambda p: p.order):
         wager = round_.stakes[position]
         outcome = round_.outcomes[position]
@@ -408,33 +491,44 @@ def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
         if is_house_stake and banker_is_house:
             raise ValueError("the dealer's hand is the bank's in a house-banked round")
         party = Party.of(position)
+        share = banker_share(wager) if co_banking else wager
+        tally(party, wager=wager, covered=wager)
+        tally(Party.BANK, covered=share)
+        if co_banking:
+            tally(Party.HOUSE, covered=wager - share)
         commission = amount = 0
         if outcome is Outcome.WIN:
             # The house's stake pays no commission to the house itself.
             commission = 0 if is_house_stake else commission_on(wager, rate, rounding)
-            share = banker_share(wager) if co_banking else wager
             add(party, wager, Reason.WAGER_WON, position)
             add(party, -commission, Reason.COMMISSION, position)
             add(Party.COMMISSION, commission, Reason.COMMISSION, position)
             add(Party.BANK, -share, Reason.WAGER_WON, position)
             add(Party.HOUSE, -(wager - share), Reason.WAGER_WON, position)
-            paid += share
+            tally(party, won=wager, commission=commission)
+            tally(Party.BANK, paid=share)
+            if co_banking:
+                tally(Party.HOUSE, paid=wager - share)
             player_commission += commission
             amount = wager
         elif outcome is Outcome.LOSS:
-            share = banker_share(wager) if co_banking else wager
             add(party, -wager, Reason.WAGER_LOST, position)
             add(Party.BANK, share, Reason.WAGER_LOST, position)
             add(Party.HOUSE, wager - share, Reason.WAGER_LOST, position)
-            won += share
+            tally(party, paid=wager)
+            tally(Party.BANK, won=share)
+            if co_banking:
+                tally(Party.HOUSE, won=wager - share)
             amount = -wager
         if is_house_stake:
             stake_result = amount
         results.append(PositionResult(position.value, wager, outcome, amount, commission))
 
+    won, paid = figures[Party.BANK]["won"], figures[Party.BANK]["paid"]
     banker_commission = 0
     if not banker_is_house:
         banker_commission = commission_on(won - paid, rate, rounding)
+        tally(Party.BANK, commission=banker_commission)
         if banker_commission:
             lines.append(Line(Party.BANK, -banker_commission, Reason.BANKER_COMMISSION))
             lines.append(Line(Party.COMMISSION, banker_commission, Reason.BANKER_COMMISSION))
@@ -442,7 +536,16 @@ def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
         if co_banking else 0
     return Plan(lines=tuple(lines), positions=results, banker_won=won, banker_paid=paid,
                 banker_commission=banker_commission, house_stake_result=stake_result,
-                player_commission=player_commission, house_bank_share=house_share)
+                player_commission=player_commission, house_bank_share=house_share,
+                parties=_parties(figures))
+
+
+def _parties(figures: Mapping[Party, Mapping[str, int]]) -> tuple[PartyFigures, ...]:
+    """The parties' figures in one order: the seats in position order, then the house, the
+    bank, the proposition player."""
+    order = [*(Party.seat(n) for n in range(1, 7)), Party.HOUSE, Party.BANK,
+             Party.THIRD_PARTY]
+    return tuple(PartyFigures(party, **figures[party]) for party in order if party in figures)
 
 
 def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
@@ -452,10 +555,17 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
     covers = round_.covers
     if covers is None or set(covers) != set(round_.stakes):
         raise ValueError("a card-room settlement needs each wager's cover")
+    if not round_.player_dealer and not round_.third_party:
+        raise ValueError("a card-room bank is a player-dealer, a proposition player or both")
     lines: list[Line] = []
     results: list[PositionResult] = []
-    # (won, paid) of each bank: the player-dealer's (BANK) and the proposition player's
-    books = {Party.BANK: [0, 0], Party.THIRD_PARTY: [0, 0]}
+    # Each party's figures as they add up: the seats', the player-dealer's (BANK) and the
+    # proposition player's.
+    banks = [b for b, there in ((Party.BANK, round_.player_dealer),
+                                (Party.THIRD_PARTY, round_.third_party)) if there]
+    figures: dict[Party, dict[str, int]] = {
+        bank: dict.fromkeys(("wager", "covered", "won", "paid", "commission", "fee"), 0)
+        for bank in banks}
     player_commission = fees = action_total = 0
 
     def add(party: Party, amount: int, reason: Reason, position: Position | None) -> None:
@@ -466,10 +576,17 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
         cover = covers[position]
         if cover.wager != round_.stakes[position] or cover.uncovered < 0:
             raise ValueError(f"position {position}: the cover does not match the wager")
+        if (cover.player_dealer and not round_.player_dealer) or (
+                cover.third_party and not round_.third_party):
+            raise ValueError(f"position {position}: covered by a bank that is not there")
         outcome = round_.outcomes[position]
         party = Party.of(position)
         action = cover.action
         shares = {Party.BANK: cover.player_dealer, Party.THIRD_PARTY: cover.third_party}
+        seat = {"wager": cover.wager, "covered": action, "won": 0, "paid": 0,
+                "commission": 0, "fee": 0}
+        for bank in banks:
+            figures[bank]["covered"] += shares[bank]
         commission = amount = fee = 0
         if outcome is Outcome.WIN:
             commission = commission_on(action, rate, rounding)
@@ -478,44 +595,53 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
             add(Party.COMMISSION, commission, Reason.COMMISSION, position)
             for bank, share in shares.items():
                 add(bank, -share, Reason.WAGER_WON, position)
-                books[bank][1] += share
+                if bank in figures:
+                    figures[bank]["paid"] += share
             amount = action
+            seat["won"] = action
         elif outcome is Outcome.LOSS:
             add(party, -action, Reason.WAGER_LOST, position)
             for bank, share in shares.items():
                 add(bank, share, Reason.WAGER_LOST, position)
-                books[bank][0] += share
+                if bank in figures:
+                    figures[bank]["won"] += share
             amount = -action
+            seat["paid"] = action
         if action:
             # Due whatever the result, and only on a wager with action.
             fee = player_fee
             add(party, -fee, Reason.COLLECTION_PLAYER, position)
             add(Party.COLLECTION, fee, Reason.COLLECTION_PLAYER, position)
+        seat.update(commission=commission, fee=fee)
+        figures[party] = seat
         fees += fee
         action_total += action
         player_commission += commission
         results.append(PositionResult(position.value, cover.wager, outcome, amount,
                                       commission, fee, cover))
 
-    bank_commissions = {}
-    for bank, (won, paid) in books.items():
-        bank_commissions[bank] = commission_on(won - paid, rate, rounding)
-        add(bank, -bank_commissions[bank], Reason.BANKER_COMMISSION, None)
-        add(Party.COMMISSION, bank_commissions[bank], Reason.BANKER_COMMISSION, None)
+    for bank in banks:
+        bank_commission = commission_on(figures[bank]["won"] - figures[bank]["paid"], rate,
+                                        rounding)
+        figures[bank]["commission"] = bank_commission
+        add(bank, -bank_commission, Reason.BANKER_COMMISSION, None)
+        add(Party.COMMISSION, bank_commission, Reason.BANKER_COMMISSION, None)
     # The bank's fee is the player-dealer's; a proposition player banking alone pays it.
     payer = Party.BANK if round_.player_dealer else Party.THIRD_PARTY
     banker_collection = banker_fee(action_total, bands)
+    figures[payer]["fee"] = banker_collection
     add(payer, -banker_collection, Reason.COLLECTION_BANKER, None)
     add(Party.COLLECTION, banker_collection, Reason.COLLECTION_BANKER, None)
-    won, paid = books[Party.BANK]
-    third_won, third_paid = books[Party.THIRD_PARTY]
-    return Plan(lines=tuple(lines), positions=results, banker_won=won, banker_paid=paid,
-                banker_commission=bank_commissions[Party.BANK], house_stake_result=0,
-                player_commission=player_commission,
-                third_party_net=third_won - third_paid,
-                third_party_commission=bank_commissions[Party.THIRD_PARTY],
+    bank = figures.get(Party.BANK, {})
+    third = figures.get(Party.THIRD_PARTY, {})
+    return Plan(lines=tuple(lines), positions=results, banker_won=bank.get("won", 0),
+                banker_paid=bank.get("paid", 0), banker_commission=bank.get("commission", 0),
+                house_stake_result=0, player_commission=player_commission,
+                third_party_net=third.get("won", 0) - third.get("paid", 0),
+                third_party_commission=third.get("commission", 0),
                 collection_banker=banker_collection, collection_players=fees,
-                collection_payer=payer if banker_collection else None)
+                collection_payer=payer if banker_collection else None,
+                parties=_parties(figures))
 
 
 def settle(

@@ -43,7 +43,7 @@ def plan(wagers: dict[int, int], outcomes: dict[int, str], *, banker_seat: int |
         rules=rules or card_room(), banker_is_house=False,
         covers=cover_wagers(wagers=stakes, banker_seat=banker_seat, cover=cover,
                             third_party=third_party),
-        player_dealer=banker_seat is not None)
+        player_dealer=banker_seat is not None, third_party=third_party)
 
 
 def test_the_worked_round_every_line_with_its_reason():
