@@ -7,11 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from casino.shared.db import SqlRead, columns
 from casino.shared.errors import NotFound
 from ledger.models import Account, Entry, Hold, Line
 
@@ -37,33 +35,22 @@ def account_get(*, account_id: int) -> Account:
                        detail={"account_id": account_id}) from None
 
 
-# Every wager and deposit finds its account by this key: written as SQL
-# (casino.shared.db.SqlRead), as the ORM compiled it at every call.
-_ACCOUNT_BY_KEY = SqlRead(
-    Account, f'SELECT {columns(Account, "a")} FROM "{Account._meta.db_table}" a '
-    "WHERE a.kind = %s AND a.currency = %s AND a.ref = %s LIMIT 1")
-
-
 def account_find(*, kind: str, currency: str, ref: str = "") -> Account | None:
     """The account of this kind, currency and reference (their unique key), if it exists."""
-    return _ACCOUNT_BY_KEY.first(kind, currency, ref)
+    return Account.objects.filter(kind=kind, currency=currency, ref=ref).first()
 
 
 def account_ids(*, currency: str, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
     """The id of each account of ``currency`` named by a (kind, ref) pair that exists, in
-    one statement by the accounts' unique key (kind, currency, ref). Written as SQL with the
-    pairs as two arrays: the ORM's OR of one filter per pair cost more to build than the
-    query takes (a round's settlement asks for up to eight accounts)."""
-    wanted = sorted(set(keys))
+    one statement by the accounts' unique key (kind, currency, ref)."""
+    wanted = set(keys)
     if not wanted:
         return {}
-    with connections[router.db_for_read(Account) or DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(
-            f'SELECT a.kind, a.ref, a.id FROM "{Account._meta.db_table}" a '
-            "JOIN unnest(%s::text[], %s::text[]) k(kind, ref) "
-            "ON a.kind = k.kind AND a.ref = k.ref WHERE a.currency = %s",
-            [[k for k, _ in wanted], [r for _, r in wanted], currency])
-        return {(kind, ref): pk for kind, ref, pk in cursor.fetchall()}
+    by_key = Q()
+    for kind, ref in wanted:
+        by_key |= Q(kind=kind, ref=ref)
+    return {(kind, ref): pk for kind, ref, pk in Account.objects.filter(
+        by_key, currency=currency).values_list("kind", "ref", "pk")}
 
 
 def account_balance(*, account_id: int, as_of: datetime | None = None) -> Balance:

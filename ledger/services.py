@@ -65,13 +65,6 @@ def account_get_or_create(*, kind: str, currency: str, ref: str = "", name: str 
     return account
 
 
-_ACCOUNT_FIELDS = ["id", "kind", "currency", "ref", "name", "allow_negative", "posted", "held",
-                   "created_at"]
-# Raw SQL on the hottest path: the ORM would only add CPU time while the rows stay locked.
-_ACCOUNT_LOCK = (f"SELECT {', '.join(_ACCOUNT_FIELDS)} FROM ledger_account"  # noqa: S608
-                 " WHERE id IN ({}) ORDER BY id FOR UPDATE")
-
-
 def account_lock(*, account_ids: Iterable[int]) -> dict[int, Account]:
     """Lock accounts FOR UPDATE in primary-key order; returns them by id (fresh values).
 
@@ -80,11 +73,8 @@ def account_lock(*, account_ids: Iterable[int]) -> dict[int, Account]:
     ids = sorted(set(account_ids))
     if not ids:
         return {}
-    with connection.cursor() as cursor:
-        # Plain integer parameters: psycopg adapts them far faster than one array.
-        cursor.execute(_ACCOUNT_LOCK.format(", ".join(["%s"] * len(ids))), ids)
-        rows = cursor.fetchall()
-    locked = {row[0]: Account.from_db(connection.alias, _ACCOUNT_FIELDS, row) for row in rows}
+    locked = {a.pk: a for a in
+              Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
     missing = [i for i in ids if i not in locked]
     if missing:
         raise NotFound(f"No such ledger account: {', '.join(f'#{i}' for i in missing)}.",

@@ -1,9 +1,10 @@
 """The pit's and the auditors' figures about play (rules §10): a table's day, the floor's
 day, and the player-bankers' rounds.
 
-Computed from the rounds' settlements, which are the same figures their ledger entries
-post (tests check one against the other). Only settled rounds count: a reversed round's
-money was moved back by its reversal, so it is counted apart, as are voided rounds.
+Summed from each settled round's parties (rounds.models.RoundParty), the figures its
+settlement stored and its ledger entry posted (tests check one against the other); nothing
+here works a figure out from hands. Only settled rounds count: a reversed round's money was
+moved back by its reversal, so it is counted apart, as are voided rounds.
 
 - handle: every wager against a bank in the day's settled rounds (the house's stakes
   against player-banks are counted apart, as the house's own wagers);
@@ -33,16 +34,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import (
-    BigIntegerField,
-    Case,
     Count,
     Exists,
-    F,
     OuterRef,
     Q,
     Subquery,
     Sum,
-    When,
 )
 from django.db.models.functions import Coalesce, TruncHour
 from django.utils import timezone
@@ -52,8 +49,8 @@ from casino.shared.errors import NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_days_bounds
 from ledger.models import Entry
 from rounds.drop import drop_day, drop_table_ids
-from rounds.models import ClosedDay, ClosedTableDay, Hand, Round, Table, Wager
-from rounds.settlement import banker_share
+from rounds.models import ClosedDay, ClosedTableDay, Round, RoundParty, Table
+from rounds.selectors import party_house_share
 from rounds.variance import house_banked_bands
 
 
@@ -153,34 +150,43 @@ class DayFigures:
 TableDayReport = DayFigures
 
 
-# The figures summed over rounds, each with the rounds it sums over.
+# The rounds counted, each with the rounds it counts.
 _SETTLED = Q(state=Round.State.SETTLED)
 _HOUSE = _SETTLED & Q(banker_is_house=True)
 _PLAYER = _SETTLED & Q(banker_is_house=False)
 
-
-def _total(column: str, condition: Q) -> Coalesce:
-    return Coalesce(Sum(column, filter=condition), 0)
-
-
-_FIGURES = {
+_COUNTS = {
     "rounds_settled": Count("id", filter=_SETTLED),
     "rounds_house_banked": Count("id", filter=_HOUSE),
     "rounds_player_banked": Count("id", filter=_PLAYER),
     "rounds_co_banked": Count("id", filter=_PLAYER & Q(rules__co_banking=True)),
     "rounds_reversed": Count("id", filter=Q(state=Round.State.REVERSED)),
     "rounds_voided": Count("id", filter=Q(state=Round.State.VOIDED)),
-    "house_stakes": _total("house_stake", _PLAYER),
-    "house_win_house_banked": _total("banker_net", _HOUSE),
-    "stake_results": _total("house_stake_result", _PLAYER),
-    "bank_shares": _total("house_bank_share", _PLAYER),
-    "commission_players": _total("player_commission", _SETTLED),
+}
+
+
+def _total(column: str, condition: Q) -> Coalesce:
+    return Coalesce(Sum(column, filter=condition), 0)
+
+
+# The money, summed over the settled rounds' parties (RoundParty): each figure with the
+# parties it sums.
+_SEAT = Q(role=RoundParty.Role.SEAT)
+_HOUSE_PARTY = Q(role=RoundParty.Role.HOUSE)
+_BANKS = Q(role__in=[RoundParty.Role.PLAYER_BANKER, RoundParty.Role.PLAYER_DEALER,
+                     RoundParty.Role.PROPOSITION])
+_MONEY = {
+    # A card room's wager no bank covered got no action (returned): handle is the action.
+    "handle": _total("covered", _SEAT),
+    "house_stakes": _total("wager", _HOUSE_PARTY & Q(round__banker_is_house=False)),
+    "house_win_house_banked": _total("net", _HOUSE_PARTY & Q(round__banker_is_house=True)),
+    # The house stakes' results and the house's half of co-banked banks.
+    "house_win_house_stakes": _total("net", _HOUSE_PARTY & Q(round__banker_is_house=False)),
+    "commission_players": _total("commission", _SEAT),
     # A proposition player banks as a player-banker does: its commission is a banker's.
-    "commission_bankers": Coalesce(Sum(Coalesce("banker_commission", 0)
-                                       + Coalesce("third_party_commission", 0),
-                                       filter=_PLAYER), 0),
-    "collection_banker": _total("collection_banker", _SETTLED),
-    "collection_players": _total("collection_players", _SETTLED),
+    "commission_bankers": _total("commission", _BANKS),
+    "collection_banker": _total("fee", ~_SEAT),
+    "collection_players": _total("fee", _SEAT),
 }
 
 
@@ -188,16 +194,6 @@ STORED = ("rounds_settled", "rounds_house_banked", "rounds_player_banked",
           "rounds_co_banked", "rounds_reversed", "rounds_voided", "handle", "house_stakes",
           "house_win_house_banked", "house_win_house_stakes", "commission_players",
           "commission_bankers", "adjustments", "collection_banker", "collection_players")
-
-
-def _round_house_result() -> Any:
-    """A settled round's house result, as the day's figures count it (module docstring)."""
-    return Case(
-        When(banker_is_house=True, then=F("banker_net") + F("player_commission")),
-        default=(F("house_stake_result") + F("house_bank_share") + F("player_commission")
-                 + F("banker_commission") + Coalesce("third_party_commission", 0)
-                 + Coalesce("collection_banker", 0) + Coalesce("collection_players", 0)),
-        output_field=BigIntegerField())
 
 
 def _reversal_time() -> Subquery:
@@ -213,13 +209,15 @@ def _adjustments(alias: str, gaming_day: date, ids: list[int]) -> dict[int, int]
         created_at__gte=since, created_at__lt=until).values("pk")
     closed_before = ClosedDay.objects.using(alias).filter(
         gaming_day=OuterRef("gaming_day"), closed_at__lt=OuterRef("reversed_at"))
-    rows = (Round.objects.using(alias)
-            .filter(table_id__in=ids, state=Round.State.REVERSED, gaming_day__lt=gaming_day,
-                    reversal_entry_id__in=reversed_today)
-            .annotate(reversed_at=_reversal_time())
-            .filter(Exists(closed_before))
-            .values("table_id").order_by("table_id")
-            .annotate(total=Sum(_round_house_result())).values_list("table_id", "total"))
+    rounds = (Round.objects.using(alias)
+              .filter(table_id__in=ids, state=Round.State.REVERSED, gaming_day__lt=gaming_day,
+                      reversal_entry_id__in=reversed_today)
+              .annotate(reversed_at=_reversal_time())
+              .filter(Exists(closed_before)))
+    rows = (RoundParty.objects.using(alias).filter(round__in=rounds.values("pk"))
+            .values("round__table_id").order_by("round__table_id")
+            .annotate(total=Sum(party_house_share()))
+            .values_list("round__table_id", "total"))
     return {table_id: -(total or 0) for table_id, total in rows}
 
 
@@ -276,36 +274,19 @@ def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[DayFig
     ids = [t.pk for t in tables]
     adjustments = _adjustments(alias, gaming_day, ids)
     rounds = Round.objects.using(alias).filter(table_id__in=ids, gaming_day=gaming_day)
-    figures = {row["table_id"]: row for row in
-               rounds.values("table_id").order_by("table_id").annotate(**_FIGURES)}
-    handles = dict(
-        Wager.objects.using(alias)
-        .filter(round__in=rounds.filter(_SETTLED), state=Wager.State.ACTIVE)
-        .values("round__table_id").order_by("round__table_id")
-        .annotate(handle=Sum("amount")).values_list("round__table_id", "handle"))
-    # A card room's wager no bank covered got no action (returned): it is not handle.
-    for table_id, uncovered in _uncovered(alias, rounds.filter(_SETTLED)).items():
-        handles[table_id] = (handles.get(table_id) or 0) - uncovered
+    counts = {row["table_id"]: row for row in
+              rounds.values("table_id").order_by("table_id").annotate(**_COUNTS)}
+    money = {row["round__table_id"]: row for row in
+             RoundParty.objects.using(alias).filter(round__in=rounds.filter(_SETTLED))
+             .values("round__table_id").order_by("round__table_id").annotate(**_MONEY)}
     out = []
     for table in tables:
-        f = figures.get(table.pk) or dict.fromkeys(_FIGURES, 0)
+        c = counts.get(table.pk) or dict.fromkeys(_COUNTS, 0)
+        m = money.get(table.pk) or dict.fromkeys(_MONEY, 0)
         out.append(DayFigures(
             table_id=table.pk, table_name=table.name, currency=table.currency,
-            gaming_day=gaming_day,
-            rounds_settled=f["rounds_settled"],
-            rounds_house_banked=f["rounds_house_banked"],
-            rounds_player_banked=f["rounds_player_banked"],
-            rounds_co_banked=f["rounds_co_banked"],
-            rounds_reversed=f["rounds_reversed"],
-            rounds_voided=f["rounds_voided"],
-            handle=handles.get(table.pk) or 0,
-            house_stakes=f["house_stakes"],
-            house_win_house_banked=f["house_win_house_banked"],
-            house_win_house_stakes=f["stake_results"] + f["bank_shares"],
-            commission_players=f["commission_players"],
-            commission_bankers=f["commission_bankers"],
-            collection_banker=f["collection_banker"],
-            collection_players=f["collection_players"],
+            gaming_day=gaming_day, **{name: c[name] for name in _COUNTS},
+            **{name: m[name] for name in _MONEY},
             adjustments=adjustments.get(table.pk, 0),
         ))
     return out
@@ -318,18 +299,6 @@ def _with_bands(alias: str, gaming_day: date, rows: list[DayFigures]
     return [replace(r, band_handle=b.handle, band_result=b.result, expected=b.expected,
                     band=b.band, outside_band=b.outside_band)
             if r.table_id and (b := bands.get(r.table_id)) else r for r in rows]
-def _uncovered(alias: str, rounds: Any) -> dict[int, int]:
-    """Per table: the card-room wagers of ``rounds`` (settled) that no bank covered, as
-    their hands recorded at settlement."""
-    return dict(
-        Hand.objects.using(alias)
-        .filter(round__in=rounds.filter(rules__bank_mode="card_room"), outcome__isnull=False)
-        .exclude(position="dealer")
-        .values("round__table_id").order_by("round__table_id")
-        .annotate(uncovered=Sum(F("wager") - F("cover_banker") - F("cover_third_party")))
-        .filter(uncovered__gt=0).values_list("round__table_id", "uncovered"))
-
-
 def table_day_report(*, table_id: int, gaming_day: date) -> DayFigures:
     """The day's figures for one table, from one snapshot."""
     with read_snapshot() as alias:
@@ -402,11 +371,13 @@ def day_by_hour(*, gaming_day: date, table_id: int | None = None) -> list[HourRe
         rounds = Round.objects.using(alias).filter(_SETTLED, gaming_day=gaming_day)
         if table_id is not None:
             rounds = rounds.filter(table_id=table_id)
-        rows = (rounds.annotate(hour=TruncHour("settled_at",
-                                               tzinfo=timezone.get_current_timezone()))
-                .values("hour", "currency").order_by("hour", "currency")
-                .annotate(rounds=Count("id"), result=Sum(_round_house_result()))
-                .values_list("hour", "currency", "rounds", "result"))
+        rows = (RoundParty.objects.using(alias).filter(round__in=rounds)
+                .annotate(hour=TruncHour("round__settled_at",
+                                         tzinfo=timezone.get_current_timezone()))
+                .values("hour", "round__currency").order_by("hour", "round__currency")
+                .annotate(rounds=Count("round", distinct=True),
+                          result=Sum(party_house_share()))
+                .values_list("hour", "round__currency", "rounds", "result"))
         return [HourResult(hour=hour, currency=currency, rounds=count,
                            house_result=result or 0)
                 for hour, currency, count, result in rows if hour is not None]
@@ -416,30 +387,35 @@ def day_by_hour(*, gaming_day: date, table_id: int | None = None) -> list[HourRe
 
 @dataclass(frozen=True)
 class BankerLine:
-    """One player-banked round from the bank's side (the player-banker's share of it
-    when co-banked). ``net == bank_won - bank_paid``; commission as the table rounded it."""
+    """One bank party of one settled round (the player-banker, a card room's player-dealer
+    or proposition player), its figures as the settlement stored them (RoundParty): a
+    co-banked bank's are the player-banker's share. ``net == bank_won - bank_paid``;
+    ``result == net - commission - fee``, what the round moved on its account."""
 
     gaming_day: date
     table_id: int
     table_name: str
     round_id: int
     round_number: int
-    banker_player_id: int
-    banker_name: str
+    party: str          # player_banker, player_dealer, proposition
+    player_id: int
+    player: str         # the party's name
     currency: str
     co_banked: bool
     house_stake: int
-    covered: int        # the wagers against the bank plus the house's stake
+    covered: int        # the wagers it covered (its share when co-banked), and the house stake
     bank_won: int
     bank_paid: int
     net: int
     commission: int
+    fee: int
+    result: int
 
 
 @dataclass(frozen=True)
 class BankerTotal:
-    banker_player_id: int
-    banker_name: str
+    player_id: int
+    player: str
     currency: str
     rounds: int
     covered: int
@@ -447,6 +423,8 @@ class BankerTotal:
     bank_paid: int
     net: int
     commission: int
+    fee: int
+    result: int
 
 
 @dataclass(frozen=True)
@@ -457,50 +435,37 @@ class BankerReport:
     totals: list[BankerTotal] = field(default_factory=list)
 
 
+_BANK_ROLES = [RoundParty.Role.PLAYER_BANKER, RoundParty.Role.PLAYER_DEALER,
+               RoundParty.Role.PROPOSITION]
+
+
 def banker_report(*, date_from: date, date_to: date) -> BankerReport:
-    """Every settled player-banked round of the gaming days ``date_from``..``date_to``, in
-    day, table and round order, and each banker's totals; three queries from one snapshot."""
+    """Every bank party of the settled rounds of the gaming days ``date_from``..``date_to``
+    that a player banked (a player-banker, a player-dealer, a proposition player), in day,
+    table, round and party order, and each banker's totals; one query from one snapshot."""
     if date_to < date_from:
         raise ValidationFailed("date_to is before date_from.", code="invalid",
                                detail={"fields": {"date_to": ["before date_from"]}})
     with read_snapshot() as alias:
-        rounds = list(
-            Round.objects.using(alias)
-            .filter(_PLAYER, gaming_day__gte=date_from, gaming_day__lte=date_to)
-            .select_related("table", "banker_player")
-            .order_by("gaming_day", "table_id", "number"))
-        ids = [r.pk for r in rounds]
-        covered = dict(
-            Wager.objects.using(alias).filter(round_id__in=ids, state=Wager.State.ACTIVE)
-            .values("round_id").order_by("round_id").annotate(total=Sum("amount"))
-            .values_list("round_id", "total"))
-        results: dict[int, list[tuple[str, int]]] = defaultdict(list)
-        for round_id, position, amount in (
-                Hand.objects.using(alias).filter(round_id__in=ids, amount__isnull=False)
-                .values_list("round_id", "position", "amount")):
-            results[round_id].append((position, amount or 0))
+        parties = list(
+            RoundParty.objects.using(alias)
+            .filter(role__in=_BANK_ROLES, round__state=Round.State.SETTLED,
+                    round__gaming_day__gte=date_from, round__gaming_day__lte=date_to)
+            .select_related("round__table", "player")
+            .order_by("round__gaming_day", "round__table_id", "round__number", "id"))
     lines = []
-    for r in rounds:
-        # A settled player-banked round always names its banker (round_banker_consistent).
-        assert r.banker_player is not None and r.banker_player_id is not None
-        share = banker_share if r.table_rules.co_banking else (lambda amount: amount)
-        won = paid = 0
-        banker_position = str(r.banker_seat)
-        for position, amount in results[r.pk]:
-            if position == banker_position:
-                continue
-            if amount < 0:
-                won += share(-amount)
-            elif amount > 0:
-                paid += share(amount)
+    for p in parties:
+        round_ = p.round
+        assert p.player is not None and p.player_id is not None  # a bank party is a player's
         lines.append(BankerLine(
-            gaming_day=r.gaming_day, table_id=r.table_id, table_name=r.table.name,
-            round_id=r.pk, round_number=r.number, banker_player_id=r.banker_player_id,
-            banker_name=r.banker_player.name, currency=r.currency,
-            co_banked=r.table_rules.co_banking, house_stake=r.house_stake,
-            covered=(covered.get(r.pk) or 0) + r.house_stake,
-            bank_won=won, bank_paid=paid, net=r.banker_net or 0,
-            commission=r.banker_commission or 0))
+            gaming_day=round_.gaming_day, table_id=round_.table_id,
+            table_name=round_.table.name, round_id=round_.pk, round_number=round_.number,
+            party=p.role, player_id=p.player_id, player=p.player.name,
+            currency=round_.currency,
+            co_banked=round_.table_rules.co_banking and round_.banker_is_house is False,
+            house_stake=round_.house_stake, covered=p.covered, bank_won=p.won,
+            bank_paid=p.paid, net=p.net, commission=p.commission, fee=p.fee,
+            result=p.result))
     return BankerReport(date_from=date_from, date_to=date_to, lines=lines,
                         totals=_banker_totals(lines))
 
@@ -508,10 +473,11 @@ def banker_report(*, date_from: date, date_to: date) -> BankerReport:
 def _banker_totals(lines: list[BankerLine]) -> list[BankerTotal]:
     grouped: dict[tuple[int, str], list[BankerLine]] = defaultdict(list)
     for line in lines:
-        grouped[(line.banker_player_id, line.currency)].append(line)
+        grouped[(line.player_id, line.currency)].append(line)
     return [BankerTotal(
-        banker_player_id=player_id, banker_name=group[0].banker_name, currency=currency,
-        rounds=len(group), covered=sum(x.covered for x in group),
+        player_id=player_id, player=group[0].player, currency=currency,
+        rounds=len({x.round_id for x in group}), covered=sum(x.covered for x in group),
         bank_won=sum(x.bank_won for x in group), bank_paid=sum(x.bank_paid for x in group),
         net=sum(x.net for x in group), commission=sum(x.commission for x in group),
+        fee=sum(x.fee for x in group), result=sum(x.result for x in group),
     ) for (player_id, currency), group in sorted(grouped.items())]

@@ -7,16 +7,17 @@ table's house bankroll and commission income carry ``table:<id>``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from django.db.models import Q, QuerySet
 
 from casino.models import Player
-from casino.selectors import PLAYER_REF, player_account_ref
+from casino.selectors import player_account_ref
 from casino.services import player_account_open
-from casino.shared.db import SqlRead, SqlRows, columns
 from ledger import services as ledger
 from ledger.models import Account
-from rounds.models import Round, Seat, Table, Wager
+from rounds.models import Round, Table, Wager
 from rounds.settlement import Party
 
 TABLE_REF = "table:"
@@ -26,25 +27,9 @@ def table_ref(table_id: int) -> str:
     return f"{TABLE_REF}{table_id}"
 
 
-def player_account(player: Player, found: Sequence[Account] = ()) -> Account:
-    """The player's account: ``found`` when a read brought it (SEATED_ACCOUNT), else
-    found or opened now."""
-    return found[0] if found else player_account_open(player=player)
-
-
-# The account of the player in a seat of a round's table, in the player's currency
-# (parameters: seated_account_params): to be sent with the round's and the seat's locks.
-SEATED_ACCOUNT = SqlRead(
-    Account, f'SELECT {columns(Account, "a")} FROM "{Seat._meta.db_table}" s '  # noqa: S608
-    f'JOIN "{Player._meta.db_table}" p ON p.id = s.player_id '
-    f'JOIN "{Account._meta.db_table}" a '
-    "ON a.kind = %s AND a.currency = p.currency AND a.ref = %s || p.id "
-    f'WHERE s.table_id = (SELECT r.table_id FROM "{Round._meta.db_table}" r WHERE r.id = %s) '
-    "AND s.number = %s")
-
-
-def seated_account_params(round_id: int, seat: int) -> tuple[Any, ...]:
-    return (Account.Kind.PLAYER.value, PLAYER_REF, round_id, seat)
+def player_account(player: Player) -> Account:
+    """The player's account, found or opened now."""
+    return player_account_open(player=player)
 
 
 class TableAccounts(NamedTuple):
@@ -70,36 +55,23 @@ def table_accounts(table: Table) -> TableAccounts:
     return TableAccounts(bankroll=bankroll, commission=commission, collection=collection)
 
 
-# The accounts settlement_accounts may need, found from the round's id alone, so that the
-# settlement reads them in the round trip that takes its lock (rounds.services.settling):
-# the table's, in the round's currency, and those of every player who wagered, banks or
-# covers as the proposition player. Read after the lock, they are the locked round's. The
-# (kind, ref) pairs are made first and each found by the accounts' unique key, whatever
-# the number of accounts (a filter of OR and IN across the table read it whole).
-PARTY_ACCOUNTS = SqlRows(
-    Account, 'SELECT a."kind", a."ref", a."id" '  # noqa: S608
-    f'FROM "{Round._meta.db_table}" r '
-    "CROSS JOIN LATERAL ("
-    "SELECT k.kind, %s || r.table_id AS ref FROM unnest(%s::text[]) k(kind) "
-    f'UNION SELECT %s, %s || w.player_id FROM "{Wager._meta.db_table}" w '
-    "WHERE w.round_id = r.id "
-    "UNION SELECT %s, %s || p.id FROM unnest(ARRAY[r.banker_player_id, r.third_party_id]) "
-    "p(id) WHERE p.id IS NOT NULL) k "
-    f'JOIN "{Account._meta.db_table}" a '
-    "ON a.kind = k.kind AND a.currency = r.currency AND a.ref = k.ref "
-    "WHERE r.id = %s")
+def _players_of(round_: Round, wagers: Iterable[Wager]) -> set[int]:
+    ids = {w.player_id for w in wagers}
+    return ids | {p for p in (round_.banker_player_id, round_.third_party_id) if p is not None}
 
 
-def party_accounts_params(round_id: int) -> tuple[Any, ...]:
-    """PARTY_ACCOUNTS' parameters for the round ``round_id``."""
-    table_kinds = [Account.Kind.TABLE_BANKROLL.value, Account.Kind.COMMISSION.value,
-                   Account.Kind.COLLECTION.value]
-    player = Account.Kind.PLAYER.value
-    return (TABLE_REF, table_kinds, player, PLAYER_REF, player, PLAYER_REF, round_id)
+def party_accounts_query(round_: Round, wagers: Sequence[Wager]) -> QuerySet[Account]:
+    """The accounts a round's settlement may move money between, by the accounts' unique
+    key (kind, currency, ref): the table's, and those of its players."""
+    players = _players_of(round_, wagers)
+    return Account.objects.filter(
+        Q(kind__in=[Account.Kind.TABLE_BANKROLL, Account.Kind.COMMISSION,
+                    Account.Kind.COLLECTION], ref=table_ref(round_.table_id))
+        | Q(kind=Account.Kind.PLAYER, ref__in=[player_account_ref(p) for p in players]),
+        currency=round_.currency)
 
 
-def settlement_accounts(round_: Round, wagers: Sequence[Wager],
-                        read: Sequence[tuple[str, str, int]]) -> dict[Party, int]:
+def settlement_accounts(round_: Round, wagers: Sequence[Wager]) -> dict[Party, int]:
     """The ledger account id of every party a round's settlement may move money between
     (rounds.settlement.Party): the one place a party becomes an account.
 
@@ -108,9 +80,10 @@ def settlement_accounts(round_: Round, wagers: Sequence[Wager],
     the account of the player who wagered there (who may have left the seat since). In a
     card room the third party is the proposition player's account and the collection the
     table's collection income; a proposition player banking alone has no BANK party.
-    ``read``: PARTY_ACCOUNTS' rows for the round (kind, ref, id), read with its lock."""
+    One read, by the accounts' unique key (kind, currency, ref)."""
     ref = table_ref(round_.table_id)
-    found = {(kind, key): pk for kind, key, pk in read}
+    found = {(kind, key): pk for kind, key, pk in
+             party_accounts_query(round_, wagers).values_list("kind", "ref", "pk")}
 
     def player(player_id: int) -> int:
         account = found.get((Account.Kind.PLAYER, player_account_ref(player_id)))

@@ -14,25 +14,28 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import flatten_fieldsets
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.timezone import localtime
 
 from casino.shared import approvals
-from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
+from casino.shared.admin import StyledAdmin, staff_user
 from casino.shared.errors import DomainError
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
-from rounds.models import POSITIONS, Hand, Round, RoundEvent, Wager
-from rounds.selectors import round_hidden_positions, round_is_protected, round_settlement
+from rounds.models import Hand, Round
+from rounds.round_view import RoundView, round_view, rounds_read
 from rounds.templatetags.cards import cards_html
 
 EMPTY = "—"
+_ROLE_WORDS = {"player_banker": "Player-banker", "player_dealer": "Player-dealer",
+               "proposition": "Proposition player", "house": "House"}
 HIDDEN = "hidden until every player hand is set"
 HIDDEN_IN_PLAY = "hidden while the round is in play"
 # Money keys of an event's data: decimal strings in the round's currency (as the services
@@ -105,28 +108,6 @@ def event_shown(data: dict[str, Any], currency: str) -> SafeString:
                                              for key, value in data.items()))
 
 
-class RoundEventInline(ReadOnlyInline):
-    """The round's event log: who did what, when. Append-only in PostgreSQL as well."""
-
-    model = RoundEvent
-    fields = readonly_fields = ("at", "by", "kind", "what")
-    verbose_name = "event"
-    verbose_name_plural = "event log"
-    # The log is part of the round's story: whoever may see the round sees its log.
-    view_permission = "rounds.view_round"
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[RoundEvent]:
-        return super().get_queryset(request).select_related("by", "round")
-
-    @admin.display(description="what")
-    def what(self, event: RoundEvent) -> SafeString:
-        data = event.data
-        if round_is_protected(event.round):
-            # The deal's event names every stack, the dealer's included: hidden in play.
-            data = {k: (HIDDEN_IN_PLAY if k in _CARD_KEYS else v) for k, v in data.items()}
-        return event_shown(data, event.round.currency)
-
-
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
                              max_length=2000, help_text="Recorded with the round and its events.")
@@ -141,7 +122,6 @@ class RoundAdmin(StyledAdmin):
     search_fields = ["table__name", "banker_player__name", "closed_reason"]
     list_select_related = ["table", "banker_player"]
     actions = ["void_selected", "reverse_selected"]
-    inlines = [RoundEventInline]
     fieldsets = [
         (None, {"fields": ["table", "number", "state", "gaming_day", "currency", "opened_by",
                            "opened_at", "settled_at", "closed_reason"]}),
@@ -151,6 +131,7 @@ class RoundAdmin(StyledAdmin):
                              "burnt_"]}),
         ("Hands", {"fields": ["hands_"]}),
         ("Settlement", {"fields": ["settlement_positions", "settlement_bank", "ledger_entries"]}),
+        ("The round's story", {"fields": ["story"]}),
         ("Table settings for this round", {"fields": ["rules_"], "classes": ["collapse"]}),
     ]
     readonly_fields = flatten_fieldsets(fieldsets)
@@ -174,12 +155,12 @@ class RoundAdmin(StyledAdmin):
 
     def get_object(self, request: HttpRequest, object_id: str,
                    from_field: str | None = None) -> Round | None:
-        round_ = super().get_object(request, object_id, from_field)
-        if round_ is not None:
-            prefetch_related_objects(
-                [round_], Prefetch("wagers", queryset=Wager.objects.select_related("player")),
-                "hands")
-        return round_
+        """The round as the one reader reads it (rounds.round_view): every part of the page
+        below shows ``round_view`` of it, game protection applied there."""
+        try:
+            return rounds_read(staff_user(request)).filter(pk=int(object_id)).first()
+        except ValueError:
+            return None
 
     # --- the list ------------------------------------------------------------------------
 
@@ -215,14 +196,15 @@ class RoundAdmin(StyledAdmin):
 
     @admin.display(description="wagers")
     def wagers_(self, round_: Round) -> str:
-        wagers = list(round_.wagers.all())
-        if not wagers:
+        shown = round_view(round_)
+        if not shown.wagers:
             return EMPTY
         return _html_table(
             ["seat", "player", "amount", "state", "hold"],
-            ([w.seat, w.player, money_shown(w.amount, round_.currency), w.get_state_display(),
+            ([w.seat, w.player_name, money_shown(w.amount, shown.currency),
+              w.state.capitalize(),
               _admin_link("admin:ledger_hold_change", w.hold_id, f"#{w.hold_id}")]
-             for w in wagers))
+             for w in shown.wagers))
 
     @admin.display(description="dice")
     def dice_(self, round_: Round) -> str:
@@ -236,63 +218,72 @@ class RoundAdmin(StyledAdmin):
 
     @admin.display(description="burnt")
     def burnt_(self, round_: Round) -> SafeString | str:
-        if round_.burnt and round_is_protected(round_):
-            return HIDDEN_IN_PLAY
-        return cards_shown(round_.burnt) if round_.burnt else EMPTY
+        shown = round_view(round_)
+        if shown.burnt is None:
+            return HIDDEN_IN_PLAY if round_.deal_kind == Round.DealKind.ELECTRONIC else EMPTY
+        return cards_shown(shown.burnt) if shown.burnt else EMPTY
 
     @admin.display(description="hands")
     def hands_(self, round_: Round) -> str:
-        hands = sorted((h for h in round_.hands.all() if h.cards),
-                       key=lambda h: POSITIONS.index(h.position))
+        shown = round_view(round_)
+        hands = [h for h in shown.hands if h.cards != ()]
         if not hands:
             return EMPTY
-        hidden = round_hidden_positions(round_)
         return _html_table(
             ["position", "cards dealt", "high hand", "low hand", "set by"],
-            ([self._position_label(round_, h.position), HIDDEN] + [""] * 3
-             if h.position in hidden else
-             [self._position_label(round_, h.position), cards_shown(h.cards),
+            ([self._position_label(shown, h.position), HIDDEN] + [""] * 3
+             if h.hidden else
+             [self._position_label(shown, h.position), cards_shown(h.cards or ()),
               cards_shown(h.high) if h.high else EMPTY, cards_shown(h.low) if h.low else EMPTY,
-              h.get_set_by_display() or EMPTY] for h in hands))
+              h.set_by_words or EMPTY] for h in hands))
 
-    def _position_label(self, round_: Round, position: str) -> str:
+    def _position_label(self, shown: RoundView, position: str) -> str:
         label = "Dealer" if position == "dealer" else f"Seat {position}"
-        return f"{label} (bank)" if position == round_.banker_position else label
+        return f"{label} (bank)" if position == shown.banker_position else label
 
     @admin.display(description="positions")
     def settlement_positions(self, round_: Round) -> str:
-        summary = round_settlement(round_)
-        if summary is None:
+        shown = round_view(round_)
+        settled = shown.settlement
+        if settled is None:
             return "not settled"
-        cur = round_.currency
+        cur = shown.currency
         return _html_table(
             ["position", "wager", "outcome", "high / low", "won (+) or lost (-)", "commission",
-             "net"],
-            ([self._position_label(round_, p.position), money_shown(p.wager, cur),
-              Hand.Outcome(p.outcome).label,
-              f"{p.high} / {p.low}" if p.high else EMPTY,
-              money_shown(p.amount, cur, signed=True), money_shown(p.commission, cur),
-              money_shown(p.net, cur, signed=True)] for p in summary.positions))
+             "fee", "net"],
+            ([self._position_label(shown, p.position), money_shown(p.party.wager, cur),
+              Hand.Outcome(p.outcome).label, f"{p.high} / {p.low}" if p.high else EMPTY,
+              money_shown(p.party.net, cur, signed=True),
+              money_shown(p.party.commission, cur), money_shown(p.party.fee, cur),
+              money_shown(p.party.result, cur, signed=True)] for p in settled.positions))
 
     @admin.display(description="bank and house")
     def settlement_bank(self, round_: Round) -> str:
-        summary = round_settlement(round_)
-        if summary is None:
+        shown = round_view(round_)
+        settled = shown.settlement
+        if settled is None:
             return EMPTY
-        cur = round_.currency
-        return _html_table(
-            ["", "result", "commission"],
-            [[f"Banker: {self.banker(round_)}",
-              money_shown(summary.banker_net, cur, signed=True),
-              money_shown(summary.banker_commission, cur)],
-             ["House: stake against the player-banker",
-              EMPTY if summary.banker_is_house
-              else money_shown(summary.house_stake_result, cur, signed=True), EMPTY],
-             *([["House: its half of the bank (co-banking)",
-                 money_shown(summary.house_bank_share, cur, signed=True), EMPTY]]
-               if summary.co_banked else []),
-             ["House: commission income", money_shown(summary.commission_income, cur),
-              EMPTY]])
+        cur = shown.currency
+        rows: list[list[Any]] = [
+            [_ROLE_WORDS[p.role] + (f": {p.player_name}" if p.player_name else ""),
+             money_shown(p.covered, cur), money_shown(p.won, cur), money_shown(p.paid, cur),
+             money_shown(p.net, cur, signed=True), money_shown(p.commission, cur),
+             money_shown(p.fee, cur), money_shown(p.result, cur, signed=True)]
+            for p in settled.parties if p.role != "seat"]
+        rows.append(["House: commission income", EMPTY, EMPTY, EMPTY, EMPTY,
+                     money_shown(settled.commission_income, cur), EMPTY, EMPTY])
+        return _html_table(["", "covered", "won", "paid", "net", "commission", "fee",
+                            "result"], rows)
+
+    @admin.display(description="events")
+    def story(self, round_: Round) -> str:
+        shown = round_view(round_)
+        if not shown.events:
+            return EMPTY
+        return _html_table(["at", "by", "what", ""],
+                           ([localtime(e.at).strftime("%Y-%m-%d %H:%M:%S"), e.by,
+                             e.kind, event_shown(e.data, shown.currency)]
+                            for e in shown.events))
 
     @admin.display(description="ledger entries")
     def ledger_entries(self, round_: Round) -> str:

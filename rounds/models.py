@@ -310,19 +310,7 @@ class Round(models.Model):
     deal_order = models.JSONField(null=True, blank=True)
     burnt = models.CharField(max_length=20, blank=True)
 
-    # Settlement, from the bank's and the house's points of view (minor units).
-    banker_net = models.BigIntegerField(null=True, blank=True)
-    banker_commission = models.BigIntegerField(null=True, blank=True)
-    house_stake_result = models.BigIntegerField(null=True, blank=True)
-    player_commission = models.BigIntegerField(null=True, blank=True)
-    house_bank_share = models.BigIntegerField(
-        default=0, help_text="Co-banking: the house's half of the bank's result (+ won).")
-    # Card room: the proposition player's result before commission and fee, its
-    # commission, and the collection fees (the bank's; all the wagers').
-    third_party_net = models.BigIntegerField(null=True, blank=True)
-    third_party_commission = models.BigIntegerField(null=True, blank=True)
-    collection_banker = models.BigIntegerField(null=True, blank=True)
-    collection_players = models.BigIntegerField(null=True, blank=True)
+    # Settlement: its one ledger entry (each party's figures are RoundParty rows).
     entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
     reversal_entry_id = models.BigIntegerField(null=True, blank=True, unique=True)
 
@@ -331,17 +319,6 @@ class Round(models.Model):
     opened_at = models.DateTimeField(auto_now_add=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     closed_reason = models.TextField(blank=True, help_text="Why it was voided or reversed.")
-
-    # What rounds.selectors.round_detail and table_rounds read with a round (and
-    # round_settle attaches), in their models' order: not columns.
-    wager_rows: list[Wager]
-    hand_rows: list[Hand]
-    event_rows: list[RoundEvent]
-    # The requests about the round waiting for a second person, as JSON text
-    # (rounds.selectors.round_pending_approvals).
-    pending_approval_json: str
-    # Who opened it, by username (read with it, or set by the step that opened it).
-    opened_by_username: str
 
     class Meta:
         ordering = ["-id"]
@@ -477,19 +454,11 @@ class Hand(models.Model):
     high = models.CharField(max_length=20, blank=True)
     low = models.CharField(max_length=10, blank=True)
     set_by = models.CharField(max_length=20, choices=SetBy.choices, blank=True)
-    # Filled at settlement, from the position's point of view; empty for the banker.
+    # Filled at settlement, from the position's point of view; empty for the banker. The
+    # money is the parties' (RoundParty).
     high_result = models.CharField(max_length=10, blank=True)
     low_result = models.CharField(max_length=10, blank=True)
     outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
-    wager = models.BigIntegerField(default=0)
-    amount = models.BigIntegerField(null=True, blank=True,
-                                    help_text="Won (+) or lost (-), before commission.")
-    commission = models.BigIntegerField(default=0)
-    # Card room, at settlement: who covered the wager (the rest got no action) and the
-    # wager's collection fee.
-    cover_banker = models.BigIntegerField(default=0)
-    cover_third_party = models.BigIntegerField(default=0)
-    fee = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["round_id", "id"]
@@ -497,16 +466,81 @@ class Hand(models.Model):
             models.UniqueConstraint(fields=["round", "position"], name="hand_unique_position"),
             models.CheckConstraint(condition=Q(position__in=POSITIONS),
                                    name="hand_position_known"),
-            models.CheckConstraint(condition=Q(commission__gte=0),
-                                   name="hand_commission_not_negative"),
-            models.CheckConstraint(
-                condition=Q(cover_banker__gte=0, cover_third_party__gte=0, fee__gte=0)
-                & Q(wager__gte=models.F("cover_banker") + models.F("cover_third_party")),
-                name="hand_cover_within_wager"),
         ]
 
     def __str__(self) -> str:
         return f"{self.position}: {self.cards}"
+
+
+class RoundParty(models.Model):
+    """One party's side of a settled round: the record every report, rating and screen reads.
+
+    Written once, with the settlement's ledger entry (rounds.services.settling), from the
+    settlement plan's figures (rounds.settlement.PartyFigures): each seat that played, the
+    player-banker or player-dealer, the proposition player, and the house when it banked,
+    staked or co-banked. ``wager`` it staked against a bank; ``covered`` the action its
+    money met (a bank: the wagers it covered; a staker: the part of its wager a bank
+    covered); ``won`` and ``paid`` on that action; the ``commission`` and collection ``fee``
+    it paid; ``net`` = won - paid and ``result`` = net - commission - fee, computed by
+    PostgreSQL. ``result`` is what the settlement moved on ``account``. The house's
+    commission and collection income are the others' commission and fees. Append-only: a
+    reversal moves the money back with a new entry and leaves these as they were played.
+    """
+
+    class Role(models.TextChoices):
+        # The values of the one role type (rounds.settlement.Role), with labels.
+        SEAT = "seat", "Seat"
+        PLAYER_BANKER = "player_banker", "Player-banker"
+        PLAYER_DEALER = "player_dealer", "Player-dealer"
+        PROPOSITION = "proposition", "Proposition player"
+        HOUSE = "house", "The house"
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="parties")
+    role = models.CharField(max_length=20, choices=Role.choices)
+    # The hand that decided its money: a seat's own; a bank's ("dealer" when the house or a
+    # proposition player banks alone); the house stake's "dealer".
+    position = models.CharField(max_length=10)
+    player = models.ForeignKey("casino.Player", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="round_parties")
+    account = models.ForeignKey("ledger.Account", null=True, blank=True,
+                                on_delete=models.PROTECT, related_name="+")
+    wager = models.BigIntegerField(default=0)
+    covered = models.BigIntegerField(default=0)
+    won = models.BigIntegerField(default=0)
+    paid = models.BigIntegerField(default=0)
+    commission = models.BigIntegerField(default=0)
+    fee = models.BigIntegerField(default=0)
+    net = models.GeneratedField(expression=models.F("won") - models.F("paid"),
+                                output_field=models.BigIntegerField(), db_persist=True)
+    result = models.GeneratedField(
+        expression=models.F("won") - models.F("paid") - models.F("commission")
+        - models.F("fee"), output_field=models.BigIntegerField(), db_persist=True)
+
+    class Meta:
+        ordering = ["round_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "role", "position"],
+                                    name="round_party_unique_role_position"),
+            models.UniqueConstraint(fields=["round", "player"], condition=Q(player__isnull=False),
+                                    name="round_party_one_per_player"),
+            models.CheckConstraint(
+                condition=Q(role__in=["seat", "player_banker", "player_dealer", "proposition",
+                                      "house"]), name="round_party_role_known"),
+            models.CheckConstraint(
+                condition=Q(wager__gte=0, covered__gte=0, won__gte=0, paid__gte=0,
+                            commission__gte=0, fee__gte=0),
+                name="round_party_figures_not_negative"),
+            # The house is the table's; every other party is a player.
+            models.CheckConstraint(condition=Q(role="house", player__isnull=True)
+                                   | (~Q(role="house") & Q(player__isnull=False)),
+                                   name="round_party_player_unless_house"),
+            models.CheckConstraint(condition=~Q(role="seat") | Q(covered__lte=models.F("wager")),
+                                   name="round_party_seat_action_within_wager"),
+        ]
+        indexes = [models.Index(fields=["player", "round"], name="rounds_party_player_round")]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} {self.position} of round #{self.round_id}"
 
 
 class RoundEvent(models.Model):

@@ -8,10 +8,8 @@
   each a bank covered: a wager no bank covered had no action); average wager = wagered /
   the number of those wagers, to the minor unit (half even);
 - actual: the player's own result in those rounds, commission and collection fees paid
-  included (+ the player won): each hand's amount less its commission and fee, and for a
-  round they banked, the bank's net (their share of it when co-banked) less the banker's
-  commission and the bank's fee; a proposition player's share likewise; the settlement's
-  own figures, which its ledger entry posts;
+  included (+ the player won): each party's ``result`` as the settlement stored it
+  (rounds.models.RoundParty), what its ledger entry moved on the player's account;
 - theoretical: what the house expects to win from that play (rules "Player rating"):
   each wager x the player edge of the rules its round was played by, plus, for a round
   the player banked, the action they covered (the wagers against the bank and the house
@@ -37,9 +35,7 @@ from casino.models import Player
 from casino.shared.db import read_snapshot
 from casino.shared.gaming_day import gaming_days_bounds
 from rounds.edges import EdgeBook
-from rounds.models import Hand, Round, SeatChange, Table, Wager
-from rounds.rules import TableRules
-from rounds.settlement import banker_share
+from rounds.models import Round, RoundParty, SeatChange, Table, Wager
 
 
 @dataclass(frozen=True)
@@ -68,22 +64,6 @@ class Rating:
         if hours:
             return f"{hours} h {minutes:02d} min"
         return f"{minutes} min" if minutes else f"{seconds} s"
-
-
-@dataclass(frozen=True)
-class _HandSeen:
-    result: int             # the player's result: amount less commission and fee
-    by_bank: int = 0        # card room: the player-dealer's cover of the wager
-    by_third_party: int = 0  # card room: the proposition player's
-
-
-_NO_HAND = _HandSeen(result=0)
-
-
-def _card_room(rules: dict) -> bool:
-    # The round's copy of its settings, read as the typed rules (a copy older than the
-    # setting plays by its default, casino).
-    return TableRules.from_json(rules).card_room
 
 
 def half_even(value: Decimal) -> int:
@@ -129,40 +109,14 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
     with read_snapshot() as alias:
         rounds = Round.objects.using(alias).filter(state=Round.State.SETTLED,
                                                    gaming_day=gaming_day)
-        wagers = Wager.objects.using(alias).filter(round__in=rounds, state=Wager.State.ACTIVE)
+        # Each party a player was in a settled round of the day, as the settlement stored
+        # it: a seat's action and result, a bank's cover and result.
+        parties = RoundParty.objects.using(alias).filter(round__in=rounds,
+                                                         player__isnull=False)
         if player_id is not None:
-            wagers = wagers.filter(player_id=player_id)
-        wager_rows = list(wagers.values_list("round_id", "round__table_id", "round__rules",
-                                             "seat", "player_id", "amount"))
-        # Each hand as the settlement left it: the player's result (commission and, in a
-        # card room, the collection fee paid), and who covered how much of its wager.
-        hands = {(r, p): _HandSeen(result=(amount or 0) - commission - fee,
-                                   by_bank=by_bank, by_third_party=by_third)
-                 for r, p, amount, commission, fee, by_bank, by_third in
-                 Hand.objects.using(alias).filter(
-                     round_id__in={w[0] for w in wager_rows})
-                 .values_list("round_id", "position", "amount", "commission", "fee",
-                              "cover_banker", "cover_third_party")}
-        banked = rounds.filter(banker_is_house=False)
-        if player_id is not None:
-            banked = banked.filter(Q(banker_player_id=player_id) | Q(third_party_id=player_id))
-        banked_rows = list(banked.values_list(
-            "id", "table_id", "rules", "banker_player_id", "house_stake", "banker_net",
-            "banker_commission", "third_party_id", "third_party_net",
-            "third_party_commission", "collection_banker"))
-        covered: dict[int, int] = defaultdict(int)
-        covered_third: dict[int, int] = defaultdict(int)
-        for round_id, rules, amount, by_bank, by_third in Hand.objects.using(alias).filter(
-                round_id__in=[b[0] for b in banked_rows], outcome__isnull=False
-        ).exclude(position="dealer").values_list("round_id", "round__rules", "wager",
-                                                 "cover_banker", "cover_third_party"):
-            if _card_room(rules):
-                # Each bank's own cover of the wager; what no bank covered had no action.
-                covered[round_id] += by_bank
-                covered_third[round_id] += by_third
-            else:
-                covered[round_id] += banker_share(amount) if rules.get("co_banking") \
-                    else amount
+            parties = parties.filter(player_id=player_id)
+        party_rows = list(parties.values_list("round_id", "round__table_id", "round__rules",
+                                              "player_id", "role", "covered", "result"))
         changes = SeatChange.objects.using(alias).all()
         if player_id is not None:
             changes = changes.filter(player_id=player_id)
@@ -176,36 +130,21 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
                                         | Q(pk__in=last_before))
                          .order_by("at", "id").values_list("table_id", "player_id", "kind",
                                                            "at"))
-        for round_id, table_id, rules, seat, player, amount in wager_rows:
-            hand = hands.get((round_id, str(seat)), _NO_HAND)
-            # In a card room only the covered part of a wager had action (rules §14).
-            action = hand.by_bank + hand.by_third_party if _card_room(rules) else amount
+        for round_id, table_id, rules, player, role, covered, result in party_rows:
+            edge = edges.of(rules)
             t = tally[(player, table_id)]
             t.rounds.add(round_id)
-            if action:
-                t.wagers += 1
-                t.wagered += action
-            t.actual += hand.result
-            t.theoretical += action * edges.of(rules).player
-        for (round_id, table_id, rules, player, stake, net, commission, third_party,
-             third_net, third_commission, bank_fee) in banked_rows:
-            # The bank's fee is the player-dealer's; a proposition player banking alone
-            # pays it (rules §14.4).
-            banks = []
-            if player is not None and (player_id is None or player == player_id):
-                banks.append((player, covered[round_id] + stake,
-                              (net or 0) - (commission or 0) - (bank_fee or 0)))
-            if third_party is not None and (player_id is None or third_party == player_id):
-                alone_fee = (bank_fee or 0) if player is None else 0
-                banks.append((third_party, covered_third[round_id],
-                              (third_net or 0) - (third_commission or 0) - alone_fee))
-            for who, action, result in banks:
-                t = tally[(who, table_id)]
-                t.rounds.add(round_id)
+            t.actual += result
+            if role == RoundParty.Role.SEAT:
+                # In a card room only the covered part of a wager had action (rules §14).
+                if covered:
+                    t.wagers += 1
+                    t.wagered += covered
+                t.theoretical += covered * edge.player
+            else:
                 t.rounds_banked += 1
-                t.covered += action
-                t.actual += result
-                t.theoretical += action * edges.of(rules).banker
+                t.covered += covered
+                t.theoretical += covered * edge.banker
         by_pair: dict[tuple[int, int], list[tuple[str, datetime]]] = defaultdict(list)
         for table_id, player, kind, at in seat_rows:
             by_pair[(player, table_id)].append((kind, at))

@@ -20,7 +20,7 @@ from datetime import date, datetime
 from casino.models import Player
 from casino.shared.db import read_snapshot
 from casino.shared.errors import NotFound
-from rounds.models import Hand, Round, RoundEvent, Table
+from rounds.models import Round, RoundEvent, RoundParty, Table
 from rounds.selectors import BANK_DECLINED, BANK_OFFERED
 
 # --- the proposition players ---------------------------------------------------------------
@@ -59,38 +59,28 @@ class PropositionReport:
 
 
 def proposition_report(*, gaming_day: date) -> PropositionReport:
-    """Every proposition player that covered a settled round on ``gaming_day``, by name;
-    three queries from one snapshot (the rounds, their hands, the players)."""
+    """Every proposition player that covered a settled round on ``gaming_day``, by name,
+    summed from its parties as the settlement stored them (RoundParty); one query from one
+    snapshot."""
     with read_snapshot() as alias:
-        rounds = list(Round.objects.using(alias)
-                      .filter(state=Round.State.SETTLED, gaming_day=gaming_day,
-                              third_party__isnull=False)
-                      .values_list("pk", "third_party_id", "currency", "banker_player_id",
-                                   "third_party_commission", "collection_banker"))
-        hands = defaultdict(list)
-        for round_id, outcome, covered in (
-                Hand.objects.using(alias).filter(round_id__in=[r[0] for r in rounds],
-                                                 cover_third_party__gt=0)
-                .values_list("round_id", "outcome", "cover_third_party")):
-            hands[round_id].append((outcome, covered))
-        players = {p.pk: p for p in Player.objects.using(alias).filter(
-            pk__in={r[1] for r in rounds})}
+        parties = list(RoundParty.objects.using(alias)
+                       .filter(role=RoundParty.Role.PROPOSITION,
+                               round__state=Round.State.SETTLED,
+                               round__gaming_day=gaming_day)
+                       .select_related("player", "round"))
     totals: dict[tuple[int, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for round_id, player_id, currency, player_dealer, commission, bank_fee in rounds:
-        t = totals[(player_id, currency)]
+    players = {}
+    for p in parties:
+        assert p.player is not None and p.player_id is not None
+        players[p.player_id] = p.player
+        t = totals[(p.player_id, p.round.currency)]
         t["rounds"] += 1
-        alone = player_dealer is None
-        t["rounds_alone"] += alone
-        t["commission"] += commission or 0
-        # The bank's fee is the player-dealer's; a proposition player banking alone pays it.
-        t["fees"] += (bank_fee or 0) if alone else 0
-        for outcome, covered in hands[round_id]:
-            t["action"] += covered
-            # Pai Gow pays even money: the covered part is what the bank won or paid on it.
-            if outcome == Hand.Outcome.LOSS:
-                t["won"] += covered
-            elif outcome == Hand.Outcome.WIN:
-                t["lost"] += covered
+        t["rounds_alone"] += p.round.banker_player_id is None
+        t["action"] += p.covered
+        t["won"] += p.won
+        t["lost"] += p.paid
+        t["commission"] += p.commission
+        t["fees"] += p.fee
     lines = [PropositionLine(player_id=player_id, name=players[player_id].name,
                              licence=players[player_id].licence, currency=currency,
                              rounds=t["rounds"], rounds_alone=t["rounds_alone"],

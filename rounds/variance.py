@@ -28,8 +28,9 @@ from django.db.models import DecimalField, Sum
 from django.db.models.functions import Cast
 
 from rounds.edges import EdgeBook
-from rounds.models import Round, Wager
+from rounds.models import Round, RoundParty, Wager
 from rounds.ratings import half_even
+from rounds.selectors import party_house_share
 
 Z95 = Decimal("1.96")
 
@@ -45,12 +46,16 @@ class Band:
 
 def house_banked_bands(*, alias: str, gaming_day: date, table_ids: list[int]
                        ) -> dict[int, Band]:
-    """Each table's band for the day, from the snapshot ``alias`` (two queries)."""
+    """Each table's band for the day, from the snapshot ``alias`` (three queries)."""
     rounds = Round.objects.using(alias).filter(
         table_id__in=table_ids, gaming_day=gaming_day, state=Round.State.SETTLED,
         banker_is_house=True)
-    rows = list(rounds.values_list("id", "table_id", "rules", "banker_net",
-                                   "player_commission"))
+    rows = list(rounds.values_list("id", "table_id", "rules"))
+    # The house's result of each round, as its parties were stored at settlement.
+    results = dict(RoundParty.objects.using(alias).filter(round__in=rounds)
+                   .values("round_id").order_by("round_id")
+                   .annotate(result=Sum(party_house_share()))
+                   .values_list("round_id", "result"))
     sums = {r: (total or 0, squares or 0) for r, total, squares in
             Wager.objects.using(alias).filter(round__in=rounds, state=Wager.State.ACTIVE)
             .values("round_id").order_by("round_id")
@@ -66,11 +71,11 @@ def house_banked_bands(*, alias: str, gaming_day: date, table_ids: list[int]
     result: dict[int, int] = defaultdict(int)
     expected: dict[int, Decimal] = defaultdict(Decimal)
     spread: dict[int, Decimal] = defaultdict(Decimal)
-    for round_id, table_id, rules, net, commission in rows:
+    for round_id, table_id, rules in rows:
         total, squares = sums.get(round_id, (0, 0))
         edge = edges.of(rules)
         handle[table_id] += total
-        result[table_id] += (net or 0) + (commission or 0)
+        result[table_id] += results.get(round_id) or 0
         expected[table_id] += total * edge.player
         spread[table_id] += squares * edge.variance_per_wager
     out = {}

@@ -30,7 +30,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
@@ -131,40 +131,24 @@ def respond_once(*, user_id: int, method: str, path: str, key: str, fingerprint:
                  run: Callable[[], HttpResponse]) -> HttpResponse:
     """Run ``run`` at most once per (user, method, path, key); replay its answer after."""
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            # Waits, on the unique index, for a transaction already running this key.
-            cursor.execute(
-                f"INSERT INTO {IdempotencyKey._meta.db_table}"  # noqa: S608 (our own table)
-                " (user_id, method, path, key, fingerprint, content_type, location, body,"
-                "  created_at)"
-                " VALUES (%s, %s, %s, %s, %s, '', '', '', %s)"
-                " ON CONFLICT (user_id, method, path, key) DO NOTHING RETURNING id",
-                [user_id, method, path, key, fingerprint, timezone.now()],
-            )
-            inserted = cursor.fetchone()
-        if inserted is None:
-            stored = IdempotencyKey.objects.filter(
-                user_id=user_id, method=method, path=path, key=key).first()
-            if stored is not None:
-                if stored.fingerprint != fingerprint:
-                    return _error(
-                        422, "idempotency_key_reused",
-                        f"This {HEADER} was already used for a different request to {path}.",
-                        {"key": key})
-                return _replay(stored)
-            # Purged in between: nothing stored any more, so this is a first request again.
-            return respond_once(user_id=user_id, method=method, path=path, key=key,
-                                fingerprint=fingerprint, run=run)
+        # A retry arriving while the first request runs waits on the key's unique index
+        # (get_or_create's INSERT), then finds the first one's stored answer.
+        stored, created = IdempotencyKey.objects.get_or_create(
+            user_id=user_id, method=method, path=path, key=key,
+            defaults={"fingerprint": fingerprint, "created_at": timezone.now()})
+        if not created:
+            if stored.fingerprint != fingerprint:
+                return _error(
+                    422, "idempotency_key_reused",
+                    f"This {HEADER} was already used for a different request to {path}.",
+                    {"key": key})
+            return _replay(stored)
         response = run()
         if 200 <= response.status_code < 300 and not response.streaming:
-            # As plain SQL like the INSERT: every such request stores its answer.
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"UPDATE {IdempotencyKey._meta.db_table}"  # noqa: S608 (our own table)
-                    " SET status_code = %s, content_type = %s, location = %s, body = %s"
-                    " WHERE id = %s",
-                    [response.status_code, response.get("Content-Type", ""),
-                     response.get("Location", ""), bytes(response.content), inserted[0]])
+            IdempotencyKey.objects.filter(pk=stored.pk).update(
+                status_code=response.status_code,
+                content_type=response.get("Content-Type", ""),
+                location=response.get("Location", ""), body=bytes(response.content))
         else:
             # Nothing of a failed request is kept, not even its key (see the module doc).
             transaction.set_rollback(True)

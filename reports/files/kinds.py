@@ -220,7 +220,8 @@ BANKER_LINE: Spec = (
     Column("gaming_day", "Gaming day", "date"),
     Column("table", "Table", "text", source="table_name"),
     Column("round", "Round", "int", source="round_number"),
-    Column("banker", "Banker", "text", source="banker_name"),
+    Column("party", "Bank", "text"),
+    Column("player", "Banker", "text"),
     Column("co_banked", "Co-banked with the house", "flag"),
     Column("house_stake", "House stake", "money"),
     Column("covered", "Covered (wagers and house stake)", "money"),
@@ -228,13 +229,15 @@ BANKER_LINE: Spec = (
     Column("bank_paid", "Bank paid", "money"),
     Column("net", "Net (won - paid)", "money"),
     Column("commission", "Commission paid by the banker", "money"),
+    Column("fee", "Collection fee paid by the bank", "money"),
+    Column("result", "Result (the banker's account)", "money"),
     Column("currency", "Currency", "text"),
 )
 BANKER_TOTAL: Spec = (
-    Column("banker", "Banker", "text", source="banker_name"),
+    Column("player", "Banker", "text"),
     Column("rounds", "Rounds banked", "int"),
     *(c for c in BANKER_LINE if c.name in ("covered", "bank_won", "bank_paid", "net",
-                                          "commission", "currency")),
+                                          "commission", "fee", "result", "currency")),
 )
 
 
@@ -246,7 +249,7 @@ def _banker(p: dict[str, Any]) -> Laid:
     if len(report.totals) > 1:   # one banker: the totals say it all
         charts.append(Chart(
             title="Bank net by banker (won - paid)", y_label="net", file_stem="bank-net",
-            series={"net": {f"{t.banker_name} ({t.currency})": money(t.net, t.currency)
+            series={"net": {f"{t.player} ({t.currency})": money(t.net, t.currency)
                             for t in report.totals}}))
     days = sorted({x.gaming_day for x in report.lines})
     if len(days) > 1:            # across days: how the bankers' net ran

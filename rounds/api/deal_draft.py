@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
-from rounds import selectors
 from rounds.api.serializers import RoundOut
 from rounds.models import POSITIONS, Round
+from rounds.round_view import round_for
 from rounds.services import deal_draft as drafts
 
 RUN = "rounds.run_rounds"
@@ -128,5 +128,5 @@ class DealDraftPostView(APIView):
                    request=None, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         drafts.round_deal_from_draft(round_id=round_id, by=acting_user(request))
-        round_ = selectors.round_detail(round_id=round_id)
-        return Response(RoundOut(round_, context={"currency": round_.currency}).data)
+        shown = round_for(acting_user(request), round_id)
+        return Response(RoundOut(shown, context={"currency": shown.currency}).data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -22,15 +22,7 @@ from casino.shared.money import format_minor, to_minor
 from ledger.api.serializers import BalanceOutput
 from rounds import paigow
 from rounds.models import POSITIONS, Round, Table
-from rounds.selectors import (
-    PositionSettlement,
-    round_bank_declined,
-    round_event_data,
-    round_hidden_positions,
-    round_is_protected,
-    round_pending_approvals,
-    round_settlement,
-)
+from rounds.round_view import PositionView, RoundView
 from rounds.settlement import Outcome
 
 
@@ -198,50 +190,81 @@ class WagerOut(FieldsOnceOut):
     placed_at = TimeOut()
 
 
+@extend_schema_field({"type": "array", "items": {"type": "string"}, "nullable": True,
+                      "description": "null while game protection hides the cards"})
+class ShownCardsOut(serializers.Field):
+    """A hand's cards as the round's reader lets the caller see them: codes, or null."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: tuple[str, ...] | None) -> list[str] | None:
+        return None if value is None else list(value)
+
+
 class HandOut(FieldsOnceOut):
     position = serializers.CharField()
-    cards = CardsOut()
-    high = CardsOut()
-    low = CardsOut()
+    cards = ShownCardsOut()
+    high = ShownCardsOut()
+    low = ShownCardsOut()
     set_by = serializers.CharField()
+
+
+class PartyOut(FieldsOnceOut):
+    """One party's figures as the settlement stored them; ``result`` is what its account
+    moved."""
+
+    role = serializers.CharField()
+    position = serializers.CharField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    account = serializers.IntegerField(source="account_id", allow_null=True)
+    wager = MoneyOut()
+    covered = MoneyOut()
+    won = MoneyOut()
+    paid = MoneyOut()
+    net = MoneyOut()
+    commission = MoneyOut()
+    fee = MoneyOut()
+    result = MoneyOut()
 
 
 class PositionResultOut(FieldsOnceOut):
     position = serializers.CharField()
-    wager = MoneyOut()
+    wager = MoneyOut(source="party.wager")
     outcome = serializers.CharField()
     high = serializers.CharField()
     low = serializers.CharField()
-    amount = MoneyOut(help_text="Won (+) or lost (-) before commission.")
-    commission = MoneyOut()
-    net = serializers.SerializerMethodField()
-
-    def get_net(self, line: PositionSettlement) -> str:
-        return format_minor(line.net, self.context["currency"])
+    amount = MoneyOut(source="party.net", help_text="Won (+) or lost (-) before commission.")
+    commission = MoneyOut(source="party.commission")
+    net = MoneyOut(source="party.result")
 
 
 class CardRoomPositionOut(PositionResultOut):
     """A position of a card-room round: also who covered its wager and its fee; ``net`` is
     the amount less commission and fee."""
 
-    fee = MoneyOut(help_text="The wager's collection fee (none when it got no action).")
+    fee = MoneyOut(source="party.fee",
+                   help_text="The wager's collection fee (none when it got no action).")
     cover = serializers.SerializerMethodField(
         help_text="Who covered the wager; the uncovered part got no action and was returned.")
 
     @extend_schema_field({"type": "object", "nullable": True, "properties": {
         "player_dealer": {"type": "string"}, "third_party": {"type": "string"},
         "uncovered": {"type": "string"}}})
-    def get_cover(self, line: PositionSettlement) -> dict[str, str]:
+    def get_cover(self, line: PositionView) -> dict[str, str] | None:
+        if line.cover is None:
+            return None
         cur = self.context["currency"]
-        return {"player_dealer": format_minor(line.cover_banker, cur),
-                "third_party": format_minor(line.cover_third_party, cur),
+        return {"player_dealer": format_minor(line.cover.player_dealer, cur),
+                "third_party": format_minor(line.cover.third_party, cur),
                 "uncovered": format_minor(line.uncovered, cur)}
 
 
 class EventOut(FieldsOnceOut):
     kind = serializers.CharField()
     at = TimeOut()
-    by = serializers.CharField(source="by_username")  # rounds.selectors reads it with the event
+    by = serializers.CharField()
     # The metaclass pops declared fields off the class, so Serializer.data stays the property.
     data = serializers.JSONField()  # type: ignore[assignment]
 
@@ -255,6 +278,9 @@ class PendingApprovalOut(FieldsOnceOut):
 
 
 class RoundOut(FieldsOnceOut):
+    """A round as rounds.round_view.round_for lets the caller see it: game protection is
+    the reader's, nothing here hides or works out a figure."""
+
     id = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")
     number = serializers.IntegerField()
@@ -268,18 +294,18 @@ class RoundOut(FieldsOnceOut):
     bank_declined = serializers.SerializerMethodField(
         help_text="The seats that declined the bank this round, in order (rules §7.1).")
     solvency = serializers.SerializerMethodField()
-    # What round_detail and table_rounds read with the round (rounds.selectors), shown as
-    # game protection lets anyone see it while the round is in play (rules §4.1).
-    wagers = WagerOut(many=True, source="wager_rows")
+    wagers = WagerOut(many=True)
     deal = serializers.SerializerMethodField()
-    hands = serializers.SerializerMethodField()
+    hands = HandOut(many=True, help_text="The bank's and the dealer's cards are null until "
+                                         "every player's hand is set (rules §4.1).")
     settlement = serializers.SerializerMethodField()
-    events = serializers.SerializerMethodField()
-    opened_by = serializers.CharField(source="opened_by_username")  # read with the round
+    events = EventOut(many=True)
+    opened_by = serializers.CharField()
     opened_at = TimeOut()
     settled_at = TimeOut(allow_null=True)
     closed_reason = serializers.CharField()
-    pending_approvals = serializers.SerializerMethodField(
+    pending_approvals = PendingApprovalOut(
+        many=True, source="pending",
         help_text="Requests about this round waiting for a second person (a results-only "
                   "settlement, a reversal): the step they wait for is refused "
                   "(409 approval_pending) until one is approved or rejected.")
@@ -288,7 +314,7 @@ class RoundOut(FieldsOnceOut):
         return None if value is None else format_minor(value, self.context["currency"])
 
     @extend_schema_field({"type": "object", "additionalProperties": True})
-    def get_rules(self, round_: Round) -> dict[str, Any]:
+    def get_rules(self, round_: RoundView) -> dict[str, Any]:
         # Amounts leave the service in the currency's unit, as everywhere else ("2.00").
         shown = {key: format_minor(value, round_.currency)
                  if key in ("min_bet", "max_bet", "collection_player")
@@ -307,7 +333,7 @@ class RoundOut(FieldsOnceOut):
                   "description": "card room only: the player-dealer's cover, null for all"},
         "third_party": {"type": "integer", "nullable": True,
                         "description": "card room only: the proposition player"}}})
-    def get_banker(self, round_: Round) -> dict[str, Any] | None:
+    def get_banker(self, round_: RoundView) -> dict[str, Any] | None:
         if round_.banker_is_house is None:
             return None
         banker = {"house": round_.banker_is_house, "seat": round_.banker_seat,
@@ -322,14 +348,13 @@ class RoundOut(FieldsOnceOut):
     @extend_schema_field({"type": "array", "items": {"type": "object", "properties": {
         "seat": {"type": "integer"}, "player": {"type": "integer"}},
         "required": ["seat", "player"]}})
-    def get_bank_declined(self, round_: Round) -> list[dict[str, int]]:
-        # From the events read with the round: no query of its own.
-        return round_bank_declined(round_.event_rows)
+    def get_bank_declined(self, round_: RoundView) -> list[dict[str, int]]:
+        return round_.bank_declined
 
     @extend_schema_field({"type": "object", "nullable": True, "properties": {
         "required": {"type": "string"}, "available": {"type": "string"},
         "hold": {"type": "integer"}}})
-    def get_solvency(self, round_: Round) -> dict[str, Any] | None:
+    def get_solvency(self, round_: RoundView) -> dict[str, Any] | None:
         if round_.solvency_required is None:
             return None
         return {"required": self._money(round_.solvency_required),
@@ -337,87 +362,60 @@ class RoundOut(FieldsOnceOut):
                 "hold": round_.banker_hold_id}
 
     @extend_schema_field({"type": "object", "nullable": True})
-    def get_deal(self, round_: Round) -> dict[str, Any] | None:
+    def get_deal(self, round_: RoundView) -> dict[str, Any] | None:
         if not round_.deal_kind:
             return None
-        burnt = None if round_is_protected(round_) else round_.burnt.split() or None
         return {"kind": round_.deal_kind, "dice": round_.dice,
                 "dice_total": sum(round_.dice) if round_.dice else None,
                 "counted_position": round_.counted_position or None,
-                "order": round_.deal_order, "burnt": burnt}
-
-    @extend_schema_field(HandOut(many=True))
-    def get_hands(self, round_: Round) -> list[dict[str, Any]]:
-        # The bank's and the dealer's cards: null until every player's hand is set.
-        hidden = round_hidden_positions(round_)
-        shown = HandOut(round_.hand_rows, many=True).data
-        return [{**hand, "cards": None, "high": None, "low": None}
-                if hand["position"] in hidden else hand for hand in shown]
-
-    @extend_schema_field(EventOut(many=True))
-    def get_events(self, round_: Round) -> list[dict[str, Any]]:
-        # (EventOut's field named data hides Serializer.data from the type checker)
-        shown = cast("list[dict[str, Any]]", EventOut(round_.event_rows, many=True).data)
-        return [{**row, "data": round_event_data(round_, event)}
-                for event, row in zip(round_.event_rows, shown, strict=True)]
-
-    @extend_schema_field(PendingApprovalOut(many=True))
-    def get_pending_approvals(self, round_: Round) -> list[dict[str, Any]]:
-        return cast("list[dict[str, Any]]",
-                    PendingApprovalOut(round_pending_approvals(round_), many=True).data)
+                "order": round_.deal_order,
+                "burnt": list(round_.burnt) if round_.burnt else None}
 
     @extend_schema_field({"type": "object", "nullable": True})
-    def get_settlement(self, round_: Round) -> dict[str, Any] | None:
-        summary = round_settlement(round_)
-        if summary is None:
+    def get_settlement(self, round_: RoundView) -> dict[str, Any] | None:
+        settled = round_.settlement
+        if settled is None:
             return None
-        positions = CardRoomPositionOut if summary.card_room else PositionResultOut
-        answer = {
-            "positions": positions(summary.positions, many=True, context=self.context).data,
+        positions = CardRoomPositionOut if settled.card_room else PositionResultOut
+        # "banker" is the seated banker's side (the house's when it banks); a card room's
+        # proposition player has its own, "third_party".
+        dealer = next((p for p in settled.parties
+                       if p.role in ("player_banker", "player_dealer")), None)
+        bank = dealer if settled.card_room else settled.bank
+        house = settled.house
+        answer: dict[str, Any] = {
+            "parties": PartyOut(settled.parties, many=True, context=self.context).data,
+            "positions": positions(settled.positions, many=True, context=self.context).data,
             "banker": {
-                "position": summary.banker_position,
-                "net": self._money(summary.banker_net),
-                "commission": self._money(summary.banker_commission),
-                **self._card_room_banker(summary),
+                "position": round_.banker_position,
+                "net": self._money(bank.net if bank else 0),
+                "commission": self._money(bank.commission if bank else 0),
             },
             "house": {
-                "stake_result": self._money(summary.house_stake_result),
-                "bank_share_result": self._money(summary.house_bank_share),
-                "commission_income": self._money(summary.commission_income),
+                "stake_result": self._money(house.net if house and house.wager else 0),
+                "bank_share_result": self._money(house.net if house and settled.co_banked
+                                                 else 0),
+                "commission_income": self._money(settled.commission_income),
             },
-            "entry": summary.entry_id,
-            "reversal_entry": summary.reversal_entry_id,
+            "entry": settled.entry_id,
+            "reversal_entry": settled.reversal_entry_id,
         }
-        if summary.card_room:
-            answer["third_party"] = self._third_party(summary)
+        if settled.card_room:
+            answer["banker"].update(fee=self._money(dealer.fee if dealer else 0),
+                                    result=self._money(dealer.result if dealer else 0))
+            prop = settled.proposition
+            answer["third_party"] = None if prop is None else {
+                "player": prop.player_id, "net": self._money(prop.net),
+                "commission": self._money(prop.commission), "fee": self._money(prop.fee),
+                "result": self._money(prop.result)}
             answer["collection"] = {
-                "banker": self._money(summary.collection_banker),
-                "players": self._money(summary.collection_players),
-                "total": self._money((summary.collection_banker or 0)
-                                     + (summary.collection_players or 0)),
-                "paid_by": summary.collection_paid_by,
+                "banker": self._money(settled.collection_banker),
+                "players": self._money(settled.collection_players),
+                "total": self._money(settled.collection_banker + settled.collection_players),
+                "paid_by": {"player_dealer": "player_dealer", "proposition": "third_party"}
+                .get(settled.collection_paid_by or ""),
             }
         return answer
-
-
-    def _card_room_banker(self, summary: Any) -> dict[str, Any]:
-        """The player-dealer's fee and result (net less commission and fee): card room."""
-        if not summary.card_room:
-            return {}
-        fee = summary.collection_banker or 0 \
-            if summary.collection_paid_by == "player_dealer" else 0
-        result = (summary.banker_net or 0) - (summary.banker_commission or 0) - fee
-        return {"fee": self._money(fee), "result": self._money(result)}
-
-    def _third_party(self, summary: Any) -> dict[str, Any] | None:
-        if not summary.card_room or summary.third_party_id is None:
-            return None
-        fee = summary.collection_banker or 0 \
-            if summary.collection_paid_by == "third_party" else 0
-        net, commission = summary.third_party_net or 0, summary.third_party_commission or 0
-        return {"player": summary.third_party_id, "net": self._money(net),
-                "commission": self._money(commission), "fee": self._money(fee),
-                "result": self._money(net - commission - fee)}
 
 
 class RoundFilterIn(serializers.Serializer):

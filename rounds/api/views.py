@@ -41,15 +41,17 @@ from rounds.api.serializers import (
 )
 from rounds.approvals import REVERSE, SETTLE_RESULTS
 from rounds.models import Round
+from rounds.round_view import round_for, round_view, rounds_read
 
 RUN = "rounds.run_rounds"
 VIEW_ROUNDS = "rounds.view_round"
 
 
-def _round_response(round_id: int, status_code: int = status.HTTP_200_OK, *,
-                    held: Round | None = None) -> Response:
-    round_ = selectors.round_detail(round_id=round_id, held=held)
-    return Response(RoundOut(round_, context={"currency": round_.currency}).data,
+def _round_response(request: Request, round_id: int,
+                    status_code: int = status.HTTP_200_OK) -> Response:
+    """The round as the caller may see it (rounds.round_view): every step answers with it."""
+    shown = round_for(acting_user(request), round_id)
+    return Response(RoundOut(shown, context={"currency": shown.currency}).data,
                     status=status_code)
 
 
@@ -150,16 +152,16 @@ class TableRoundsView(APIView):
     )
     def get(self, request: Request, table_id: int) -> Response:
         filters = parse(RoundFilterIn, request.query_params)
-        rounds = selectors.table_rounds(table_id=table_id, **filters)
-        return page_response(request, self, rounds,
-                             lambda r: RoundOut(r, context={"currency": r.currency}).data)
+        rounds = rounds_read(acting_user(request)).filter(table_id=table_id, **filters)
+        return page_response(request, self, rounds.order_by("-number"),
+                             lambda r: RoundOut(round_view(r),
+                                                context={"currency": r.currency}).data)
 
     @extend_schema(summary="Open the next round at the table", request=None,
                    responses={201: RoundOut})
     def post(self, request: Request, table_id: int) -> Response:
-        round_ = services.round_open(table_id=table_id, by=acting_user(request),
-                                     for_answer=True)
-        return _round_response(round_.pk, status.HTTP_201_CREATED, held=round_)
+        round_ = services.round_open(table_id=table_id, by=acting_user(request))
+        return _round_response(request, round_.pk, status.HTTP_201_CREATED)
 
 
 # --- rounds ---------------------------------------------------------------------------------
@@ -170,7 +172,7 @@ class RoundDetailView(APIView):
     @extend_schema(summary="A round: its whole story and settlement",
                    responses={200: RoundOut})
     def get(self, request: Request, round_id: int) -> Response:
-        return _round_response(round_id)
+        return _round_response(request, round_id)
 
 
 class WagersView(APIView):
@@ -181,10 +183,9 @@ class WagersView(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(WagerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
-        wager = services.wager_place(round_id=round_id, seat=data["seat"],
-                                     amount=data["amount"], by=acting_user(request),
-                                     for_answer=True)
-        return _round_response(round_id, status.HTTP_201_CREATED, held=wager.round)
+        services.wager_place(round_id=round_id, seat=data["seat"], amount=data["amount"],
+                             by=acting_user(request))
+        return _round_response(request, round_id, status.HTTP_201_CREATED)
 
 
 class WagerView(APIView):
@@ -196,7 +197,7 @@ class WagerView(APIView):
                    request=None, responses={200: RoundOut})
     def delete(self, request: Request, round_id: int, seat: int) -> Response:
         services.wager_clear(round_id=round_id, seat=seat, by=acting_user(request))
-        return _round_response(round_id)
+        return _round_response(request, round_id)
 
     @extend_schema(summary="Lower a seat's wager before the deal",
                    description="While betting, or once the banker is set; never up. The old "
@@ -208,7 +209,7 @@ class WagerView(APIView):
                      currency=selectors.round_currency(round_id=round_id))
         services.wager_lower(round_id=round_id, seat=seat, amount=data["amount"],
                              by=acting_user(request))
-        return _round_response(round_id)
+        return _round_response(request, round_id)
 
 
 class RebetView(APIView):
@@ -219,7 +220,7 @@ class RebetView(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(SeatOnlyIn, request.data)
         services.wager_rebet(round_id=round_id, seat=data["seat"], by=acting_user(request))
-        return _round_response(round_id, status.HTTP_201_CREATED)
+        return _round_response(request, round_id, status.HTTP_201_CREATED)
 
 
 class BankerView(APIView):
@@ -239,12 +240,11 @@ class BankerView(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(BankerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
-        round_ = services.banker_set(round_id=round_id, by=acting_user(request),
-                                     house=data["house"], seat=data.get("seat"),
-                                     house_stake=data.get("house_stake", 0),
-                                     cover=data.get("cover"),
-                                     third_party=data.get("third_party"), for_answer=True)
-        return _round_response(round_id, held=round_)
+        services.banker_set(round_id=round_id, by=acting_user(request),
+                            house=data["house"], seat=data.get("seat"),
+                            house_stake=data.get("house_stake", 0), cover=data.get("cover"),
+                            third_party=data.get("third_party"))
+        return _round_response(request, round_id)
 
 
 class BankDeclineView(APIView):
@@ -260,7 +260,7 @@ class BankDeclineView(APIView):
         data = parse(SeatOnlyIn, request.data)
         services.round_bank_decline(round_id=round_id, seat=data["seat"],
                                     by=acting_user(request))
-        return _round_response(round_id)
+        return _round_response(request, round_id)
 
 
 class DealView(APIView):
@@ -273,10 +273,9 @@ class DealView(APIView):
                    request=DealIn, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(DealIn, request.data)
-        round_ = services.round_deal(round_id=round_id, by=acting_user(request),
-                                     hands=data.get("hands"),
-                                     results_only=data["results_only"], for_answer=True)
-        return _round_response(round_id, held=round_)
+        services.round_deal(round_id=round_id, by=acting_user(request),
+                            hands=data.get("hands"), results_only=data["results_only"])
+        return _round_response(request, round_id)
 
 
 class HandsView(APIView):
@@ -286,11 +285,10 @@ class HandsView(APIView):
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(HandIn, request.data)
-        hand = services.hand_set(round_id=round_id, position=data["position"],
-                                 by=acting_user(request), high=data.get("high"),
-                                 low=data.get("low"), house_way=data["house_way"],
-                                 as_played=data["as_played"], for_answer=True)
-        return _round_response(round_id, held=hand.round)
+        services.hand_set(round_id=round_id, position=data["position"],
+                          by=acting_user(request), high=data.get("high"), low=data.get("low"),
+                          house_way=data["house_way"], as_played=data["as_played"])
+        return _round_response(request, round_id)
 
 
 class SettleView(APIView):
@@ -309,15 +307,14 @@ class SettleView(APIView):
         outcomes = data.get("outcomes")
         if outcomes is None:
             # Answered from the round the settlement holds (its row and hands as written).
-            settled = services.round_settle(round_id=round_id, by=acting_user(request),
-                                            for_answer=True)
-            return _round_response(round_id, held=settled)
+            services.round_settle(round_id=round_id, by=acting_user(request))
+            return _round_response(request, round_id)
         done = approvals.action_submit(action=SETTLE_RESULTS,
                                        params={"round_id": round_id, "outcomes": outcomes},
                                        by=acting_user(request))
         if done.approval is not None:
             return approval_response(done.approval, status.HTTP_202_ACCEPTED)
-        return _round_response(round_id)
+        return _round_response(request, round_id)
 
 
 class VoidView(APIView):
@@ -328,7 +325,7 @@ class VoidView(APIView):
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(ReasonIn, request.data)
         services.round_void(round_id=round_id, reason=data["reason"], by=acting_user(request))
-        return _round_response(round_id)
+        return _round_response(request, round_id)
 
 
 class ReverseView(APIView):
@@ -348,4 +345,4 @@ class ReverseView(APIView):
                                        by=acting_user(request))
         if done.approval is not None:
             return approval_response(done.approval, status.HTTP_202_ACCEPTED)
-        return _round_response(round_id)
+        return _round_response(request, round_id)

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from casino.shared.errors import DomainError
 from casino.shared.guards import staff_may
 from rounds.models import Round
+from rounds.round_view import RoundView
 from rounds.screens import selectors
 from rounds.screens.refusals import refusal_text
 from rounds.services import deal_draft as drafts
@@ -29,7 +30,7 @@ PICKER = "rounds/screens/_deal_picker.html"
 RUN = "rounds.run_rounds"
 
 
-def picker_context(round_: Round, screen: selectors.TableScreen, active: str = "",
+def picker_context(round_: Round | RoundView, screen: selectors.TableScreen, active: str = "",
                    draft: drafts.Draft | None = None) -> dict[str, Any]:
     """What the picker shows: each position's picks (the bank's face down, rules §4.1), the
     position being recorded, the deck with the cards already used greyed out."""
@@ -69,7 +70,7 @@ def _answer(request: HttpRequest, round_: Round, refusal: str = "") -> HttpRespo
         if refusal:
             messages.error(request, refusal)
         return redirect("console:table", table_id=round_.table_id)
-    screen = selectors.table_screen(table_id=round_.table_id)
+    screen = selectors.table_screen(table_id=round_.table_id, viewer=_user(request))
     picker = picker_context(round_, screen, active=request.POST.get("active", ""))
     return render(request, PICKER, {"picker": picker, "round": round_, "refusal": refusal})
 

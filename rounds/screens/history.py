@@ -88,7 +88,7 @@ def table_history(request: HttpRequest, table_id: int) -> HttpResponse:
 def _page_context(request: HttpRequest, round_id: int, form: ReasonForm | None = None,
                   ) -> dict:
     try:
-        page = selectors.round_page(round_id=round_id)
+        page = selectors.round_page(round_id=round_id, viewer=_user(request))
     except NotFound:
         raise Http404("no such round") from None
     _readable(request, page.round.table_id)
@@ -98,7 +98,8 @@ def _page_context(request: HttpRequest, round_id: int, form: ReasonForm | None =
     return {"page": page, "round": page.round, "table": table, "currency": page.currency,
             "can_reverse": can_reverse,
             # What the reversal would move back: the settlement's entry, negated.
-            "reverse_lines": reverse_preview(round_=page.round) if offer else [],
+            "reverse_lines": reverse_preview(entry_id=page.settlement.entry_id)
+            if offer and page.settlement is not None else [],
             "form": (form or ReasonForm()) if can_reverse else None,
             "zone": settings.TIME_ZONE}
 

@@ -1,10 +1,8 @@
 """What a table's round history shows, read once per page as plain rows: the rounds of one
 gaming day, a page at a time, and one round's story and settlement.
 
-Game protection is not this module's to decide: while a round is in play, the hands, the
-deal's cards and the hands' events are shown as rounds.selectors lets anyone see them
-(``round_hidden_positions``, ``round_event_data``, ``round_is_protected``), the rules the
-API's round answer and the table screen follow.
+Game protection is not this module's to decide: a round is shown as rounds.round_view's
+``round_for`` lets its viewer see it, as the API's answer and the table screen show it.
 """
 
 from __future__ import annotations
@@ -13,28 +11,31 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 
 from casino.models import Player
 from casino.shared.money import to_minor
 from casino.shared.templatetags.money import money_said, money_text
 from rounds import events
-from rounds.models import POSITIONS, Hand, Round, RoundEvent
+from rounds.models import POSITIONS, Hand, Round, RoundParty
+from rounds.round_view import (
+    EventView,
+    HandView,
+    RoundView,
+    SettlementView,
+    bank_party,
+    round_for,
+)
 from rounds.screens.selectors import (
     STEP_WORDS,
+    PartyRow,
     ResultRow,
     banker_label,
+    party_rows,
     position_label,
     result_rows,
-)
-from rounds.selectors import (
-    SettlementSummary,
-    round_detail,
-    round_event_data,
-    round_hidden_positions,
-    round_is_protected,
-    round_settlement,
 )
 
 ROUNDS_PER_PAGE = 50  # a busy table plays hundreds of rounds a day
@@ -92,9 +93,10 @@ def table_history_page(*, table_id: int, gaming_day: date,
     (or not a number) gives the last (or the first), as Django's Paginator.get_page does."""
     active = Q(wagers__state="active")
     rounds = (Round.objects.filter(table_id=table_id, gaming_day=gaming_day)
-              .select_related("banker_player")
+              .select_related("banker_player", "third_party")
               .annotate(wager_count=Count("wagers", filter=active),
                         wagered=Sum("wagers__amount", filter=active))
+              .prefetch_related(Prefetch("parties", queryset=RoundParty.objects.order_by("id")))
               .order_by("-number"))
     paginator = Paginator(rounds, ROUNDS_PER_PAGE)
     found = paginator.get_page(page)
@@ -103,14 +105,27 @@ def table_history_page(*, table_id: int, gaming_day: date,
 
 
 def _history_row(round_: Any) -> HistoryRow:
-    played = round_.state in Round.State.PLAYED
+    parties = list(round_.parties.all())  # stored at settlement; none before
+    bank = bank_party(parties, banker_is_house=bool(round_.banker_is_house))
     return HistoryRow(
         id=round_.pk, number=round_.number, step=STEP_WORDS[Round.State(round_.state)],
         opened_at=round_.opened_at, settled_at=round_.settled_at,
-        banker=banker_label(round_), wagers=round_.wager_count, wagered=round_.wagered or 0,
-        banker_net=round_.banker_net if played else None,
-        commission=(round_.player_commission or 0) + (round_.banker_commission or 0)
-        if played else None)
+        banker=_banker_words(round_), wagers=round_.wager_count,
+        wagered=round_.wagered or 0,
+        banker_net=bank.net if bank is not None else None,
+        commission=sum(p.commission for p in parties) if parties else None)
+
+
+def _banker_words(round_: Round) -> str:
+    """Who banked, as the list names them (banker_label's words, from the round's row)."""
+    if round_.banker_is_house is None:
+        return ""
+    if round_.banker_is_house:
+        return "The house"
+    if round_.banker_player is None:
+        name = round_.third_party.name if round_.third_party is not None else ""
+        return f"{name} (proposition player) banks alone"
+    return f"Seat {round_.banker_seat} · {round_.banker_player.name}"
 
 
 # --- one round: its story and its settlement -------------------------------------------------
@@ -138,14 +153,15 @@ class HandLine:
 
 @dataclass
 class RoundPage:
-    round: Round
+    round: RoundView
     step: str
     banker: str
     protected: bool            # in play: the deal's hidden cards stay hidden
     story: list[StoryLine] = field(default_factory=list)
     hands: list[HandLine] = field(default_factory=list)
-    settlement: SettlementSummary | None = None
+    settlement: SettlementView | None = None
     results: list[ResultRow] = field(default_factory=list)
+    parties: list[PartyRow] = field(default_factory=list)
     burnt: str = ""
 
     @property
@@ -153,32 +169,30 @@ class RoundPage:
         return self.round.currency
 
 
-def round_page(*, round_id: int) -> RoundPage:
+def round_page(*, round_id: int, viewer: User) -> RoundPage:
     """A round's page: its story (every event in order, in words), its hands and its
-    settlement, as game protection lets anyone see them now. Raises NotFound."""
-    round_ = round_detail(round_id=round_id)
+    settlement, as round_for lets the viewer see them now. Raises NotFound."""
+    round_ = round_for(viewer, round_id)
     names = _names(round_)
-    hidden = round_hidden_positions(round_)
+    hidden = {h.position for h in round_.hands if h.hidden}
     page = RoundPage(round=round_, step=STEP_WORDS[Round.State(round_.state)],
-                     banker=_banker(round_, names), protected=round_is_protected(round_))
-    page.story = [_story_line(round_, event, names, hidden) for event in round_.event_rows]
-    hands = sorted(round_.hand_rows, key=lambda h: POSITIONS.index(h.position))
-    page.hands = [_hand_line(h, names, h.position in hidden) for h in hands
-                  if h.cards or h.outcome]
-    page.settlement = round_settlement(round_)
+                     banker=_banker(round_, names), protected=round_.protected)
+    page.story = [_story_line(round_, event, names, hidden) for event in round_.events]
+    page.hands = [_hand_line(h, names) for h in round_.hands if h.cards != () or h.outcome]
+    page.settlement = round_.settlement
     if page.settlement is not None:
         page.results = result_rows(page.settlement, names)
-    if not page.protected:
-        page.burnt = round_.burnt
+        page.parties = party_rows(round_, page.settlement)
+    page.burnt = " ".join(round_.burnt or ())
     return page
 
 
-def _names(round_: Round) -> dict[str, str]:
+def _names(round_: RoundView) -> dict[str, str]:
     """Who played each seat in this round (the seat may have changed hands since)."""
-    seats = {str(w.seat): w.player_id for w in round_.wager_rows}
+    seats = {str(w.seat): w.player_id for w in round_.wagers}
     if round_.banker_seat is not None and round_.banker_player_id is not None:
         seats[str(round_.banker_seat)] = round_.banker_player_id
-    for event in round_.event_rows:  # a declined bank names a player who may not wager
+    for event in round_.events:  # a declined bank names a player who may not wager
         if "seat" in event.data and "player" in event.data:
             seats.setdefault(str(event.data["seat"]), event.data["player"])
     players = dict(Player.objects.filter(pk__in=set(seats.values()))
@@ -186,21 +200,22 @@ def _names(round_: Round) -> dict[str, str]:
     return {seat: players.get(pid, "") for seat, pid in seats.items()}
 
 
-def _banker(round_: Round, names: dict[str, str]) -> str:
+def _banker(round_: RoundView, names: dict[str, str]) -> str:
     if round_.banker_is_house is None:
         return "not chosen"
     if round_.banker_is_house:
         return "The house"
+    if round_.banker_seat is None:
+        return banker_label(round_)
     return position_label(str(round_.banker_seat), names)
 
 
-def _hand_line(hand: Hand, names: dict[str, str], hidden: bool) -> HandLine:
+def _hand_line(hand: HandView, names: dict[str, str]) -> HandLine:
     return HandLine(
-        label=position_label(hand.position, names), hidden=hidden,
-        cards="" if hidden else hand.cards,
-        high="" if hidden else hand.high, low="" if hidden else hand.low,
-        set_by=hand.get_set_by_display() if hand.set_by else "",
-        outcome=hand.get_outcome_display() if hand.outcome else "")
+        label=position_label(hand.position, names), hidden=hand.hidden,
+        cards=" ".join(hand.cards or ()), high=" ".join(hand.high or ()),
+        low=" ".join(hand.low or ()), set_by=hand.set_by_words,
+        outcome=dict(Hand.Outcome.choices).get(hand.outcome, "") if hand.outcome else "")
 
 
 def _amount(value: Any, currency: str) -> str:
@@ -213,11 +228,11 @@ def _where(position: Any, names: dict[str, str]) -> str:
     return "the dealer" if position == "dealer" else position_label(str(position), names)
 
 
-def _story_line(round_: Round, event: RoundEvent, names: dict[str, str],
+def _story_line(round_: RoundView, event: EventView, names: dict[str, str],
                 hidden: set[str]) -> StoryLine:
     """One event in words; what each kind records is rounds/events.py's, and its amounts are
     put in the casino's writing here, where they are shown."""
-    data = round_event_data(round_, event)  # game protection: the deal's hidden cards
+    data = event.data  # as round_for lets the viewer see it
     cur = round_.currency
     kind = event.kind
     cards: tuple[tuple[str, str], ...] = ()
@@ -289,8 +304,7 @@ def _story_line(round_: Round, event: RoundEvent, names: dict[str, str],
                 f"Reason: {data.get('reason', '')}")
     else:
         text = kind.replace("_", " ").capitalize() + "."
-    return StoryLine(at=event.at, by=getattr(event, "by_username", "") or "", text=text,
-                     cards=cards)
+    return StoryLine(at=event.at, by=event.by, text=text, cards=cards)
 
 
 def _dealt(data: dict[str, Any], names: dict[str, str]) -> tuple[str, tuple[tuple[str, str], ...]]:

@@ -11,29 +11,36 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
+from django.contrib.auth.models import User
+from django.db.models import Max, Prefetch
 
 from casino.models import Player
 from casino.selectors import player_account_ref, player_label
-from casino.shared.approvals import Approval, approvals_pending
 from casino.shared.money import format_minor
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
-from rounds.models import POSITIONS, Hand, Round, RoundEvent, Seat, Table, Wager
+from rounds.models import Round, Seat, Table, Wager
 from rounds.paigow import rotation
+from rounds.round_view import (
+    HandView,
+    PartyView,
+    PendingView,
+    PositionView,
+    RoundView,
+    SettlementView,
+    WagerView,
+    round_view,
+    rounds_read,
+)
 from rounds.selectors import (
-    SettlementSummary,
-    player_last_wager_against_house,
     round_bank_positions,
     round_bank_table,
-    round_hidden_positions,
-    round_players_set,
     round_positions_against_bank,
     round_positions_in_play,
-    round_settlement,
 )
 from rounds.services.banking import banker_cover_required, round_covers
+from rounds.services.play import house_stake_cap
 from rounds.settlement import banker_fee, cover_order
 
 CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
@@ -53,7 +60,7 @@ class SeatRow:
     number: int
     player: Player | None
     available: int | None = None       # the player's funds not held, minor units
-    wager: Wager | None = None
+    wager: WagerView | None = None
     is_banker: bool = False
     rebet: int | None = None           # the wager Re-Bet would repeat
     label: str = ""                    # the player's name at this table (player_label)
@@ -143,86 +150,91 @@ class CardRoomCover:
 class HandRow:
     position: str
     label: str                         # "Seat 3 · Anna", "Dealer"
-    hand: Hand
-    hidden: bool                       # game protection: not shown to the dealer yet
+    hand: HandView                     # as game protection lets the dealer see it
     is_banker: bool
     can_set: bool
 
     @property
+    def hidden(self) -> bool:
+        return self.hand.hidden
+
+    @property
     def cards(self) -> list[str]:
         """The seven cards dealt, highest first, as a dealer fans them to split them."""
-        if not self.hand.cards:  # a results-only round deals no cards
+        if not self.hand.cards:  # hidden, or a results-only round deals no cards
             return []
         return [c.code for c in paigow.sort_cards(paigow.parse_cards(self.hand.cards))]
 
 
 @dataclass
 class ResultRow:
+    """A position's line of a settlement as the screens show it (its party's figures)."""
+
     label: str
-    wager: int
-    outcome: str
-    high: str
-    low: str
-    amount: int
-    commission: int
-    fee: int = 0                       # a card room's collection fee
-    cover_banker: int = 0              # a card room: who covered the wager
-    cover_third_party: int = 0
+    position: PositionView
 
     @property
-    def net(self) -> int:
-        return self.amount - self.commission - self.fee
+    def outcome(self) -> str:
+        return self.position.outcome
+
+    @property
+    def high(self) -> str:
+        return self.position.high
+
+    @property
+    def low(self) -> str:
+        return self.position.low
+
+    @property
+    def party(self) -> PartyView:
+        return self.position.party
 
     @property
     def uncovered(self) -> int:
-        return self.wager - self.cover_banker - self.cover_third_party
+        return self.position.uncovered
 
 
-def result_rows(settlement: SettlementSummary, names: dict[str, str]) -> list[ResultRow]:
+def result_rows(settlement: SettlementView, names: dict[str, str]) -> list[ResultRow]:
     """Each position's line of a settlement as the table screen and the round's page show
     it."""
-    return [ResultRow(label=position_label(p.position, names), wager=p.wager,
-                      outcome=p.outcome, high=p.high, low=p.low,
-                      amount=p.amount or 0, commission=p.commission, fee=p.fee,
-                      cover_banker=p.cover_banker, cover_third_party=p.cover_third_party)
+    return [ResultRow(label=position_label(p.position, names), position=p)
             for p in settlement.positions]
 
 
+ROLE_WORDS = {"player_banker": "Player-banker", "player_dealer": "Player-dealer",
+              "proposition": "Proposition player", "house": "The house", "seat": "Seat"}
+
+
 @dataclass
-class PartyResult:
-    """A card room's bank or the house after the settle: what it won or lost on the
-    action, its commission, the collection fee, and what its account moved by."""
+class PartyRow:
+    """A bank's (or the house's) line of a settlement: its stored figures, named."""
 
-    role: str
+    role: str                          # "Player-banker", "The house", ...
     name: str
-    net: int
-    commission: int
-    fee: int
-
-    @property
-    def result(self) -> int:
-        return self.net - self.commission - self.fee
+    party: PartyView
 
 
-def card_room_parties(round_: Round, settlement: SettlementSummary) -> list[PartyResult]:
-    """The player-dealer's, the proposition player's and the house's collection lines of a
-    settled card-room round, from its settlement (what the ledger entry posted)."""
-    bank_fee = settlement.collection_banker or 0
-    paid_by = settlement.collection_paid_by
-    parties = []
-    if round_.banker_player is not None:
-        parties.append(PartyResult(
-            role="Player-dealer", name=f"Seat {round_.banker_seat} · {round_.banker_player.name}",
-            net=settlement.banker_net or 0, commission=settlement.banker_commission or 0,
-            fee=bank_fee if paid_by == "player_dealer" else 0))
-    if round_.third_party is not None:
-        parties.append(PartyResult(
-            role="Proposition player",
-            name=f"{round_.third_party.name} (licence {round_.third_party.licence})",
-            net=settlement.third_party_net or 0,
-            commission=settlement.third_party_commission or 0,
-            fee=bank_fee if paid_by == "third_party" else 0))
-    return parties
+def party_rows(round_: RoundView, settlement: SettlementView) -> list[PartyRow]:
+    """The banks' and the house's lines of a settled round, as stored (every seat's is its
+    position's line)."""
+    rows = []
+    for party in settlement.parties:
+        if party.role == "seat":
+            continue
+        if party.role == "house":
+            what = ("the bank" if settlement.banker_is_house else
+                    "its stake on the dealer's hand" if party.wager else
+                    "its half of the bank")
+            rows.append(PartyRow(role="The house", name=what, party=party))
+        elif party.role == "proposition":
+            rows.append(PartyRow(role="Proposition player",
+                                 name=f"{party.player_name} (licence {party.player_licence})",
+                                 party=party))
+        else:
+            rows.append(PartyRow(role=ROLE_WORDS[party.role],
+                                 name=f"Seat {party.position} · {party.player_name}",
+                                 party=party))
+    return rows
 
 
 @dataclass
@@ -237,7 +249,7 @@ class MoneyLine:
 @dataclass
 class TableScreen:
     table: Table
-    round: Round | None
+    round: RoundView | None            # as round_for lets the viewer see it
     seats: list[SeatRow]
     step: str
     banker_label: str = ""
@@ -245,13 +257,13 @@ class TableScreen:
     hands: list[HandRow] = field(default_factory=list)
     players_set: bool = False
     results: list[ResultRow] = field(default_factory=list)
-    unused_stacks: list[tuple[str, str]] = field(default_factory=list)
-    burnt: str = ""
+    unused_stacks: tuple[tuple[str, str], ...] = ()
+    burnt: tuple[str, ...] = ()
     positions_in_play: list[str] = field(default_factory=list)
     # Requests about the round waiting for a second person: its next step waits for them.
-    pending: list[Approval] = field(default_factory=list)
-    settlement: SettlementSummary | None = None
-    parties: list[PartyResult] = field(default_factory=list)   # a card room's banks
+    pending: tuple[PendingView, ...] = ()
+    settlement: SettlementView | None = None
+    parties: list[PartyRow] = field(default_factory=list)   # the banks and the house
 
     @property
     def uncovered(self) -> int:
@@ -261,7 +273,7 @@ class TableScreen:
 
     @property
     def is_open(self) -> bool:
-        return self.round is not None and self.round.state in Round.State.OPEN
+        return self.round is not None and self.round.is_open
 
     @property
     def currency(self) -> str:
@@ -273,18 +285,21 @@ def _tables() -> Any:
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
 
 
-def _current_round(table: Table) -> Round | None:
-    """The round in play, else the last one played (so its result stays on screen)."""
-    return (Round.objects.filter(table=table).select_related("banker_player", "third_party")
-            .prefetch_related(Prefetch("wagers", queryset=Wager.objects.select_related("player")),
-                              "hands",
-                              Prefetch("events", queryset=RoundEvent.objects.order_by("id")))
-            .order_by("-number").first())
+def _current_rounds(viewer: User, tables: Sequence[Table]) -> dict[int, RoundView]:
+    """Each table's round in play, else its last one (so its result stays on screen), as
+    the viewer may see it: one read for every table."""
+    last = (Round.objects.filter(table__in=tables).values("table_id").order_by("table_id")
+            .annotate(last=Max("number")).values_list("table_id", "last"))
+    numbers = dict(last)
+    if not numbers:
+        return {}
+    found = rounds_read(viewer).filter(table__in=tables, number__in=set(numbers.values()))
+    return {r.table_id: round_view(r) for r in found if numbers[r.table_id] == r.number}
 
 
-def _available(players: Iterable[Player]) -> dict[int, int]:
+def _available(player_ids: Iterable[int]) -> dict[int, int]:
     """Each player's available funds (posted minus held), one query."""
-    refs = {player_account_ref(p.pk): p.pk for p in players}
+    refs = {player_account_ref(pk): pk for pk in player_ids}
     rows = Account.objects.filter(kind=Account.Kind.PLAYER, ref__in=list(refs)).values_list(
         "ref", "posted", "held")
     return {refs[ref]: posted - held for ref, posted, held in rows}
@@ -301,22 +316,15 @@ def _last_played_wagers(table_id: int, player_ids: Sequence[int]) -> dict[int, i
     return found
 
 
-def _wagers_in_play(round_: Round) -> list[Wager]:
-    # From the wagers prefetched with the round (the screen reads them once), unlike
-    # rounds.selectors.round_active_wagers, which queries.
-    return sorted((w for w in round_.wagers.all() if w.state == Wager.State.ACTIVE),
-                  key=lambda w: w.seat)
-
-
-def banker_label(round_: Round | None) -> str:
+def banker_label(round_: RoundView | None) -> str:
     if round_ is None or round_.banker_is_house is None:
         return ""
     if round_.banker_is_house:
         return "The house"
-    third = round_.third_party.name if round_.third_party_id and round_.third_party else ""
-    if round_.banker_player is None:   # a card room's proposition player banking alone
+    third = round_.third_party_name
+    if round_.banker_player_id is None:   # a card room's proposition player banking alone
         return f"{third} (proposition player) banks alone"
-    label = f"Seat {round_.banker_seat} · {round_.banker_player.name}"
+    label = f"Seat {round_.banker_seat} · {round_.banker_name}"
     if round_.table_rules.card_room:
         cover = ("all the action" if round_.banker_cover is None
                  else f"up to {format_minor(round_.banker_cover, round_.currency)} "
@@ -327,33 +335,33 @@ def banker_label(round_: Round | None) -> str:
     return label
 
 
-def exposure(round_: Round, available: dict[int, int] | None = None) -> Exposure:
+def exposure(round_: RoundView, available: dict[int, int] | None = None) -> Exposure:
     """The bank's exposure and, for a player-banker, the solvency figures (rules §7.4)."""
-    wagers = _wagers_in_play(round_)
+    wagers = list(round_.active_wagers)
     stakes = sum(round_positions_against_bank(round_, wagers).values())
     if round_.banker_is_house is not False:
         return Exposure(against_bank=stakes)
     if round_.table_rules.card_room:
         # Two banks may share it, each with its own figures (card_room_exposure).
         return card_room_exposure(round_, wagers, stakes, available)
-    banker = round_.banker_player
+    banker = round_.banker_player_id
     assert banker is not None
     # The banker's funds not held now: the same figure as the banker's seat row, before the
     # deal and after it (when the cover is held and so no longer available).
-    funds = (available or {}).get(banker.pk)
+    funds = (available or {}).get(banker)
     if funds is None:
-        funds = _available([banker]).get(banker.pk, 0)
+        funds = _available([banker]).get(banker, 0)
     if round_.solvency_required is not None:  # recorded at the deal, the cover held
         return Exposure(against_bank=stakes, required=round_.solvency_required,
-                        available=funds, banker_name=banker.name, held=True)
+                        available=funds, banker_name=round_.banker_name, held=True)
     required = banker_cover_required(wagers=[w.amount for w in wagers],
                                      house_stake=round_.house_stake,
                                      co_banking=round_.table_rules.co_banking)
     return Exposure(against_bank=stakes, required=required, available=funds,
-                    banker_name=banker.name)
+                    banker_name=round_.banker_name)
 
 
-def card_room_exposure(round_: Round, wagers: list[Wager], stakes: int,
+def card_room_exposure(round_: RoundView, wagers: list[WagerView], stakes: int,
                        available: dict[int, int] | None) -> Exposure:
     """A card room's bank before the deal: who covers which seat, in the service's order
     (rounds.services.banking.round_covers), the fees, and each bank's solvency as
@@ -367,28 +375,28 @@ def card_room_exposure(round_: Round, wagers: list[Wager], stakes: int,
     for position, cover in sorted(covers.items(),
                                   key=lambda pc: order.index(pc[0].seat_number or 0)):
         wager = by_seat[position.seat_number] if position.seat_number else None
-        label = f"Seat {position.value} · {wager.player.name}" if wager else position.value
+        label = f"Seat {position.value} · {wager.player_name}" if wager else position.value
         rows.append(CoverRow(label=label, wager=cover.wager, player_dealer=cover.player_dealer,
                              third_party=cover.third_party,
                              fee=rules.collection_player if cover.action else 0))
     banker_part = sum(r.player_dealer for r in rows)
     third_part = sum(r.third_party for r in rows)
     bank_fee = banker_fee(banker_part + third_part, rules.collection_banker)
-    people = [p for p in (round_.banker_player, round_.third_party) if p is not None]
+    people = [p for p in (round_.banker_player_id, round_.third_party_id) if p is not None]
     funds = dict(available or {})
-    missing = [p for p in people if p.pk not in funds]
+    missing = [p for p in people if p not in funds]
     funds.update(_available(missing) if missing else {})
     held = round_.solvency_required is not None
     parties = []
-    if round_.banker_player is not None:
-        parties.append(BankParty(role="Player-dealer", name=round_.banker_player.name,
+    if round_.banker_player_id is not None:
+        parties.append(BankParty(role="Player-dealer", name=round_.banker_name,
                                  covers=banker_part, fee=bank_fee, held=held,
-                                 available=funds.get(round_.banker_player.pk, 0)))
-    if round_.third_party is not None:
-        alone = round_.banker_player is None
-        parties.append(BankParty(role="Proposition player", name=round_.third_party.name,
+                                 available=funds.get(round_.banker_player_id, 0)))
+    if round_.third_party_id is not None:
+        alone = round_.banker_player_id is None
+        parties.append(BankParty(role="Proposition player", name=round_.third_party_name,
                                  covers=third_part, fee=bank_fee if alone else 0, held=held,
-                                 available=funds.get(round_.third_party.pk, 0)))
+                                 available=funds.get(round_.third_party_id, 0)))
     first = parties[0] if parties else None
     return Exposure(against_bank=stakes, required=first.required if first else None,
                     available=first.available if first else None,
@@ -397,12 +405,12 @@ def card_room_exposure(round_: Round, wagers: list[Wager], stakes: int,
                                             player_fee=rules.collection_player))
 
 
-def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:
+def _seat_rows(table: Table, round_: RoundView | None) -> list[SeatRow]:
     seats = list(table.seats.all())
     players = [s.player for s in seats if s.player is not None]
-    funds = _available(players)
+    funds = _available([p.pk for p in players])
     rebets = _last_played_wagers(table.pk, [p.pk for p in players])
-    wagers = {w.seat: w for w in _wagers_in_play(round_)} if round_ is not None else {}
+    wagers = {w.seat: w for w in round_.active_wagers} if round_ is not None else {}
     rows = []
     for seat in seats:
         player = seat.player
@@ -410,47 +418,51 @@ def _seat_rows(table: Table, round_: Round | None) -> list[SeatRow]:
             number=seat.number, player=player,
             available=funds.get(player.pk) if player else None,
             wager=wagers.get(seat.number),
-            is_banker=bool(round_ and round_.banker_is_house is False
-                           and round_.banker_seat == seat.number),
+            # The banker is a player, not a seat number: after a seat change the tag stays
+            # with the player who banked.
+            is_banker=bool(round_ and player and round_.banker_is_house is False
+                           and round_.banker_player_id == player.pk),
             rebet=rebets.get(player.pk) if player else None,
             label=player_label(player, seat=seat.number, among=players) if player else "",
         ))
     return rows
 
 
-def _step(round_: Round | None, players_set: bool = False) -> str:
+def _step(round_: RoundView | None) -> str:
     if round_ is None:
         return "No round yet"
-    if round_.state == Round.State.DEALT and players_set:
+    if round_.state == Round.State.DEALT and round_.players_set and round_.hands:
         return "Dealt, the players' hands are set"
     return STEP_WORDS.get(Round.State(round_.state), round_.state)
 
 
-def floor() -> list[TableScreen]:
+def floor(viewer: User) -> list[TableScreen]:
     """Every table with its seats and the round in play (or the last one)."""
+    tables = list(_tables().order_by("name", "id"))
+    rounds = _current_rounds(viewer, tables)
     screens = []
-    for table in _tables().order_by("name", "id"):
-        round_ = _current_round(table)
+    for table in tables:
+        round_ = rounds.get(table.pk)
         seats = _seat_rows(table, round_)
         screens.append(TableScreen(
             table=table, round=round_, seats=seats, step=_step(round_),
             banker_label=banker_label(round_),
             exposure=exposure(round_, {s.player.pk: s.available or 0 for s in seats
                                        if s.player}) if round_ is not None
-            and round_.state in Round.State.OPEN else None,
+            and round_.is_open else None,
         ))
     return screens
 
 
-def positions_in_play(round_: Round) -> list[str]:
+def positions_in_play(round_: RoundView) -> list[str]:
     """The positions dealt a hand: each wager, the house stake, and the banker."""
-    return round_positions_in_play(round_, _wagers_in_play(round_))
+    return round_positions_in_play(round_, list(round_.active_wagers))
 
 
-def outcome_positions(round_: Round) -> list[str]:
+def outcome_positions(round_: RoundView) -> list[str]:
     """The positions a results-only round records an outcome for: those playing against
     the bank (the banker's own position has none)."""
-    return list(round_positions_against_bank(round_, _wagers_in_play(round_)))
+    return list(round_.against_bank)
 
 
 def position_label(position: str, names: dict[str, str]) -> str:
@@ -460,60 +472,52 @@ def position_label(position: str, names: dict[str, str]) -> str:
     return f"Seat {position} · {name}" if name else f"Seat {position}"
 
 
-def table_screen(*, table_id: int) -> TableScreen:
-    """The dealer's screen of one table. Game protection (rules §4.1): until every player's
-    hand is set, the banker's and the dealer's cards are hidden, and the unused stacks and
-    burnt cards are shown only once the round is over."""
+def round_names(round_: RoundView) -> dict[str, str]:
+    """Who played each seat in this round (a player may have left the seat since)."""
+    names = {str(w.seat): w.player_name for w in round_.wagers}
+    if round_.banker_seat is not None and round_.banker_name:
+        names[str(round_.banker_seat)] = round_.banker_name
+    return names
+
+
+def table_screen(*, table_id: int, viewer: User) -> TableScreen:
+    """The dealer's screen of one table: its seats and the round in play (or the last one)
+    as round_for lets the viewer see it (game protection is the reader's)."""
     table = _tables().get(pk=table_id)
-    round_ = _current_round(table)
+    round_ = _current_rounds(viewer, [table]).get(table.pk)
     seats = _seat_rows(table, round_)
     screen = TableScreen(table=table, round=round_, seats=seats, step=_step(round_),
                          banker_label=banker_label(round_))
     if round_ is None:
         return screen
-    screen.pending = approvals_pending(ref=f"round:{round_.pk}")
-    # Who played each position in this round (a player may have left the seat since).
+    screen.pending = round_.pending
     names = {str(s.number): s.player.name for s in seats if s.player}
-    names.update({str(w.seat): w.player.name for w in _wagers_in_play(round_)})
-    if round_.banker_player is not None:
-        names[str(round_.banker_seat)] = round_.banker_player.name
-    if round_.state in Round.State.OPEN:
+    names.update(round_names(round_))
+    if round_.is_open:
         screen.exposure = exposure(round_, {s.player.pk: s.available or 0 for s in seats
                                             if s.player})
         screen.positions_in_play = positions_in_play(round_)
-    over = round_.state in Round.State.FINISHED
-    hands = sorted(round_.hands.all(), key=lambda h: POSITIONS.index(h.position))
     bank = round_.banker_position if round_.banker_is_house is not None else ""
     guarded = round_bank_positions(round_)
-    screen.players_set = round_players_set(round_, hands)
-    screen.step = _step(round_, screen.players_set and bool(hands))
-    hidden = round_hidden_positions(round_)  # the one rule, shared with the admin
-    for hand in hands:
-        if not hand.cards:  # a results-only round: an outcome, no cards to show
+    screen.players_set = round_.players_set
+    for hand in round_.hands:
+        if hand.cards == ():  # a results-only round: an outcome, no cards to show
             continue
         protected = hand.position in guarded
         screen.hands.append(HandRow(
             position=hand.position, label=position_label(hand.position, names), hand=hand,
-            hidden=hand.position in hidden,
             is_banker=hand.position == bank,
             can_set=(round_.state == Round.State.DEALT and hand.position != "dealer"
                      # the service's order (rules §4): players until all are set, then
                      # the bank's hand only
-                     and (screen.players_set if protected else not screen.players_set)),
+                     and (round_.players_set if protected else not round_.players_set)),
         ))
-    settlement = round_settlement(round_)
-    if settlement is not None:
-        screen.results = result_rows(settlement, names)
-        screen.settlement = settlement
-        if settlement.card_room:
-            screen.parties = card_room_parties(round_, settlement)
-    if over and round_.deal_kind == Round.DealKind.ELECTRONIC:
-        dealt = next((e for e in round_.events.all() if e.kind == "dealt"), None)
-        if dealt is not None:
-            stacks = dealt.data.get("stacks", {})
-            screen.unused_stacks = [(p, stacks.get(p, "")) for p in
-                                    dealt.data.get("discarded", [])]
-        screen.burnt = round_.burnt
+    if round_.settlement is not None:
+        screen.settlement = round_.settlement
+        screen.results = result_rows(round_.settlement, names)
+        screen.parties = party_rows(round_, round_.settlement)
+    screen.unused_stacks = round_.unused_stacks
+    screen.burnt = round_.burnt or ()
     return screen
 
 
@@ -547,12 +551,12 @@ def proposition_choices(*, currency: str) -> list[PropositionChoice]:
     funds (posted minus held)."""
     players = list(Player.objects.filter(kind=Player.Kind.PROPOSITION, currency=currency)
                    .order_by("name", "id")[:100])
-    funds = _available(players)
+    funds = _available([p.pk for p in players])
     return [PropositionChoice(pk=p.pk, name=p.name, licence=p.licence,
                               available=funds.get(p.pk, 0)) for p in players]
 
 
-def banker_offer(round_: Round) -> BankerOffer:
+def banker_offer(round_: RoundView) -> BankerOffer:
     """The seated player the rotation offers the bank next (rules §7.1): rounds.paigow.rotation
     decides, from the round as it is now, the declines its events record among it. The
     service asks the rotation again when the offer is taken or declined."""
@@ -565,22 +569,12 @@ def banker_offer(round_: Round) -> BankerOffer:
                            propositions=proposition_choices(currency=round_.currency))
     if offer.seat is None:
         return BankerOffer(seat=None, declined=declined, why_none=offer.why_none)
-    name = table.seated[offer.seat]
-    player_id = (Seat.objects.filter(table_id=round_.table_id, number=offer.seat)
-                 .values_list("player_id", flat=True).first())
-    cap, rule = _stake_cap(round_, player_id or 0, name)
-    return BankerOffer(seat=offer.seat, name=name, stake_cap=cap, stake_cap_rule=rule,
-                       declined=declined)
-
-
-def _stake_cap(round_: Round, player_id: int, name: str) -> tuple[int, str]:
-    rules = round_.table_rules
-    if rules.co_banking:
-        return 0, "with co-banking the house stakes nothing"
-    if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX:
-        return rules.max_bet, "the table maximum"
-    return (player_last_wager_against_house(round_, player_id),
-            f"{name}'s last wager against the house")
+    seat = Seat.objects.select_related("player").get(table_id=round_.table_id,
+                                                     number=offer.seat)
+    assert seat.player is not None  # the rotation offers only a seated player
+    cap = house_stake_cap(round_, seat.player)
+    return BankerOffer(seat=offer.seat, name=table.seated[offer.seat], stake_cap=cap.amount,
+                       stake_cap_rule=cap.words, declined=declined)
 
 
 # --- previews of what a pit boss's correction moves ----------------------------------------
@@ -593,11 +587,11 @@ def void_preview(*, round_id: int) -> list[MoneyLine]:
             for h in holds]
 
 
-def reverse_preview(*, round_: Round) -> list[MoneyLine]:
+def reverse_preview(*, entry_id: int | None) -> list[MoneyLine]:
     """Every amount a reversal moves back: the settlement entry's lines, negated."""
-    if round_.entry_id is None:
+    if entry_id is None:
         return []
-    entry = entry_get(entry_id=round_.entry_id)
+    entry = entry_get(entry_id=entry_id)
     return [MoneyLine(account=line.account.name or str(line.account),
                       what=line.account.get_kind_display(), amount=-line.amount)
             for line in entry.lines.all()]

@@ -35,6 +35,7 @@ from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
 from rounds.models import POSITIONS, Round, Table
+from rounds.round_view import round_for
 from rounds.screens import deal_picker, selectors
 from rounds.screens.forms import (
     BankerForm,
@@ -86,7 +87,7 @@ def _table(table_id: int) -> Table:
 
 
 def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any]:
-    screen = selectors.table_screen(table_id=table_id)
+    screen = selectors.table_screen(table_id=table_id, viewer=_user(request))
     user = request.user
     round_ = screen.round
     context: dict[str, Any] = {
@@ -214,7 +215,7 @@ def floor(request: HttpRequest) -> HttpResponse:
     if not request.user.has_perm(VIEW):
         return render(request, "rounds/screens/floor.html", {"tables": None})
     return render(request, "rounds/screens/floor.html", {
-        "tables": selectors.floor(),
+        "tables": selectors.floor(_user(request)),
         "outside_band": _outside_band() if request.user.has_perm("rounds.run_reports")
         else []})
 
@@ -229,7 +230,8 @@ def _outside_band() -> list[str]:
 @staff_may(VIEW)
 @require_GET
 def floor_live(request: HttpRequest) -> HttpResponse:
-    return render(request, "rounds/screens/floor.html#tables", {"tables": selectors.floor()})
+    return render(request, "rounds/screens/floor.html#tables",
+                  {"tables": selectors.floor(_user(request))})
 
 
 # --- the table screen -----------------------------------------------------------------------
@@ -417,29 +419,20 @@ def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
 @staff_may(RUN)
 @require_POST
 def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse:
+    """House Way, or the two cards picked for the low hand: the service checks whose turn
+    it is before it looks at the cards, so the answer never tells a hidden card."""
     round_ = _round(round_id)
     form = HandForm(request.POST)
     if not form.is_valid():
         _form_refused(request, form)
         return _screen(request, round_.table_id)
-    hand = round_.hands.filter(position=position).first()
-    # (The order of the hands is the service's to refuse, bank_sets_last: its words name
-    # no card. The check below only reads the two picked cards against the dealt seven.)
-    if hand is not None and not form.cleaned_data["house_way"]:
-        dealt = hand.cards.split()
-        low = form.cleaned_data["low"]
-        if len(low) != 2 or len(set(low)) != 2 or not set(low) <= set(dealt):
-            messages.error(request, "Pick exactly two cards of this hand for the low hand.")
-            return _screen(request, round_.table_id)
     try:
-        if form.cleaned_data["house_way"] or hand is None:
+        if form.cleaned_data["house_way"]:
             services.hand_set(round_id=round_id, position=position, by=_user(request),
                               house_way=True)
         else:
-            low = form.cleaned_data["low"]
-            high = [c for c in hand.cards.split() if c not in low]
             services.hand_set(round_id=round_id, position=position, by=_user(request),
-                              high=high, low=low)
+                              low=form.cleaned_data["low"])
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
     return _screen(request, round_.table_id)
@@ -463,8 +456,9 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     """A results-only table: the dealer records each position's outcome. Under dual control
     the outcomes wait for a pit boss's approval (casino.shared.approvals), as in the API."""
     round_ = _round(round_id)
+    shown = round_for(_user(request), round_id)
     outcomes = {p: request.POST.get(f"outcome_{p}", "")
-                for p in selectors.outcome_positions(round_)}
+                for p in selectors.outcome_positions(shown)}
     try:
         done = approvals.action_submit(action=SETTLE_RESULTS, by=_user(request),
                                        params={"round_id": round_id, "outcomes": outcomes})
@@ -577,8 +571,8 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
         except DomainError as error:
             _refused(request, error, currency=round_.currency)
     return render(request, "rounds/screens/correction.html", {
-        "round": round_, "form": form, "verb": "Void", "lines": selectors.void_preview(
-            round_id=round_id), "currency": round_.currency,
+        "round": round_for(_user(request), round_id), "form": form, "verb": "Void",
+        "lines": selectors.void_preview(round_id=round_id), "currency": round_.currency,
         "can_do": round_.state in Round.State.OPEN,
     })
 
@@ -606,8 +600,9 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
         except DomainError as error:
             _refused(request, error, currency=round_.currency, action=REVERSE_ACTION)
     return render(request, "rounds/screens/correction.html", {
-        "round": round_, "form": form, "verb": "Reverse",
-        "lines": selectors.reverse_preview(round_=round_), "currency": round_.currency,
+        "round": round_for(_user(request), round_id), "form": form, "verb": "Reverse",
+        "lines": selectors.reverse_preview(entry_id=round_.entry_id),
+        "currency": round_.currency,
         "can_do": round_.state == Round.State.SETTLED,
     })
 

@@ -5,6 +5,7 @@ Who plays against the bank is rounds.selectors.round_positions_against_bank."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from django.contrib.auth.models import User
 
@@ -15,6 +16,7 @@ from ledger.selectors import account_balance
 from rounds import accounts
 from rounds.errors import BankerInsolvent
 from rounds.models import Round, Wager
+from rounds.selectors import WagerAmount
 from rounds.services.steps import round_event_add
 from rounds.settlement import (
     Position,
@@ -80,7 +82,20 @@ def banker_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
 
 # --- the card room's bank (docs/rules.md, card-room mode) ------------------------------------
 
-def round_covers(round_: Round, wagers: Sequence[Wager]) -> dict[Position, PositionCover]:
+class CoverSide(Protocol):
+    """What the cover rule reads of a round: a round, or a round as rounds.round_view
+    shows it."""
+
+    @property
+    def banker_seat(self) -> int | None: ...
+    @property
+    def banker_cover(self) -> int | None: ...
+    @property
+    def third_party_id(self) -> int | None: ...
+
+
+def round_covers(round_: CoverSide,
+                 wagers: Sequence[WagerAmount]) -> dict[Position, PositionCover]:
     """Who covers each wager of a card-room round: the player-dealer up to their cover in
     seat order from their left, the proposition player the rest (rounds.settlement)."""
     return cover_wagers(wagers={Position.seat(w.seat): w.amount for w in wagers},

@@ -12,6 +12,7 @@ posted (its "dealt" event), not the working state.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -20,14 +21,16 @@ from django.db import transaction
 from casino.shared.errors import Conflict
 from rounds import paigow
 from rounds.errors import BadCards, RoundNotFound
+from rounds.locks import round_lock
 from rounds.models import DealDraft, Round
 from rounds.selectors import (
+    RoundBank,
     round_active_wagers,
     round_bank_positions,
     round_positions_in_play,
 )
 from rounds.services.play import round_deal
-from rounds.services.steps import round_lock, round_require_deal_mode, round_require_state
+from rounds.services.steps import round_require_deal_mode, round_require_state
 
 CARDS_A_HAND = 7
 
@@ -59,7 +62,7 @@ def deal_draft_get(*, round_id: int) -> tuple[Round, Draft]:
     return round_, _draft(round_, row.picks if row else [])
 
 
-def deal_draft_hidden_positions(round_: Round) -> set[str]:
+def deal_draft_hidden_positions(round_: RoundBank) -> set[str]:
     """Game protection (rules §4.1) applied to the draft: the bank's cards (the dealer's and
     a player-banker's) are shown to no one before every player's hand is set, and no hand is
     set before the deal is posted. Every door shows a draft through this."""
@@ -87,9 +90,11 @@ def _locked(round_id: int) -> tuple[Round, DealDraft | None]:
     return round_, DealDraft.objects.filter(round_id=round_id).first()
 
 
-def deal_draft_pick_check(draft: Draft, *, position: str | None, card: str) -> str:
+def deal_draft_pick_check(draft: Draft, *, position: str | None, card: str,
+                          hidden: AbstractSet[str] = frozenset()) -> str:
     """Refuse a pick that breaks the deck's rules; answer the position it goes to (the one
-    given, else the first position in play with fewer than seven cards)."""
+    given, else the first position in play with fewer than seven cards). ``hidden``: the
+    positions whose picks are face down (deal_draft_hidden_positions)."""
     code = card_code(card)
     if position is None or position == "":
         free = [p for p in draft.positions if len(draft.hands[p]) < CARDS_A_HAND]
@@ -103,9 +108,12 @@ def deal_draft_pick_check(draft: Draft, *, position: str | None, card: str) -> s
                        detail={"position": position, "positions": draft.positions})
     if code in draft.used:
         holder = next(p for p, cards in draft.hands.items() if code in cards)
-        raise Conflict(f"{code} is already picked (for {_words(holder)}): each card of the "
-                       "deck is dealt once", code="card_already_picked",
-                       detail={"card": code, "position": holder})
+        # A card of the bank's face-down picks is not named as the bank's (rules §4.1).
+        shown = holder not in hidden
+        raise Conflict(f"{code} is already picked"
+                       + (f" (for {_words(holder)})" if shown else "")
+                       + ": each card of the deck is dealt once", code="card_already_picked",
+                       detail={"card": code, "position": holder if shown else None})
     if len(draft.hands[position]) >= CARDS_A_HAND:
         raise Conflict(f"{_words(position)} already has seven cards; take one back first",
                        code="hand_full", detail={"position": position})
@@ -132,7 +140,8 @@ def deal_draft_pick(*, round_id: int, card: str, by: User,
     round, then writes the draft row."""
     round_, row = _locked(round_id)
     draft = _draft(round_, row.picks if row else [])
-    position = deal_draft_pick_check(draft, position=position, card=card)
+    position = deal_draft_pick_check(draft, position=position, card=card,
+                                     hidden=deal_draft_hidden_positions(round_))
     code = card_code(card)
     picks = [*(row.picks if row else []), [position, code]]
     DealDraft.objects.update_or_create(round_id=round_id,

@@ -41,8 +41,9 @@ from rounds.accounts import (
     table_ref,
 )
 from rounds.drop import BUY_IN, DROP_COUNT, DROP_VARIANCE, drop_recorded
-from rounds.models import DropCount, Seat, Table
-from rounds.services.tables import seat_number_check, table_lock
+from rounds.locks import drop_count_lock, seat_lock, table_lock
+from rounds.models import DropCount, Table
+from rounds.services.tables import seat_number_check
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -85,8 +86,7 @@ def buy_in_check(*, table_id: int, seat: int, amount: int, by: User | None,
     if not table.is_open:
         raise Conflict(f"{table.name} is closed: it takes no cash.", code="table_closed",
                        detail={"table_id": table_id})
-    row = (Seat.objects.select_for_update(of=("self",)).select_related("player")
-           .filter(table=table, number=seat).first())
+    row = seat_lock(table_id=table.pk, number=seat)
     if row is None or row.player is None:
         raise Conflict(f"Seat {seat} of {table.name} is empty: seat the player first.",
                        code="seat_empty", detail={"table_id": table_id, "seat": seat})
@@ -277,7 +277,7 @@ def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCo
                                code="reason_required",
                                detail={"fields": {"reason": ["a reason in words"]}})
     with transaction.atomic():
-        count = DropCount.objects.select_for_update().filter(pk=count_id).first()
+        count = drop_count_lock(count_id)
         if count is None:
             raise NotFound(f"There is no drop count #{count_id}.",
                            detail={"count_id": count_id})
@@ -309,7 +309,8 @@ def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str
     assert by is not None
     with transaction.atomic():
         table = table_lock(plan.table.pk)
-        old = DropCount.objects.select_for_update().get(pk=count_id)
+        old = drop_count_lock(count_id)
+        assert old is not None  # counts are never deleted (read above)
         if old.status == DropCount.Status.CORRECTED:
             raise Conflict(f"Drop count #{count_id} was already corrected.",
                            code="already_corrected", detail={"count_id": count_id})

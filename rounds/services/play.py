@@ -8,25 +8,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Count, Max, Q
 
 from casino.models import Player
 from casino.selectors import player_label
 from casino.shared import approvals
-from casino.shared.db import (
-    Read,
-    SqlRead,
-    SqlRows,
-    columns,
-    insert_row,
-    insert_rows,
-    read_together,
-    write_rows,
-    write_rows_then_read,
-)
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
@@ -41,17 +31,14 @@ from rounds.errors import (
     TableBusy,
     WrongState,
 )
-from rounds.models import DealDraft, Hand, Round, RoundEvent, Seat, Table, Wager
+from rounds.locks import round_lock, table_lock
+from rounds.models import DealDraft, Hand, Round, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
-    ACTIVE_WAGERS,
     BANK_DECLINED,
     BANK_OFFERED,
-    EVENTS,
-    HANDS,
-    ROUND,
-    WAGERS,
+    RoundKey,
     player_last_wager_against_house,
     round_active_wagers,
     round_bank_positions,
@@ -62,98 +49,47 @@ from rounds.selectors import (
 )
 from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
-    SEAT_OF_ROUND_LOCK,
-    round_event,
     round_event_add,
-    round_lock,
-    round_lock_with,
     round_require_deal_mode,
     round_require_state,
-    seated_player,
     seated_player_lock,
 )
-from rounds.services.tables import (
-    round_rules_of,
-    seat_number_check,
-    table_lock_with,
-)
+from rounds.services.tables import round_rules_of, seat_number_check
 
 # --- the round: steps ----------------------------------------------------------------------
 
-# Opening a round: the table's row locked (tables.table_lock_with), then (in the lock's round
-# trip, seeing what its last holder committed) whether a round is in play there and the
-# last round's number.
-_ROUND_IN_PLAY = SqlRows(
-    Round, f'SELECT 1 FROM "{Round._meta.db_table}" r WHERE r.table_id = %s '
-    f"AND r.state IN ({', '.join(repr(str(s)) for s in Round.State.OPEN)}) LIMIT 1")
-_LAST_NUMBER = SqlRows(
-    Round, f'SELECT r.number FROM "{Round._meta.db_table}" r WHERE r.table_id = %s '
-    "ORDER BY r.number DESC LIMIT 1")
-
-
 @transaction.atomic
-def round_open(*, table_id: int, by: User, for_answer: bool = False) -> Round:
+def round_open(*, table_id: int, by: User) -> Round:
     """Open the next round at a table, copying its settings. Locks the table row, which
-    serialises round numbering and settings changes.
-
-    ``for_answer``: the caller answers with the whole round (the API): the round as stored
-    (its settings as the database gives them back) and its events are read after its
-    "opened" event's write, in that round trip, and the round returned holds them with its
-    (no) wagers and hands (selectors.round_detail's ``held``)."""
-    table, (in_play, last) = table_lock_with(table_id, (_ROUND_IN_PLAY, (table_id,)),
-                                            (_LAST_NUMBER, (table_id,)))
+    serialises round numbering and settings changes."""
+    table = table_lock(table_id)
     if not table.is_open:
         raise Conflict(f"{table.name} is closed", code="table_closed")
-    if in_play:
+    # Read under the table's lock: no round opens or closes meanwhile.
+    before = Round.objects.filter(table=table).aggregate(
+        last=Max("number"), in_play=Count("id", filter=Q(state__in=Round.State.OPEN)))
+    if before["in_play"]:
         raise TableBusy(f"{table.name} has a round in play; settle or void it first")
     rules = round_rules_of(table)
     round_ = Round.objects.create(
-        table=table, number=(last[0][0] if last else 0) + 1, gaming_day=gaming_day_of(),
+        table=table, number=(before["last"] or 0) + 1, gaming_day=gaming_day_of(),
         currency=table.currency, rules=rules, opened_by=by,
     )
-    opened = round_event(round_, "opened", by, rules=rules)
-    card_room = round_.table_rules.card_room
-    answer_reads: list[tuple[Read, Sequence[Any]]] = [
-        (ROUND, (round_.pk,)), (EVENTS, (round_.pk, round_.pk))] if for_answer else []
-    read = insert_rows(opened, then=[] if card_room else answer_reads)
-    if card_room:
+    round_event_add(round_, "opened", by, rules=rules)
+    if round_.table_rules.card_room:
         _bank_offered(round_, by, round_bank_table(round_))
-        if for_answer:
-            read = read_together(*answer_reads)
-    if not for_answer:
-        return round_
-    [stored], events = read
-    stored.event_rows, stored.wager_rows, stored.hand_rows = events, [], []
-    return stored  # type: ignore[no-any-return]
-
-
-# The read of the step played most (a wager per seat), written as SQL
-# (casino.shared.db.SqlRead): the ORM compiled it at every call.
-_ACTIVE_WAGER = SqlRead(
-    Wager, f'SELECT {columns(Wager, "w")} FROM "{Wager._meta.db_table}" w '
-    f"WHERE w.round_id = %s AND w.seat = %s AND w.state = '{Wager.State.ACTIVE.value}' "
-    "ORDER BY w.seat, w.id LIMIT 1")
+    return round_
 
 
 @transaction.atomic
-def wager_place(*, round_id: int, seat: int, amount: int, by: User,
-                for_answer: bool = False) -> Wager:
+def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     """A seat's wager against the bank, within the table limits, held on the player's
-    account at once. Locks the round, then (in ledger) the player's account.
-
-    ``for_answer``: the caller answers with the whole round (the API): the round comes with
-    who opened it, and its wagers, hands and events are read after the wager's write, in
-    that write's round trip; the wager's ``round`` is then that round, holding them
-    (selectors.round_detail's ``held``), so the answer reads nothing more."""
-    # The seat's lock (after the round's: the lock order), the seat's active wager and the
-    # player's account come with the round's lock, in its round trip; checked in this order.
-    round_, (seats, active, found_account) = round_lock_with(
-        round_id, (SEAT_OF_ROUND_LOCK, (round_id, seat)), (_ACTIVE_WAGER, (round_id, seat)),
-        (accounts.SEATED_ACCOUNT, accounts.seated_account_params(round_id, seat)),
-        with_table=for_answer)
+    account at once. Locks the round, then the seat, then (in ledger) the player's
+    account."""
+    round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
-    player = seated_player(seats, seat)
+    player = seated_player_lock(round_, seat)
     low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
     if not low <= amount <= high:
         cur = round_.currency
@@ -163,30 +99,19 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User,
             detail={"min_bet": format_minor(low, cur), "max_bet": format_minor(high, cur),
                     "amount": format_minor(amount, cur)},
         )
-    if active:
+    if round_.wagers.filter(seat=seat, state=Wager.State.ACTIVE).exists():
         raise Conflict(f"seat {seat} has a wager in this round already; clear it first",
                        code="wager_exists")
-    account = accounts.player_account(player, found_account)
+    account = accounts.player_account(player)
     # Without a savepoint of its own: a refusal, the funds short, ends this step (its
-    # atomic block rolls back), worded from the account read above and the refusal's
-    # figures, which need no read after it.
+    # atomic block rolls back), worded from the account read above.
     hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
                              ref=f"round:{round_.pk}", memo=f"wager, seat {seat}",
                              savepoint=False, account=account)
-    wager = Wager(round=round_, seat=seat, player=player, amount=amount, hold_id=hold.pk,
-                  placed_by=by)
-    # The wager and its event, sent together: one round trip; for an answer, the round's
-    # rows read after them, in that trip.
-    answer_reads: list[tuple[Read, Sequence[Any]]] = [
-        (WAGERS, (round_id,)), (HANDS, (round_id,)), (EVENTS, (round_id, round_id)),
-    ] if for_answer else []
-    read = insert_rows(wager, round_event(round_, "wager_placed", by, seat=seat,
-                                          player=player.pk, hold=hold.pk,
-                                          amount=format_minor(amount, round_.currency)),
-                       then=answer_reads)
-    if for_answer:
-        round_.wager_rows, round_.hand_rows, round_.event_rows = read
-        wager.round = round_
+    wager = Wager.objects.create(round=round_, seat=seat, player=player, amount=amount,
+                                 hold_id=hold.pk, placed_by=by)
+    round_event_add(round_, "wager_placed", by, seat=seat, player=player.pk, hold=hold.pk,
+                    amount=format_minor(amount, round_.currency))
     return wager
 
 
@@ -250,8 +175,8 @@ def wager_lower(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     account = accounts.player_account(wager.player)
     hold = ledger.hold_place(account_id=account.pk, amount=amount, by=by,
                              ref=f"round:{round_.pk}", memo=f"wager, seat {seat}")
-    lowered = insert_row(Wager(round=round_, seat=seat, player=wager.player, amount=amount,
-                               hold_id=hold.pk, placed_by=by))
+    lowered = Wager.objects.create(round=round_, seat=seat, player=wager.player,
+                                   amount=amount, hold_id=hold.pk, placed_by=by)
     round_event_add(round_, "wager_lowered", by, seat=seat, player=wager.player_id,
                     amount=format_minor(amount, cur), was=format_minor(wager.amount, cur),
                     hold=hold.pk)
@@ -315,33 +240,23 @@ def wager_rebet_all(*, round_id: int, by: User) -> list[Wager]:
 @transaction.atomic
 def banker_set(*, round_id: int, by: User, house: bool = False,
                seat: int | None = None, house_stake: int = 0,
-               cover: int | None = None, third_party: int | None = None,
-               for_answer: bool = False) -> Round:
+               cover: int | None = None, third_party: int | None = None) -> Round:
     """Who banks this round: the house, or a seated player with the house stake they
     announce (rules §7.1-§7.3); at a card-room table a seated player-dealer covering up to
     ``cover`` (None: all the action) with proposition player ``third_party`` covering the
-    rest, or that proposition player alone. Ends the betting. Locks the round.
-
-    ``for_answer``: the caller answers with the whole round (the API): its wagers and hands
-    come with the lock, its events with the step's last write, and the round holds them
-    (selectors.round_detail's ``held``)."""
-    answer_reads: list[tuple[Read, Sequence[Any]]] = [
-        (WAGERS, (round_id,)), (HANDS, (round_id,))] if for_answer else []
-    round_, answer_rows = round_lock_with(round_id, *answer_reads, with_table=for_answer)
-    if for_answer:
-        round_.wager_rows, round_.hand_rows = answer_rows
-    round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET, doing="set the banker")
+    rest, or that proposition player alone. Ends the betting. Locks the round."""
+    round_ = round_lock(round_id)
+    round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET,
+                        doing="set the banker")
     if round_.state == Round.State.BANKER_SET:
         # Outcomes waiting for a pit boss were asked against this banker: not changed
         # under them (only a set banker can have outcomes waiting).
         approvals.approval_pending_check(ref=f"round:{round_id}")
     rules = round_.table_rules
     if rules.card_room:
-        _card_room_banker_set(round_, by=by, house=house, seat=seat, house_stake=house_stake,
-                              cover=cover, third_party=third_party)
-        if for_answer:
-            [round_.event_rows] = read_together((EVENTS, (round_id, round_id)))
-        return round_
+        return _card_room_banker_set(round_, by=by, house=house, seat=seat,
+                                     house_stake=house_stake, cover=cover,
+                                     third_party=third_party)
     if cover is not None or third_party is not None:
         raise Conflict("a player-dealer's cover and a proposition player bank only at a "
                        "card-room table; this table banks as a casino", code="not_card_room")
@@ -350,9 +265,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
             raise ValidationFailed("when the house banks there is no seat and no house stake")
         round_.banker_is_house, round_.banker_seat, round_.banker_player = True, None, None
         round_.house_stake = 0
-        round_.state = Round.State.BANKER_SET
-        _banker_written(round_, round_event(round_, "banker_set", by, banker="house"),
-                        for_answer=for_answer)
+        _banker_written(round_, by, banker="house")
         return round_
 
     if seat is None:
@@ -366,14 +279,13 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     if refusal is not None:
         raise BankerNotAllowed(refusal.message,
                                detail={"seat": seat, "reason": refusal.reason.value})
-    cap = (rules.max_bet if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX
-           else player_last_wager_against_house(round_, player.pk))
-    if house_stake and not rules.min_bet <= house_stake <= cap:
+    cap = house_stake_cap(round_, player)
+    if house_stake and not rules.min_bet <= house_stake <= cap.amount:
         low, high = (format_minor(rules.min_bet, round_.currency),
-                     format_minor(cap, round_.currency))
+                     format_minor(cap.amount, round_.currency))
         raise OutOfLimits(
             "the house stake is zero (the house sits out) or from the table minimum "
-            f"{low} up to {high} ({rules.house_stake_cap.value.replace('_', ' ')})",
+            f"{low} up to {high} ({cap.words})",
             detail={"min": low, "max": high},
         )
     if house_stake and rules.co_banking:
@@ -383,23 +295,36 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     passed = rotation.passed_before(table, seat)
     round_.banker_is_house, round_.banker_seat, round_.banker_player = False, seat, player
     round_.house_stake = house_stake
-    round_.state = Round.State.BANKER_SET
-    _banker_written(round_, round_event(round_, "banker_set", by, banker="player", seat=seat,
-                                        player=player.pk, passed=passed,
-                                        house_stake=format_minor(house_stake, round_.currency)),
-                    for_answer=for_answer)
+    _banker_written(round_, by, banker="player", seat=seat, player=player.pk, passed=passed,
+                    house_stake=format_minor(house_stake, round_.currency))
     return round_
 
 
-def _banker_written(round_: Round, event: RoundEvent, *, for_answer: bool) -> None:
-    """The banker on the round and its event, in one statement; for an answer, the round's
-    events read after it, in its round trip."""
-    read = write_rows_then_read(
-        updates=[([round_], ["banker_is_house", "banker_seat", "banker_player", "house_stake",
-                             "state"])],
-        insert=event, then=[(EVENTS, (round_.pk, round_.pk))] if for_answer else [])
-    if for_answer:
-        [round_.event_rows] = read
+class StakeCap(NamedTuple):
+    """The highest house stake a player-banker may face (rules §7.3), and why, in words."""
+
+    amount: int
+    words: str
+
+
+def house_stake_cap(round_: RoundKey, banker: Player) -> StakeCap:
+    """The house stake cap of the round's rules for this banker: the one home of the rule,
+    which the service checks and the screen shows before the banker is chosen."""
+    rules = round_.table_rules
+    if rules.co_banking:
+        return StakeCap(0, "with co-banking the house stakes nothing")
+    if rules.house_stake_cap == Table.HouseStakeCap.TABLE_MAX:
+        return StakeCap(rules.max_bet, "the table maximum")
+    return StakeCap(player_last_wager_against_house(round_, banker.pk),
+                    f"{banker.name}'s last wager against the house")
+
+
+def _banker_written(round_: Round, by: User, **event: Any) -> None:
+    """The banker on the round, the betting over, and its event."""
+    round_.state = Round.State.BANKER_SET
+    round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
+                               "banker_cover", "third_party", "house_stake", "state"])
+    round_event_add(round_, "banker_set", by, **event)
 
 
 @transaction.atomic
@@ -499,11 +424,7 @@ def _card_room_banker_set(round_: Round, *, by: User, house: bool, seat: int | N
     round_.banker_cover = cover
     round_.third_party = proposition
     round_.house_stake = 0
-    round_.state = Round.State.BANKER_SET
-    round_.save(update_fields=["banker_is_house", "banker_seat", "banker_player",
-                               "banker_cover", "third_party", "house_stake", "state"])
-    round_event_add(round_, "banker_set", by,
-                    banker="player_dealer" if seat is not None else "third_party",
+    _banker_written(round_, by, banker="player_dealer" if seat is not None else "third_party",
                     seat=seat, player=player.pk if player is not None else None,
                     cover=None if cover is None else format_minor(cover, cur),
                     third_party=proposition.pk if proposition is not None else None,
@@ -531,21 +452,13 @@ def _proposition_player(round_: Round, player_id: int) -> Player:
 @transaction.atomic
 def round_deal(*, round_id: int, by: User,
                hands: Mapping[str, Sequence[str] | str] | None = None,
-               results_only: bool = False, rng: random.Random | None = None,
-               for_answer: bool = False) -> Round:
+               results_only: bool = False, rng: random.Random | None = None) -> Round:
     """Check the banker's solvency and hold the cover, then deal: electronically (secure
     shuffle and three dice, rules §8), by recording a physical table's hands, or — for a
-    results-only table — no cards at all. Locks the round, then the banker's account.
-
-    ``for_answer``: the caller answers with the whole round (the API): its wagers come with
-    the lock, its hands and events with the deal's last write, and the round holds them
-    (selectors.round_detail's ``held``)."""
-    # The wagers in play come with the lock, in its round trip (and for an answer, all).
-    answer_reads: list[tuple[Read, Sequence[Any]]] = [
-        (WAGERS, (round_id,))] if for_answer else []
-    round_, (wagers, *answer_rows) = round_lock_with(
-        round_id, (ACTIVE_WAGERS, (round_id,)), *answer_reads, with_table=for_answer)
+    results-only table — no cards at all. Locks the round, then the banker's account."""
+    round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BANKER_SET, doing="deal")
+    wagers = round_active_wagers(round_)
     # Outcomes waiting for a pit boss (a results-only settlement) are decided first: a deal
     # would settle the round around them.
     approvals.approval_pending_check(ref=f"round:{round_id}")
@@ -561,13 +474,13 @@ def round_deal(*, round_id: int, by: User,
         if hands:
             raise ValidationFailed("a results-only deal records no hands")
         round_.deal_kind = Round.DealKind.RESULTS
-        event = round_event(round_, "dealt", by, deal="results", positions=playing)
+        event: dict[str, Any] = {"deal": "results", "positions": playing}
     elif hands:
         dealt = _parse_physical_hands(hands, playing)
         round_.deal_kind = Round.DealKind.PHYSICAL
         _create_hands(round_, dealt, rules)
-        event = round_event(round_, "dealt", by, deal="physical",
-                            hands={p: paigow.format_cards(c) for p, c in dealt.items()})
+        event = {"deal": "physical",
+                 "hands": {p: paigow.format_cards(c) for p, c in dealt.items()}}
     else:
         shuffled = paigow.deal(rng)
         dice = paigow.roll_dice(rng)
@@ -581,27 +494,25 @@ def round_deal(*, round_id: int, by: User,
         round_.deal_order = list(order.order)
         round_.burnt = paigow.format_cards(shuffled.burnt)
         _create_hands(round_, dealt, rules)
-        event = round_event(round_, "dealt", by, deal="electronic", dice=list(dice),
-                            counted=order.counted, order=list(order.order),
-                            stacks={p: paigow.format_cards(stacks[p]) for p in order.order},
-                            discarded=[p for p in order.order if p not in dealt],
-                            burnt=round_.burnt)
+        event = {"deal": "electronic", "dice": list(dice), "counted": order.counted,
+                 "order": list(order.order),
+                 "stacks": {p: paigow.format_cards(stacks[p]) for p in order.order},
+                 "discarded": [p for p in order.order if p not in dealt],
+                 "burnt": round_.burnt}
     # A physical deal being recorded card by card (rounds.services.deal_draft) is used up:
     # the "dealt" event keeps what was posted; the working state goes in this transaction.
     DealDraft.objects.filter(round_id=round_.pk).delete()
     round_.state = Round.State.DEALT
-    # The round (every column, as save() writes it: the deal's and the cover's) and its
-    # event in one statement; for an answer, its hands and events read after it.
-    read = write_rows_then_read(
-        updates=[([round_], _ROUND_COLUMNS)], insert=event,
-        then=[(HANDS, (round_id,)), (EVENTS, (round_id, round_id))] if for_answer else [])
-    if for_answer:
-        [round_.wager_rows] = answer_rows
-        round_.hand_rows, round_.event_rows = read
+    # Every column the deal and the cover's hold set (banking.banker_cover_hold).
+    round_.save(update_fields=_DEALT_COLUMNS)
+    round_event_add(round_, "dealt", by, **event)
     return round_
 
 
-_ROUND_COLUMNS = [f.name for f in Round._meta.concrete_fields if not f.primary_key]
+# What a deal writes on the round: the deal's own columns and the cover held before it.
+_DEALT_COLUMNS = ["state", "deal_kind", "dice", "counted_position", "deal_order", "burnt",
+                  "solvency_required", "solvency_available", "banker_hold_id",
+                  "third_party_hold_id", "fee_hold_ids"]
 
 
 def _parse_physical_hands(hands: Mapping[str, Sequence[str] | str],
@@ -654,27 +565,22 @@ def _apply_setting(hand: Hand, setting: paigow.Setting, set_by: str) -> None:
 @transaction.atomic
 def hand_set(*, round_id: int, position: str, by: User,
              high: Sequence[str] | str | None = None, low: Sequence[str] | str | None = None,
-             house_way: bool = False, as_played: bool = False,
-             for_answer: bool = False) -> Hand:
+             house_way: bool = False, as_played: bool = False) -> Hand:
     """Set one position's hand: as submitted (a foul is refused), by the house way on
     request, or — ``as_played`` — as a live table's player set it, where a foul follows
-    the table's foul policy (rules §4). Locks the round.
+    the table's foul policy (rules §4). ``low`` alone: the two cards picked for the low
+    hand, the other five of the seven making the high hand (the console's card picker).
+    Locks the round.
 
-    ``for_answer``: the caller answers with the whole round (the API): the round comes
-    with who opened it and its wagers, in the lock's round trip, and its events are read
-    after the hand's write, in that write's round trip; the hand's ``round`` is then that
-    round, holding its wagers, hands and events (selectors.round_detail's ``held``), so
-    the answer reads nothing more."""
-    # The hands come with the lock, in its round trip (and for an answer the wagers).
-    reads: list[tuple[SqlRead[Any], Sequence[Any]]] = [(HANDS, (round_id,))]
-    if for_answer:
-        reads.append((WAGERS, (round_id,)))
-    round_, (hands, *answer_rows) = round_lock_with(round_id, *reads, with_table=for_answer)
+    Game protection (rules §4.1): whose turn it is is checked before the cards given are
+    looked at, so a refusal never says whether a card belongs to a hand not shown."""
+    round_ = round_lock(round_id)
     round_require_state(round_, Round.State.DEALT, doing="set a hand")
     if round_.deal_kind == Round.DealKind.RESULTS:
         raise WrongState("this round records results only; it has no cards to set")
     if position == "dealer":
         raise Conflict("the dealer's hand is always set by the house way", code="dealer_hand")
+    hands = list(round_.hands.all())
     hand = next((h for h in hands if h.position == position), None)
     if hand is None:
         raise NotFound(f"position {position} has no hand in this round")
@@ -695,12 +601,13 @@ def hand_set(*, round_id: int, position: str, by: User,
         setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
         _apply_setting(hand, setting, Hand.SetBy.HOUSE_WAY)
     else:
-        if high is None or low is None:
+        if low is None:
             raise ValidationFailed("give the high and low hands, or ask for the house way",
                                    detail={"fields": {"high": ["5 cards"], "low": ["2 cards"]}})
         try:
-            five = paigow.parse_cards(high, count=5)
             two = paigow.parse_cards(low, count=2)
+            five = (paigow.parse_cards(high, count=5) if high is not None
+                    else _the_rest(seven, two, position))
         except paigow.PaiGowError as exc:
             raise BadCards(str(exc)) from exc
         if Counter(five + two) != Counter(seven):
@@ -720,17 +627,19 @@ def hand_set(*, round_id: int, position: str, by: User,
             else:
                 setting = paigow.house_way(seven, way=rules.house_way, wheel=rules.wheel)
                 _apply_setting(hand, setting, Hand.SetBy.FOUL_HOUSE_WAY)
-    # The hand and its event in one statement; for an answer, the round's events read
-    # after it, in its round trip.
-    written = ([hand], ["high", "low", "set_by"])
-    event = round_event(round_, "hand_set", by, position=position, high=hand.high,
-                        low=hand.low, set_by=hand.set_by)
-    if not for_answer:
-        write_rows(updates=[written], insert=event)
-        return hand
-    [round_.event_rows] = write_rows_then_read(updates=[written], insert=event,
-                                               then=[(EVENTS, (round_id, round_id))])
-    [round_.wager_rows] = answer_rows
-    round_.hand_rows = hands  # as read with the lock, this hand as just written
-    hand.round = round_
+    hand.save(update_fields=["high", "low", "set_by"])
+    round_event_add(round_, "hand_set", by, position=position, high=hand.high, low=hand.low,
+                    set_by=hand.set_by)
     return hand
+
+
+def _the_rest(seven: Sequence[paigow.Card], low: Sequence[paigow.Card],
+              position: str) -> tuple[paigow.Card, ...]:
+    """The five cards of the seven that are not the two picked for the low hand."""
+    rest = list(seven)
+    for card in low:
+        if card not in rest:
+            raise BadCards(f"pick the two low cards from the seven dealt to position "
+                           f"{position}", detail={"position": position})
+        rest.remove(card)
+    return tuple(rest)

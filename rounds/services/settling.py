@@ -14,26 +14,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.shared import approvals
-from casino.shared.db import write_rows_then_read
 from casino.shared.errors import Conflict, ValidationFailed
 from casino.shared.money import format_minor
 from ledger import services as ledger
 from rounds import accounts, paigow
 from rounds.errors import HandsMissing, WrongState
-from rounds.models import Hand, Round, Wager
-from rounds.selectors import (
-    EVENTS,
-    HANDS,
-    WAGERS,
-    round_active_wagers,
-    round_positions_against_bank,
-)
+from rounds.locks import round_lock
+from rounds.models import Hand, Round, RoundParty, Wager
+from rounds.selectors import round_active_wagers, round_positions_against_bank
 from rounds.services.banking import banker_cover_hold, round_covers
 from rounds.services.steps import (
-    round_event,
     round_event_add,
-    round_lock,
-    round_lock_with,
     round_require_deal_mode,
     round_require_state,
 )
@@ -44,6 +35,7 @@ from rounds.settlement import (
     Plan,
     Position,
     PositionOutcome,
+    Role,
     settlement_plan,
 )
 
@@ -52,35 +44,25 @@ from rounds.settlement import (
 @transaction.atomic
 def round_settle(*, round_id: int, by: User,
                  outcomes: Mapping[str, str] | None = None,
-                 approved_by: approvals.Approval | None = None,
-                 for_answer: bool = False) -> Round:
+                 approved_by: approvals.Approval | None = None) -> Round:
     """Settle every hand against the bank and post the round as ONE ledger entry that
-    resolves every hold (rules §5-§7). Settling again, with no outcomes or the same ones,
-    returns the first settlement (a client's retry); other outcomes are refused (409), as
-    they would change a settlement already posted.
+    resolves every hold (rules §5-§7), and store each party's figures (RoundParty): the
+    record every report reads. Settling again, with no outcomes or the same ones, returns
+    the first settlement (a client's retry); other outcomes are refused (409), as they would
+    change a settlement already posted.
 
     Locks the round row first, so concurrent calls queue and the later ones find the round
     settled; then every account the settlement touches, in primary-key order, before any
-    hold is placed or resolved (the ledger's lock order: accounts, holds, chain head).
-
-    ``for_answer``: the caller answers with the whole round (the API): the round's events
-    are read with the settlement's last write, in its round trip, and held on the round
-    with its wagers and hands (selectors.round_detail's ``held``).
+    hold is placed or resolved (rounds.locks: accounts, holds, chain head).
     """
-    # The table comes with the round (the entry's memo). Its wagers (cleared ones too:
-    # those in play settle, and the answer shows them all, selectors.round_detail's
-    # ``held``), its hands and its parties' accounts are read after the lock, so that no
-    # step of the round changes them meanwhile, in the lock's round trip.
-    round_, (every_wager, dealt_hands, party_rows) = round_lock_with(
-        round_id, (WAGERS, (round_id,)), (HANDS, (round_id,)),
-        (accounts.PARTY_ACCOUNTS, accounts.party_accounts_params(round_id)), with_table=True)
+    round_ = round_lock(round_id)
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)
         return round_
-    round_.wager_rows = every_wager
-    # In seat order, as round_active_wagers gives them (one active wager per seat).
-    wagers = [w for w in every_wager if w.state == Wager.State.ACTIVE]
+    # In seat order (one active wager per seat), read under the round's lock: no step of
+    # the round changes them meanwhile.
+    wagers = round_active_wagers(round_)
     stakes = round_positions_against_bank(round_, wagers)
     hold_cover = False
     if outcomes is not None:
@@ -99,7 +81,7 @@ def round_settle(*, round_id: int, by: User,
         if round_.deal_kind == Round.DealKind.RESULTS:
             raise ValidationFailed("a results-only round settles with the outcome of each "
                                    "position", detail={"fields": {"outcomes": ["required"]}})
-        hands = {h.position: h for h in dealt_hands}
+        hands = {h.position: h for h in round_.hands.all()}
         results = _showdown_all(round_, stakes, hands)
 
     rules = round_.table_rules
@@ -110,10 +92,9 @@ def round_settle(*, round_id: int, by: User,
         house_stake=round_.house_stake,
         covers=round_covers(round_, wagers) if rules.card_room else None,
         player_dealer=round_.banker_seat is not None,
+        third_party=round_.third_party_id is not None,
     )
-    # A table of pushes moves no money: no account to find.
-    party_accounts = accounts.settlement_accounts(round_, wagers, party_rows) \
-        if money.moves or hold_cover else {}
+    party_accounts = accounts.settlement_accounts(round_, wagers)
     lines = _settlement_lines(money.lines, party_accounts)
     if hold_cover:
         # Placing the cover locks the banker's account; the entry then locks every account
@@ -125,68 +106,58 @@ def round_settle(*, round_id: int, by: User,
         round_.deal_kind = Round.DealKind.RESULTS
     entry_id = _post_settlement(round_, wagers, lines, by)
 
-    by_position = {r.position: r for r in money.positions}
-    rows = []
+    shown = []
     for position, result in results.items():
         hand = hands.get(position) or Hand(round=round_, position=position)
-        figures = by_position[position]
         hand.outcome, hand.high_result, hand.low_result = result.outcome.value, result.high, \
             result.low
-        hand.wager, hand.amount, hand.commission = figures.wager, figures.amount, \
-            figures.commission
-        hand.fee = figures.fee
-        if figures.cover is not None:
-            hand.cover_banker = figures.cover.player_dealer
-            hand.cover_third_party = figures.cover.third_party
-        rows.append(hand)
-    banker_hand = hands.get(round_.banker_position)
-    if banker_hand is not None:
-        banker_hand.amount = money.banker_net - money.banker_commission
-        banker_hand.commission = money.banker_commission
-        rows.append(banker_hand)
-    dealt = [h for h in rows if h.pk]  # before bulk_create, which gives the new ones keys
-    Hand.objects.bulk_create([h for h in rows if not h.pk])
+        shown.append(hand)
+    Hand.objects.bulk_update([h for h in shown if h.pk],
+                             ["outcome", "high_result", "low_result"])
+    Hand.objects.bulk_create([h for h in shown if not h.pk])
+    RoundParty.objects.bulk_create(_parties(round_, money, party_accounts, wagers))
 
-    round_.banker_net = money.banker_net
-    round_.banker_commission = money.banker_commission
-    round_.house_stake_result = money.house_stake_result if not round_.banker_is_house else 0
-    round_.player_commission = money.player_commission
-    round_.house_bank_share = money.house_bank_share
-    if rules.card_room:
-        round_.third_party_net = money.third_party_net
-        round_.third_party_commission = money.third_party_commission
-        round_.collection_banker = money.collection_banker
-        round_.collection_players = money.collection_players
     round_.entry_id = entry_id
     round_.settled_at = timezone.now()
     round_.state = Round.State.SETTLED
+    round_.save(update_fields=["entry_id", "settled_at", "state", "deal_kind",
+                               "solvency_required", "solvency_available", "banker_hold_id",
+                               "third_party_hold_id", "fee_hold_ids"])
     cur = round_.currency
-    settled = round_event(round_, "settled", by, entry=entry_id,
-                          outcomes={p: r.outcome.value for p, r in results.items()},
-                          banker_net=format_minor(money.banker_net, cur),
-                          banker_commission=format_minor(money.banker_commission, cur),
-                          player_commission=format_minor(money.player_commission, cur),
-                          **_card_room_event(money, cur) if rules.card_room else {})
-    # The hands dealt, the round and its event in one statement (one round trip, not three),
-    # and for an answer the round's events as it shows them, read after it in that trip.
-    answer_reads = [(EVENTS, (round_.pk, round_.pk))] if for_answer else []
-    read = write_rows_then_read(updates=[
-        (dealt, ["outcome", "high_result", "low_result", "wager", "amount", "commission",
-                 "cover_banker", "cover_third_party", "fee"]),
-        ([round_], ["banker_net", "banker_commission", "house_stake_result",
-                    "player_commission", "house_bank_share", "entry_id", "settled_at",
-                    "state", "deal_kind", "solvency_required", "solvency_available",
-                    "banker_hold_id", "third_party_hold_id", "fee_hold_ids",
-                    "third_party_net", "third_party_commission", "collection_banker",
-                    "collection_players"]),
-    ], insert=settled, then=answer_reads)
-    if for_answer:
-        [round_.event_rows] = read
-    # Every hand of the round, as written, for the answer (selectors.round_detail's
-    # ``held``): those dealt were all read above; a results-only round has only those made.
-    round_.hand_rows = sorted({h.pk: h for h in [*hands.values(), *rows]}.values(),
-                              key=lambda h: h.pk)
+    bank = money.party(Party.BANK)
+    round_event_add(round_, "settled", by, entry=entry_id,
+                    outcomes={p: r.outcome.value for p, r in results.items()},
+                    banker_net=format_minor(bank.net if bank else 0, cur),
+                    banker_commission=format_minor(bank.commission if bank else 0, cur),
+                    player_commission=format_minor(money.player_commission, cur),
+                    **_card_room_event(money, cur) if rules.card_room else {})
     return round_
+
+
+def _parties(round_: Round, money: Plan, party_accounts: Mapping[Party, int],
+             wagers: Sequence[Wager]) -> list[RoundParty]:
+    """The settlement's record: each party's figures as the plan worked them out, with who
+    it is and the account its result moved."""
+    players = {Party.seat(w.seat): w.player_id for w in wagers}
+    players[Party.BANK] = round_.banker_player_id
+    players[Party.THIRD_PARTY] = round_.third_party_id
+    card_room = round_.table_rules.card_room
+    bank_position = round_.banker_position
+    rows = []
+    for figures in money.parties:
+        party = figures.party
+        role = Role.of(party, banker_is_house=bool(round_.banker_is_house),
+                       card_room=card_room)
+        # A seat's own hand; the house stake's "dealer"; a bank's (its half too) the bank's.
+        position = party.value if party.seat_number is not None else (
+            "dealer" if party is Party.HOUSE and figures.wager else bank_position)
+        rows.append(RoundParty(
+            round=round_, role=role.value, position=position,
+            player_id=None if role is Role.HOUSE else players[party],
+            account_id=party_accounts[party], wager=figures.wager, covered=figures.covered,
+            won=figures.won, paid=figures.paid, commission=figures.commission,
+            fee=figures.fee))
+    return rows
 
 
 def _require_recorded_outcomes(round_: Round, outcomes: Mapping[str, str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from casino.models import Player
 from casino.selectors import player_label
-from casino.shared.db import Read, SqlRead, columns, read_together
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
@@ -20,6 +19,7 @@ from rounds.errors import (
     SeatProblem,
     TableBusy,
 )
+from rounds.locks import round_in_play_lock, seat_lock, seats_lock, table_lock
 from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange, Wager
 from rounds.rules import fee_bands
 from rounds.settlement import bands_check
@@ -186,34 +186,12 @@ def _jsonable(value: Any) -> Any:
     return str(value) if isinstance(value, Decimal) else value
 
 
-# The table's row locked (FOR UPDATE), as SQL so that a step may send reads after it in its
-# round trip (table_lock_with: opening a round).
-_TABLE_LOCK = SqlRead(Table, f'SELECT {columns(Table, "t")} FROM "{Table._meta.db_table}" t '  # noqa: S608
-                      "WHERE t.id = %s FOR UPDATE", locks=True)
-
-
-def table_lock(table_id: int) -> Table:
-    return table_lock_with(table_id)[0]
-
-
-def table_lock_with(table_id: int, *reads: tuple[Read, Sequence[Any]]
-                    ) -> tuple[Table, list[list[Any]]]:
-    """table_lock, and ``reads`` sent with it (casino.shared.db.read_together): they run
-    once the lock is granted, in its round trip, and see what its last holder committed.
-    Returns the table and each read's rows (as steps.round_lock_with does for a round)."""
-    found, *rows = read_together((_TABLE_LOCK, (table_id,)), *reads)
-    if not found:
-        raise NotFound(f"no table #{table_id}")
-    return found[0], rows
-
-
 @transaction.atomic
 def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     """Seat a player. Locks the table's seat rows in primary-key order."""
     table = table_lock(table_id)
     seat_number_check(number)
-    seats = {s.number: s for s in Seat.objects.select_for_update().filter(table=table)
-             .order_by("pk")}
+    seats = {s.number: s for s in seats_lock(table.pk)}
     try:
         player = Player.objects.get(pk=player_id)
     except Player.DoesNotExist:
@@ -259,9 +237,9 @@ def seat_leave(*, table_id: int, number: int, by: User) -> Seat:
     """
     table = table_lock(table_id)
     seat_number_check(number)
-    open_round = (Round.objects.select_for_update()
-                  .filter(table=table, state__in=Round.State.OPEN).first())
-    seat = Seat.objects.select_for_update().get(table=table, number=number)
+    open_round = round_in_play_lock(table.pk)
+    seat = seat_lock(table_id=table.pk, number=number)
+    assert seat is not None  # a table has its six seats from its opening
     if seat.player_id is None:
         return seat
     if open_round is not None:

@@ -37,17 +37,17 @@ def test_the_dutch_seed_banker_line_nets_20_and_pays_1_commission(dutch_seed: Du
     report = banker_report(date_from=day, date_to=day)
 
     (line,) = report.lines
-    assert (line.round_id, line.banker_player_id, line.banker_name) == (
-        dutch_seed.round_id, dutch_seed.banker.pk, "Banker Bram")
+    assert (line.round_id, line.party, line.player_id, line.player) == (
+        dutch_seed.round_id, "player_banker", dutch_seed.banker.pk, "Banker Bram")
     assert (line.house_stake, line.covered) == (0, 30_000)     # 100 + 60 + 100 + 40
     assert (line.bank_won, line.bank_paid) == (16_000, 14_000)
-    assert (line.net, line.commission) == (2_000, 100)
+    assert (line.net, line.commission, line.fee, line.result) == (2_000, 100, 0, 1_900)
     # against the ledger: what the round's entry moved on the banker's account
     assert _moved([f"round:{dutch_seed.round_id}"],
-                  ref=f"player:{dutch_seed.banker.pk}") == line.net - line.commission
+                  ref=f"player:{dutch_seed.banker.pk}") == line.result
     (total,) = report.totals
-    assert (total.banker_player_id, total.rounds, total.net, total.commission) == (
-        dutch_seed.banker.pk, 1, 2_000, 100)
+    assert (total.player_id, total.rounds, total.net, total.commission, total.result) == (
+        dutch_seed.banker.pk, 1, 2_000, 100, 1_900)
 
 
 def test_the_banker_report_covers_only_its_date_range(dutch_seed: DutchSeed):

@@ -22,7 +22,7 @@ from casino.shared.gaming_day import gaming_day_of
 from casino.shared.templatetags.money import money_text
 from ledger.models import Account, Entry, Line
 from rounds import services
-from rounds.models import Round, Table
+from rounds.models import Round, RoundParty, Table
 from rounds.screens.history_selectors import ROUNDS_PER_PAGE
 from rounds.templatetags.cards import card_html, cards_html
 from tests.rounds.conftest import balances
@@ -152,8 +152,10 @@ def test_the_history_figures_are_the_rounds(table, players, pit_boss):
     assert row is not None
     cells = row.group(1)
     assert money_text(6_000, "EUR") in cells  # three wagers of 20.00
-    assert money_text(round_.banker_net, "EUR") in cells
-    assert money_text(round_.player_commission, "EUR") in cells
+    # the settlement's stored figures: the house bank's net, and the commission paid
+    house = round_.parties.get(role=RoundParty.Role.HOUSE)
+    assert money_text(house.net, "EUR") in cells
+    assert money_text(sum(p.commission for p in round_.parties.all()), "EUR") in cells
 
 
 # --- a round's page ------------------------------------------------------------------------------
@@ -192,12 +194,21 @@ def test_a_rounds_page_tells_its_story_and_its_settlement_as_the_ledger_has_it(
             "amount", flat=True).first() or 0
         row = re.search(rf"<th scope=\"row\">Seat \d · {player.name}</th>(.*?)</tr>", html, re.S)
         assert row is not None, player.name
-        assert row.group(1).rstrip().endswith(f'<td class="num">{money_text(net, "EUR")}</td>')
-    # the bank's figures, and the entry named
-    figures = re.search(r'data-testid="bank-figures">(.*?)</dl>', html, re.S)
+        assert row.group(1).rstrip().endswith(
+            f'<td class="num"><strong>{money_text(net, "EUR")}</strong></td>')
+    # the bank's line is the house's, its result what the entry moved on the bankroll
+    bank = re.search(r'data-testid="parties">.*?<th scope="row">The house: the bank</th>(.*?)'
+                     r"</tr>", html, re.S)
+    assert bank is not None
+    bankroll = Line.objects.filter(entry=entry, account__kind=Account.Kind.TABLE_BANKROLL
+                                   ).values_list("amount", flat=True).first() or 0
+    assert bank.group(1).rstrip().endswith(
+        f'<td class="num"><strong>{money_text(bankroll, "EUR")}</strong></td>')
+    # the house's commission, and the entry named
+    figures = re.search(r'data-testid="house-income">(.*?)</dl>', html, re.S)
     assert figures is not None
-    assert money_text(round_.banker_net, "EUR") in figures.group(1)
-    assert money_text(round_.player_commission, "EUR") in figures.group(1)
+    commission = Line.objects.get(entry=entry, account__kind=Account.Kind.COMMISSION)
+    assert money_text(commission.amount, "EUR") in figures.group(1)
     assert f"#{round_.entry_id}" in figures.group(1)
 
 

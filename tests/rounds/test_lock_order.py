@@ -29,7 +29,7 @@ from casino.shared.errors import DomainError
 from ledger.models import Account, Entry, Hold, Line
 from ledger.verify import ledger_verify
 from rounds import services
-from rounds.models import Round, Seat, Table, Wager
+from rounds.models import Round, RoundParty, Seat, Table, Wager
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -146,9 +146,8 @@ def banked_by_seat_1(table: Table, amount: int, by: Any) -> Round:
 
 
 def banker_result(round_: Round) -> int:
-    round_.refresh_from_db()
-    assert round_.banker_net is not None and round_.banker_commission is not None
-    return round_.banker_net - round_.banker_commission
+    """What the round moved on its player-banker's account, as its settlement stored it."""
+    return RoundParty.objects.get(round=round_, role=RoundParty.Role.PLAYER_BANKER).result
 
 
 def test_results_only_settlements_of_crossed_banks_do_not_deadlock_when_both_hold_a_cover(

@@ -1,5 +1,6 @@
-"""The accounts a settlement reads with its lock (rounds.accounts.PARTY_ACCOUNTS): the same as
-found by their keys one by one, and found by the accounts' unique key however many there are."""
+"""The accounts a settlement moves money between (rounds.accounts.settlement_accounts): the
+same as found by their keys one by one, and found by the accounts' unique key however many
+accounts there are."""
 
 from __future__ import annotations
 
@@ -11,16 +12,13 @@ from ledger import selectors as ledger_selectors
 from ledger.models import Account
 from rounds import accounts
 from rounds.models import Round, Wager
+from rounds.settlement import Party
 
 pytestmark = pytest.mark.django_db
 
 
-def _read(round_id: int) -> list:
-    return accounts.PARTY_ACCOUNTS.all(*accounts.party_accounts_params(round_id))
-
-
 @pytest.mark.parametrize("banker", ["house", "seat"])
-def test_the_round_read_finds_the_accounts_the_keys_find(dealer, table, seat_player, banker):
+def test_each_party_is_the_account_its_key_finds(dealer, table, seat_player, banker):
     for seat in range(1, 5):
         seat_player(table, seat, funds=50_000)
     if banker == "seat":
@@ -35,24 +33,28 @@ def test_the_round_read_finds_the_accounts_the_keys_find(dealer, table, seat_pla
     round_ = Round.objects.get(pk=round_id)
     wagers = list(Wager.objects.filter(round=round_, state=Wager.State.ACTIVE))
 
-    read = _read(round_id)
+    found = accounts.settlement_accounts(round_, wagers)
 
-    # the same as the accounts found one by one by their keys, in the round's currency
-    players = {w.player_id for w in wagers}
-    if round_.banker_player_id is not None:
-        players.add(round_.banker_player_id)
-    table = accounts.table_ref(round_.table_id)
-    keys = [("table_bankroll", table), ("commission", table), ("collection", table),
-            *(("player", player_account_ref(p)) for p in players)]
-    assert {(kind, key): pk for kind, key, pk in read} == \
-        ledger_selectors.account_ids(currency=round_.currency, keys=keys)
-    assert len({(kind, ref) for kind, ref, _ in read}) == len(read)  # each account once
-    assert set(Account.objects.filter(pk__in=[pk for _, _, pk in read])
+    table_key = accounts.table_ref(round_.table_id)
+    keys = ledger_selectors.account_ids(currency=round_.currency, keys=[
+        ("table_bankroll", table_key), ("commission", table_key),
+        *(("player", player_account_ref(w.player_id)) for w in wagers),
+        *([("player", player_account_ref(round_.banker_player_id))]
+          if round_.banker_player_id else [])])
+    assert found[Party.HOUSE] == keys[("table_bankroll", table_key)]
+    assert found[Party.COMMISSION] == keys[("commission", table_key)]
+    for wager in wagers:
+        assert found[Party.seat(wager.seat)] == keys[("player",
+                                                      player_account_ref(wager.player_id))]
+    bank = ("table_bankroll", table_key) if banker == "house" else \
+        ("player", player_account_ref(round_.banker_player_id or 0))
+    assert found[Party.BANK] == keys[bank]
+    assert set(Account.objects.filter(pk__in=found.values())
                .values_list("currency", flat=True)) == {round_.currency}
 
 
-def test_the_round_read_uses_the_accounts_key_however_many_accounts(dealer, table,
-                                                                     seat_player):
+def test_the_accounts_are_found_by_their_unique_key_however_many_accounts(dealer, table,
+                                                                         seat_player):
     for seat in (1, 2):
         seat_player(table, seat)
     round_id = dealer.open_round(table)["id"]
@@ -63,11 +65,10 @@ def test_the_round_read_uses_the_accounts_key_however_many_accounts(dealer, tabl
             " held, created_at) SELECT 'player', 'EUR', 'player:other-' || g, '', false, 0, 0,"
             " now() FROM generate_series(1, 20000) g")
         cursor.execute("ANALYZE ledger_account")
-        cursor.execute(f"EXPLAIN {accounts.PARTY_ACCOUNTS.sql}",
-                       accounts.party_accounts_params(round_id))
-        plan = "\n".join(row[0] for row in cursor.fetchall())
+    round_ = Round.objects.get(pk=round_id)
+    wagers = list(Wager.objects.filter(round=round_))
+
+    plan = accounts.party_accounts_query(round_, wagers).explain()
 
     assert "Seq Scan on ledger_account" not in plan, plan
     assert "ledger_account_one_per_kind_currency_ref" in plan, plan
-    assert {ref for kind, ref, _ in _read(round_id) if kind == "player"} == {
-        f"player:{Wager.objects.get(round_id=round_id).player_id}"}

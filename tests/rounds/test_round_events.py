@@ -83,7 +83,7 @@ def test_a_lowered_wager_reads_in_the_story_in_the_casinos_writing(make_table, s
     services.banker_set(round_id=round_.pk, seat=1, house_stake=0, by=pit_boss)
     services.wager_lower(round_id=round_.pk, seat=2, amount=7_050, by=pit_boss)
 
-    page = history_selectors.round_page(round_id=round_.pk)
+    page = history_selectors.round_page(round_id=round_.pk, viewer=pit_boss)
 
     assert "Seat 2 · Bram's wager comes down from 100,00 EUR to 70,50 EUR." in [
         line.text for line in page.story]

@@ -148,6 +148,36 @@ def test_the_bankers_hand_cannot_be_set_or_named_before_every_players_hand(
     assert not round_.hands.get(position="2").set_by
 
 
+def _refusals(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_the_hand_form_answers_one_way_whatever_cards_are_picked(pit_boss, make_table,
+                                                                 seat_player):
+    # given a dealt round, Bram at seat 2 banking against Anna's wager at seat 1, no hand set
+    table = make_table(banker_must_have_played=False, bank_rotation="open")
+    seat_player(table, 1, name="Anna")
+    seat_player(table, 2, name="Bram")
+    round_ = services.round_open(table_id=table.pk, by=pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, seat=2, house_stake=0, by=pit_boss)
+    services.round_deal(round_id=round_.pk, hands={p: DEALT[p] for p in ("1", "2")},
+                        by=pit_boss)
+    client = _client(roles.DEALER, "dana")
+
+    for position, hidden in (("2", DEALT["2"].split()), ("dealer", DEALT["dealer"].split())):
+        # when the dealer posts two cards of the hidden hand, then two that are not in it
+        inside = client.post(f"/rounds/{round_.pk}/hands/{position}/",
+                             {"low": hidden[:2]}, follow=True)
+        outside = client.post(f"/rounds/{round_.pk}/hands/{position}/",
+                              {"low": ["AH", "KS"] if "AH" not in hidden else ["JD", "JH"]},
+                              follow=True)
+
+        # then both are refused with the same words: the answer tells no hidden card
+        assert _refusals(inside) == _refusals(outside) != []
+    assert not round_.hands.exclude(position="dealer").filter(set_by__gt="").exists()
+
+
 def test_a_dealer_sees_no_balances_at_a_table_they_do_not_run(pit_boss, table, seat_player):
     seat_player(table, 1, name="Anna", funds=123_456)
     dealer = _client(roles.DEALER, "dana")

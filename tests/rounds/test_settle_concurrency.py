@@ -69,20 +69,16 @@ def fixed_hands(seats: int) -> dict[str, str]:
     return hands
 
 
-# Settling a house-banked round, whatever its number of seats: 7 statements of rounds — the
-# service's savepoint and its release, the round locked with its table, its wagers, its
-# hands and its parties' accounts (four statements sent together: casino.shared.db.
-# read_together), then the hands, the round and the event written in one statement — and 1
-# of the ledger's: the entry posted with its holds resolved in one call
-# (ledger_entry_post), in no savepoint of its own (a refusal rolls the settlement back
-# whole). Five round trips: the savepoint, the reads, the entry, the write, the release.
-# (For the API's answer the round's events are read too, in the write's round trip:
-# tests/casino/test_request_cost.py.) The push table moves no money: no entry, the holds
-# released in one call (ledger_holds_release); its accounts come all the same, with the
-# lock's reads, read before anyone knows that nothing moves.
-SETTLE_QUERIES = 8
-SETTLE_ROUND_TRIPS = 5
-PUSH_SETTLE_QUERIES = 8
+# Settling a house-banked round, whatever its number of seats, in plain ORM statements, each
+# its own round trip: the service's savepoint (inside the test's transaction), the round
+# locked with its table, its wagers, its hands, its parties' accounts, the entry posted with
+# its holds resolved in one call (ledger_entry_post, in no savepoint of its own: a refusal
+# rolls the settlement back whole), the hands' outcomes (one UPDATE), the parties' figures
+# (one INSERT), the round, its event, and the release of the savepoint. The push table
+# moves no money: its holds are released in one call (ledger_holds_release) instead.
+SETTLE_QUERIES = 11
+SETTLE_ROUND_TRIPS = 11
+PUSH_SETTLE_QUERIES = 11
 
 
 def settle_queries(table, seat_player, dealer, seats: int, splits=None) -> tuple[int, int]:

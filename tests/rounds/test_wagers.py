@@ -145,11 +145,11 @@ def test_a_wager_reads_its_seat_its_wager_and_the_account_with_the_rounds_lock(
     with CaptureQueriesContext(connection) as statements, round_trips() as trips:
         services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
 
-    # then: its savepoint (inside the test's transaction); the round's and the seat's
-    # locks, the seat's wager and the player's account in one round trip; the hold (the
-    # ledger's call, without a savepoint of its own); the wager and its event together;
-    # the release
-    assert (len(statements), trips.count) == (9, 5), trips
+    # then, one statement a round trip: its savepoint (inside the test's transaction); the
+    # round's lock, the seat's lock, whether the seat has a wager, the player's account; the
+    # hold (the ledger's call, without a savepoint of its own); the wager, its event; the
+    # release
+    assert (len(statements), trips.count) == (9, 9), trips
     assert available(player) == 9_000
     assert Wager.objects.get(round=round_).hold_id == Hold.objects.get(
         ref=f"round:{round_.pk}").pk

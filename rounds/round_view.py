@@ -1,0 +1,429 @@
+"""A round as a viewer may see it: the one reader every door renders (the API, the console's
+table screen and round history, the admin).
+
+``round_for(viewer, round_id)`` reads the round with its wagers, hands, events, pending
+requests and settlement in one go and applies game protection (rules §4.1) once, here:
+while a round is in play and a player's hand is still to be set, nobody watching it may
+learn the banker's or the dealer's cards, nor the stacks and burnt cards not dealt to a
+player. Once every player's hand is set the bank's hand shows; once the round is over,
+everything does. What is hidden is not in the answer at all (``None``), so no door can
+show it by mistake. A settled round's figures are its parties' (``RoundParty``), as stored
+at settlement: nothing here works a figure out from hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import CharField, OuterRef, Prefetch, QuerySet, Value
+from django.db.models.functions import Cast, Concat, JSONObject
+
+from casino.shared.approvals import Approval
+from casino.shared.errors import NotFound, PermissionRefused
+from rounds.models import POSITIONS, Hand, Round, RoundEvent, RoundParty, Wager
+from rounds.rules import TableRules
+from rounds.selectors import (
+    BANK_DECLINED,
+    round_bank_positions,
+    round_players_set,
+    round_positions_against_bank,
+)
+from rounds.settlement import Position, PositionCover, cover_wagers
+
+VIEW_ROUNDS = "rounds.view_round"
+
+# Keys of the deal's event that hold cards no player's own hand shows: the stacks (every
+# position's seven, the dealer's and the unused ones), the burnt cards, and a physical
+# deal's recorded hands (the dealer's and a player-banker's among them).
+_DEALT_CARDS = ("stacks", "burnt", "hands")
+# Keys of a hand's event that hold its cards.
+_HAND_CARDS = ("high", "low")
+
+
+@dataclass(frozen=True)
+class WagerView:
+    seat: int
+    player_id: int
+    player_name: str
+    amount: int             # minor units, as every amount here
+    state: str
+    hold_id: int
+    placed_at: datetime
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One position's hand; its cards ``None`` while game protection hides them."""
+
+    position: str
+    cards: tuple[str, ...] | None   # the seven dealt; () for a results-only round
+    high: tuple[str, ...] | None
+    low: tuple[str, ...] | None
+    set_by: str
+    set_by_words: str
+    outcome: str
+    high_result: str
+    low_result: str
+
+    @property
+    def hidden(self) -> bool:
+        return self.cards is None
+
+
+@dataclass(frozen=True)
+class EventView:
+    kind: str
+    at: datetime
+    by: str                 # the username of who took the step
+    data: dict[str, Any]    # as game protection lets anyone see it now
+
+
+@dataclass(frozen=True)
+class PendingView:
+    """A request about the round waiting for a second person."""
+
+    id: int
+    action: str
+    summary: str
+    requested_by: str
+    requested_at: datetime
+
+
+@dataclass(frozen=True)
+class PartyView:
+    """One party's figures as the settlement stored them (RoundParty)."""
+
+    role: str
+    position: str
+    player_id: int | None
+    player_name: str
+    player_licence: str
+    account_id: int | None
+    wager: int
+    covered: int
+    won: int
+    paid: int
+    net: int
+    commission: int
+    fee: int
+    result: int
+
+
+@dataclass(frozen=True)
+class PositionView:
+    """A position that played against the bank: its hand's outcome and its party's money
+    (a seat's, or the house's stake), and in a card room who covered its wager."""
+
+    position: str
+    outcome: str
+    high: str               # the high hand's result, "" when no cards were shown down
+    low: str
+    party: PartyView
+    cover: PositionCover | None = None
+
+    @property
+    def uncovered(self) -> int:
+        return self.party.wager - self.party.covered
+
+
+@dataclass(frozen=True)
+class SettlementView:
+    """A settled (or settled, then reversed) round's money: its parties as stored."""
+
+    parties: tuple[PartyView, ...]
+    positions: tuple[PositionView, ...]   # in position order, the bank's own left out
+    entry_id: int | None                  # none: every hand pushed
+    reversal_entry_id: int | None
+    card_room: bool
+    co_banked: bool
+    banker_is_house: bool
+
+    def _first(self, *roles: str) -> PartyView | None:
+        return next((p for p in self.parties if p.role in roles), None)
+
+    @property
+    def bank(self) -> PartyView | None:
+        """The bank's party: the house when it banks, the player-banker or player-dealer,
+        or a proposition player banking alone."""
+        return bank_party(self.parties, banker_is_house=self.banker_is_house)
+
+    @property
+    def banks(self) -> tuple[PartyView, ...]:
+        """Every party that banked the round: the house, or the player-banker or
+        player-dealer and the proposition player covering the rest."""
+        if self.banker_is_house:
+            return tuple(p for p in self.parties if p.role == "house")
+        return tuple(p for p in self.parties
+                     if p.role in ("player_banker", "player_dealer", "proposition"))
+
+    @property
+    def house(self) -> PartyView | None:
+        """The house's party: as the bank, its stake against a player-bank, or its half of
+        a co-banked bank (None: it only earned the commission and fees)."""
+        return self._first("house")
+
+    @property
+    def proposition(self) -> PartyView | None:
+        return self._first("proposition")
+
+    @property
+    def commission_income(self) -> int:
+        """The house's commission: every party's commission."""
+        return sum(p.commission for p in self.parties)
+
+    @property
+    def collection_banker(self) -> int:
+        return sum(p.fee for p in self.parties if p.role != "seat")
+
+    @property
+    def collection_players(self) -> int:
+        return sum(p.fee for p in self.parties if p.role == "seat")
+
+    @property
+    def collection_paid_by(self) -> str | None:
+        payer = next((p for p in self.parties if p.role != "seat" and p.fee), None)
+        return None if payer is None else payer.role
+
+
+def bank_party(parties: Sequence[Any], *, banker_is_house: bool) -> Any:
+    """Of a round's parties (stored, or as shown), the bank's: the house when it banks, the
+    player-banker or player-dealer, or a proposition player banking alone."""
+    roles = ("house",) if banker_is_house else ("player_banker", "player_dealer")
+    found = next((p for p in parties if p.role in roles), None)
+    return found if found is not None or banker_is_house else \
+        next((p for p in parties if p.role == "proposition"), None)
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A round as ``round_for`` lets its viewer see it."""
+
+    id: int
+    table_id: int
+    table_name: str
+    number: int
+    state: str
+    state_words: str
+    gaming_day: date
+    currency: str
+    rules: dict[str, Any]
+    table_rules: TableRules
+    banker_is_house: bool | None
+    banker_seat: int | None
+    banker_player_id: int | None
+    banker_name: str
+    banker_cover: int | None
+    third_party_id: int | None
+    third_party_name: str
+    third_party_licence: str
+    house_stake: int
+    solvency_required: int | None
+    solvency_available: int | None
+    banker_hold_id: int | None
+    deal_kind: str
+    dice: list[int] | None
+    counted_position: str
+    deal_order: list[str] | None
+    burnt: tuple[str, ...] | None     # None while the round is in play
+    opened_by: str
+    opened_at: datetime
+    settled_at: datetime | None
+    closed_reason: str
+    protected: bool                   # in play: the deal's hidden cards stay hidden
+    players_set: bool                 # every player's hand is set: the bank's shows
+    wagers: tuple[WagerView, ...] = ()
+    hands: tuple[HandView, ...] = ()
+    events: tuple[EventView, ...] = ()
+    pending: tuple[PendingView, ...] = ()
+    settlement: SettlementView | None = None
+    # Electronic deals over: the stacks no position played (position, its seven).
+    unused_stacks: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+    @property
+    def banker_position(self) -> str:
+        return "dealer" if self.banker_is_house or self.banker_seat is None \
+            else str(self.banker_seat)
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in Round.State.OPEN
+
+    @property
+    def active_wagers(self) -> tuple[WagerView, ...]:
+        return tuple(w for w in self.wagers if w.state == Wager.State.ACTIVE)
+
+    @property
+    def against_bank(self) -> dict[str, int]:
+        """Who plays against the bank with each stake (rounds.settlement's one answer)."""
+        return round_positions_against_bank(self, self.active_wagers)  # type: ignore[arg-type]
+
+    @property
+    def bank_declined(self) -> list[dict[str, int]]:
+        """Who declined the bank this round, in order: ``{"seat", "player"}``."""
+        return [{"seat": e.data["seat"], "player": e.data["player"]}
+                for e in self.events if e.kind == BANK_DECLINED]
+
+    def hand(self, position: str) -> HandView | None:
+        return next((h for h in self.hands if h.position == position), None)
+
+
+# --- the one read ----------------------------------------------------------------------------
+
+def _pending() -> ArraySubquery:
+    """The round's requests waiting for a second person, read with it (one column)."""
+    return ArraySubquery(
+        Approval.objects.filter(
+            status=Approval.Status.PENDING,
+            ref=Concat(Value("round:"), Cast(OuterRef("pk"), CharField())))
+        .order_by("id")
+        .values(json=JSONObject(id="id", action="action", summary="summary",
+                                requested_by="requested_by__username",
+                                requested_at="requested_at")))
+
+
+def rounds_read(viewer: User) -> QuerySet[Round]:
+    """Rounds as ``round_view`` shows them, for ``viewer``: each with its table, who opened
+    it, its bank's players, its pending requests, and (one query each, whatever the number
+    of rounds) its wagers, hands, events and parties. Refused to a viewer who may not
+    see rounds."""
+    if not viewer.has_perm(VIEW_ROUNDS):
+        raise PermissionRefused("You may not see the rounds of the tables.",
+                                detail={"permission": VIEW_ROUNDS})
+    return (Round.objects
+            .select_related("table", "opened_by", "banker_player", "third_party")
+            .annotate(pending_json=_pending())
+            .prefetch_related(
+                Prefetch("wagers", queryset=Wager.objects.select_related("player")
+                         .order_by("seat", "id")),
+                Prefetch("hands", queryset=Hand.objects.order_by("id")),
+                Prefetch("events", queryset=RoundEvent.objects.select_related("by")
+                         .order_by("id")),
+                Prefetch("parties", queryset=RoundParty.objects.select_related("player")
+                         .order_by("id"))))
+
+
+def round_for(viewer: User, round_id: int) -> RoundView:
+    """The round as ``viewer`` may see it (module docstring). Raises NotFound."""
+    found = rounds_read(viewer).filter(pk=round_id).first()
+    if found is None:
+        raise NotFound(f"no round #{round_id}")
+    return round_view(found)
+
+
+def round_view(round_: Round) -> RoundView:
+    """A round read by ``rounds_read`` as anyone watching may see it now."""
+    hands = list(round_.hands.all())
+    protected = round_.state in Round.State.OPEN
+    players_set = round_players_set(round_, hands)
+    hidden = round_bank_positions(round_) if protected and not players_set else set()
+    events = tuple(_event_view(e, protected, hidden) for e in round_.events.all())
+    wagers = tuple(WagerView(
+        seat=w.seat, player_id=w.player_id, player_name=w.player.name, amount=w.amount,
+        state=w.state, hold_id=w.hold_id, placed_at=w.placed_at) for w in round_.wagers.all())
+    banker, third = round_.banker_player, round_.third_party
+    return RoundView(
+        id=round_.pk, table_id=round_.table_id, table_name=round_.table.name,
+        number=round_.number, state=round_.state,
+        state_words=round_.get_state_display(), gaming_day=round_.gaming_day,
+        currency=round_.currency, rules=round_.rules, table_rules=round_.table_rules,
+        banker_is_house=round_.banker_is_house, banker_seat=round_.banker_seat,
+        banker_player_id=round_.banker_player_id,
+        banker_name=banker.name if banker is not None else "",
+        banker_cover=round_.banker_cover, third_party_id=round_.third_party_id,
+        third_party_name=third.name if third is not None else "",
+        third_party_licence=third.licence if third is not None else "",
+        house_stake=round_.house_stake, solvency_required=round_.solvency_required,
+        solvency_available=round_.solvency_available, banker_hold_id=round_.banker_hold_id,
+        deal_kind=round_.deal_kind, dice=round_.dice,
+        counted_position=round_.counted_position, deal_order=round_.deal_order,
+        burnt=None if protected else tuple(round_.burnt.split()),
+        opened_by=round_.opened_by.get_username(), opened_at=round_.opened_at,
+        settled_at=round_.settled_at, closed_reason=round_.closed_reason,
+        protected=protected, players_set=players_set, wagers=wagers,
+        hands=tuple(_hand_view(h, h.position in hidden) for h in
+                    sorted(hands, key=lambda h: POSITIONS.index(h.position))),
+        events=events,
+        pending=tuple(_pending_view(p) for p in getattr(round_, "pending_json", None) or ()),
+        settlement=_settlement(round_, hands, wagers),
+        unused_stacks=() if protected else _unused_stacks(events),
+    )
+
+
+def _hand_view(hand: Hand, hidden: bool) -> HandView:
+    def cards(text: str) -> tuple[str, ...] | None:
+        return None if hidden else tuple(text.split())
+
+    return HandView(position=hand.position, cards=cards(hand.cards), high=cards(hand.high),
+                    low=cards(hand.low), set_by=hand.set_by,
+                    set_by_words=hand.get_set_by_display() if hand.set_by else "",
+                    outcome=hand.outcome, high_result=hand.high_result,
+                    low_result=hand.low_result)
+
+
+def _event_view(event: RoundEvent, protected: bool, hidden: set[str]) -> EventView:
+    data = event.data
+    if protected and event.kind == "dealt":
+        # The deal's stacks name every position's seven, the bank's included.
+        data = {k: v for k, v in data.items() if k not in _DEALT_CARDS}
+    elif event.kind == "hand_set" and data.get("position") in hidden:
+        data = {k: v for k, v in data.items() if k not in _HAND_CARDS}
+    return EventView(kind=event.kind, at=event.at, by=event.by.get_username(), data=data)
+
+
+def _pending_view(row: dict[str, Any]) -> PendingView:
+    return PendingView(id=row["id"], action=row["action"], summary=row["summary"],
+                       requested_by=row["requested_by"],
+                       requested_at=datetime.fromisoformat(row["requested_at"]))
+
+
+def _unused_stacks(events: Sequence[EventView]) -> tuple[tuple[str, str], ...]:
+    dealt = next((e for e in events if e.kind == "dealt"), None)
+    if dealt is None or dealt.data.get("deal") != "electronic":
+        return ()
+    stacks = dealt.data.get("stacks", {})
+    return tuple((p, stacks.get(p, "")) for p in dealt.data.get("discarded", []))
+
+
+def _settlement(round_: Round, hands: list[Hand],
+                wagers: tuple[WagerView, ...]) -> SettlementView | None:
+    if round_.state not in Round.State.PLAYED:
+        return None
+    parties = tuple(PartyView(
+        role=p.role, position=p.position, player_id=p.player_id,
+        player_name=p.player.name if p.player is not None else "",
+        player_licence=p.player.licence if p.player is not None else "",
+        account_id=p.account_id, wager=p.wager, covered=p.covered, won=p.won, paid=p.paid,
+        net=p.net, commission=p.commission, fee=p.fee, result=p.result)
+        for p in round_.parties.all())
+    rules = round_.table_rules
+    covers: dict[Position, PositionCover] = {}
+    if rules.card_room:
+        # Who covered each wager: the cover rule the settlement used, on the wagers it
+        # settled (rounds.settlement.cover_wagers).
+        played = {Position.seat(w.seat): w.amount for w in wagers if w.state == "active"}
+        covers = cover_wagers(wagers=played, banker_seat=round_.banker_seat,
+                              cover=round_.banker_cover,
+                              third_party=round_.third_party_id is not None)
+    by_hand = {h.position: h for h in hands if h.outcome}
+    # A position against the bank: a seat, or the house's stake on the dealer's hand.
+    stakers = [p for p in parties if p.role == "seat" or (p.role == "house" and p.wager)]
+    positions = tuple(PositionView(
+        position=p.position, outcome=by_hand[p.position].outcome,
+        high=by_hand[p.position].high_result, low=by_hand[p.position].low_result, party=p,
+        cover=covers.get(Position(p.position)))
+        for p in sorted(stakers, key=lambda p: POSITIONS.index(p.position))
+        if p.position in by_hand)
+    return SettlementView(parties=parties, positions=positions, entry_id=round_.entry_id,
+                          reversal_entry_id=round_.reversal_entry_id,
+                          card_room=rules.card_room,
+                          co_banked=rules.co_banking and round_.banker_is_house is False,
+                          banker_is_house=bool(round_.banker_is_house))
