@@ -20,7 +20,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import CharField, OuterRef, Prefetch, QuerySet, Value
+from django.db.models import (
+    CharField,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Value,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Cast, Concat, JSONObject
 
 from casino.shared.approvals import Approval
@@ -153,15 +160,6 @@ class SettlementView:
         return bank_party(self.parties, banker_is_house=self.banker_is_house)
 
     @property
-    def banks(self) -> tuple[PartyView, ...]:
-        """Every party that banked the round: the house, or the player-banker or
-        player-dealer and the proposition player covering the rest."""
-        if self.banker_is_house:
-            return tuple(p for p in self.parties if p.role == "house")
-        return tuple(p for p in self.parties
-                     if p.role in ("player_banker", "player_dealer", "proposition"))
-
-    @property
     def house(self) -> PartyView | None:
         """The house's party: as the bank, its stake against a player-bank, or its half of
         a co-banked bank (None: it only earned the commission and fees)."""
@@ -290,11 +288,16 @@ def _pending() -> ArraySubquery:
                                 requested_at="requested_at")))
 
 
-def rounds_read(viewer: User) -> QuerySet[Round]:
+def _parties() -> Prefetch:
+    return Prefetch("parties", queryset=RoundParty.objects.select_related("player")
+                    .order_by("id"))
+
+
+def rounds_read(viewer: User, *, parties: bool = True) -> QuerySet[Round]:
     """Rounds as ``round_view`` shows them, for ``viewer``: each with its table, who opened
     it, its bank's players, its pending requests, and (one query each, whatever the number
-    of rounds) its wagers, hands, events and parties. Refused to a viewer who may not
-    see rounds."""
+    of rounds) its wagers, hands, events and (``parties``) its settlement's parties.
+    Refused to a viewer who may not see rounds."""
     if not viewer.has_perm(VIEW_ROUNDS):
         raise PermissionRefused("You may not see the rounds of the tables.",
                                 detail={"permission": VIEW_ROUNDS})
@@ -307,15 +310,17 @@ def rounds_read(viewer: User) -> QuerySet[Round]:
                 Prefetch("hands", queryset=Hand.objects.order_by("id")),
                 Prefetch("events", queryset=RoundEvent.objects.select_related("by")
                          .order_by("id")),
-                Prefetch("parties", queryset=RoundParty.objects.select_related("player")
-                         .order_by("id"))))
+                *([_parties()] if parties else [])))
 
 
 def round_for(viewer: User, round_id: int) -> RoundView:
     """The round as ``viewer`` may see it (module docstring). Raises NotFound."""
-    found = rounds_read(viewer).filter(pk=round_id).first()
+    found = rounds_read(viewer, parties=False).filter(pk=round_id).first()
     if found is None:
         raise NotFound(f"no round #{round_id}")
+    if found.state in Round.State.PLAYED:
+        # A settlement's parties exist once it is played: read only then.
+        prefetch_related_objects([found], _parties())
     return round_view(found)
 
 

@@ -40,7 +40,7 @@ from rounds.selectors import (
     round_positions_in_play,
 )
 from rounds.services.banking import banker_cover_required, round_covers
-from rounds.services.play import house_stake_cap
+from rounds.services.play import round_house_stake_cap
 from rounds.settlement import banker_fee, cover_order
 
 CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
@@ -572,7 +572,7 @@ def banker_offer(round_: RoundView) -> BankerOffer:
     seat = Seat.objects.select_related("player").get(table_id=round_.table_id,
                                                      number=offer.seat)
     assert seat.player is not None  # the rotation offers only a seated player
-    cap = house_stake_cap(round_, seat.player)
+    cap = round_house_stake_cap(round_, seat.player)
     return BankerOffer(seat=offer.seat, name=table.seated[offer.seat], stake_cap=cap.amount,
                        stake_cap_rule=cap.words, declined=declined)
 

@@ -279,7 +279,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     if refusal is not None:
         raise BankerNotAllowed(refusal.message,
                                detail={"seat": seat, "reason": refusal.reason.value})
-    cap = house_stake_cap(round_, player)
+    cap = round_house_stake_cap(round_, player)
     if house_stake and not rules.min_bet <= house_stake <= cap.amount:
         low, high = (format_minor(rules.min_bet, round_.currency),
                      format_minor(cap.amount, round_.currency))
@@ -307,7 +307,7 @@ class StakeCap(NamedTuple):
     words: str
 
 
-def house_stake_cap(round_: RoundKey, banker: Player) -> StakeCap:
+def round_house_stake_cap(round_: RoundKey, banker: Player) -> StakeCap:
     """The house stake cap of the round's rules for this banker: the one home of the rule,
     which the service checks and the screen shows before the banker is chosen."""
     rules = round_.table_rules
