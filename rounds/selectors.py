@@ -8,6 +8,7 @@ from typing import NamedTuple, Protocol
 
 from django.contrib.auth.models import User
 from django.db.models import BigIntegerField, Case, F, Prefetch, Q, QuerySet, Value, When
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
 from casino.models import Player
@@ -227,7 +228,7 @@ def table_players(*, table_id: int) -> list[tuple[int, Player]]:
 
 # --- a settled round's figures, as its parties stored them ------------------------------------
 
-def party_house_share() -> Case:
+def party_house_share() -> CombinedExpression:
     """What one party's stored figures give the house (RoundParty): the house's own net, and
     every party's commission and collection fee. Summed over a round's parties it is the
     round's house result (rules §7.7, §14.4), which the reports and the bands add up."""

@@ -632,10 +632,12 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
     figures[payer]["fee"] = banker_collection
     add(payer, -banker_collection, Reason.COLLECTION_BANKER, None)
     add(Party.COLLECTION, banker_collection, Reason.COLLECTION_BANKER, None)
-    bank = figures.get(Party.BANK, {})
-    third = figures.get(Party.THIRD_PARTY, {})
-    return Plan(lines=tuple(lines), positions=results, banker_won=bank.get("won", 0),
-                banker_paid=bank.get("paid", 0), banker_commission=bank.get("commission", 0),
+    no_figures: dict[str, int] = {}
+    bank_figures = figures.get(Party.BANK, no_figures)
+    third = figures.get(Party.THIRD_PARTY, no_figures)
+    return Plan(lines=tuple(lines), positions=results, banker_won=bank_figures.get("won", 0),
+                banker_paid=bank_figures.get("paid", 0),
+                banker_commission=bank_figures.get("commission", 0),
                 house_stake_result=0, player_commission=player_commission,
                 third_party_net=third.get("won", 0) - third.get("paid", 0),
                 third_party_commission=third.get("commission", 0),

@@ -39,9 +39,9 @@ from rounds.selectors import (
     round_positions_against_bank,
     round_positions_in_play,
 )
-from rounds.services.banking import banker_cover_required, round_covers
+from rounds.services.banking import banker_cover_required, card_room_bank
 from rounds.services.play import round_house_stake_cap
-from rounds.settlement import banker_fee, cover_order
+from rounds.settlement import cover_order
 
 CHIPS = (1, 5, 10, 25, 100)  # chip values in the currency's unit
 
@@ -366,22 +366,18 @@ def card_room_exposure(round_: RoundView, wagers: list[WagerView], stakes: int,
     """A card room's bank before the deal: who covers which seat, in the service's order
     (rounds.services.banking.round_covers), the fees, and each bank's solvency as
     card_room_cover_hold will check it."""
-    rules = round_.table_rules
-    covers = round_covers(round_, wagers)
+    bank = card_room_bank(round_, wagers)
     by_seat = {w.seat: w for w in wagers}
     rows = []
     # In the order the wagers are taken: from the player-dealer's left, round the table.
-    order = cover_order(round_.banker_seat, [p.seat_number or 0 for p in covers])
-    for position, cover in sorted(covers.items(),
+    order = cover_order(round_.banker_seat, [p.seat_number or 0 for p in bank.covers])
+    for position, cover in sorted(bank.covers.items(),
                                   key=lambda pc: order.index(pc[0].seat_number or 0)):
         wager = by_seat[position.seat_number] if position.seat_number else None
         label = f"Seat {position.value} · {wager.player_name}" if wager else position.value
         rows.append(CoverRow(label=label, wager=cover.wager, player_dealer=cover.player_dealer,
                              third_party=cover.third_party,
-                             fee=rules.collection_player if cover.action else 0))
-    banker_part = sum(r.player_dealer for r in rows)
-    third_part = sum(r.third_party for r in rows)
-    bank_fee = banker_fee(banker_part + third_part, rules.collection_banker)
+                             fee=bank.player_fee if cover.action else 0))
     people = [p for p in (round_.banker_player_id, round_.third_party_id) if p is not None]
     funds = dict(available or {})
     missing = [p for p in people if p not in funds]
@@ -390,19 +386,20 @@ def card_room_exposure(round_: RoundView, wagers: list[WagerView], stakes: int,
     parties = []
     if round_.banker_player_id is not None:
         parties.append(BankParty(role="Player-dealer", name=round_.banker_name,
-                                 covers=banker_part, fee=bank_fee, held=held,
-                                 available=funds.get(round_.banker_player_id, 0)))
+                                 covers=bank.player_dealer,
+                                 fee=bank.player_dealer_required - bank.player_dealer,
+                                 held=held, available=funds.get(round_.banker_player_id, 0)))
     if round_.third_party_id is not None:
-        alone = round_.banker_player_id is None
         parties.append(BankParty(role="Proposition player", name=round_.third_party_name,
-                                 covers=third_part, fee=bank_fee if alone else 0, held=held,
+                                 covers=bank.third_party,
+                                 fee=bank.third_party_required - bank.third_party, held=held,
                                  available=funds.get(round_.third_party_id, 0)))
     first = parties[0] if parties else None
     return Exposure(against_bank=stakes, required=first.required if first else None,
                     available=first.available if first else None,
                     banker_name=first.name if first else "", held=held,
-                    card_room=CardRoomCover(rows=rows, parties=parties, bank_fee=bank_fee,
-                                            player_fee=rules.collection_player))
+                    card_room=CardRoomCover(rows=rows, parties=parties, bank_fee=bank.fee,
+                                            player_fee=bank.player_fee))
 
 
 def _seat_rows(table: Table, round_: RoundView | None) -> list[SeatRow]:
@@ -556,7 +553,7 @@ def proposition_choices(*, currency: str) -> list[PropositionChoice]:
                               available=funds.get(p.pk, 0)) for p in players]
 
 
-def banker_offer(round_: RoundView) -> BankerOffer:
+def banker_offer(round_: Round | RoundView) -> BankerOffer:
     """The seated player the rotation offers the bank next (rules §7.1): rounds.paigow.rotation
     decides, from the round as it is now, the declines its events record among it. The
     service asks the rotation again when the offer is taken or declined."""

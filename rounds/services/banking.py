@@ -5,6 +5,7 @@ Who plays against the bank is rounds.selectors.round_positions_against_bank."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from django.contrib.auth.models import User
@@ -16,6 +17,7 @@ from ledger.selectors import account_balance
 from rounds import accounts
 from rounds.errors import BankerInsolvent
 from rounds.models import Round, Wager
+from rounds.rules import TableRules
 from rounds.selectors import WagerAmount
 from rounds.services.steps import round_event_add
 from rounds.settlement import (
@@ -94,6 +96,13 @@ class CoverSide(Protocol):
     def third_party_id(self) -> int | None: ...
 
 
+class CardRoomRound(CoverSide, Protocol):
+    @property
+    def banker_player_id(self) -> int | None: ...
+    @property
+    def table_rules(self) -> TableRules: ...
+
+
 def round_covers(round_: CoverSide,
                  wagers: Sequence[WagerAmount]) -> dict[Position, PositionCover]:
     """Who covers each wager of a card-room round: the player-dealer up to their cover in
@@ -103,15 +112,37 @@ def round_covers(round_: CoverSide,
                         third_party=round_.third_party_id is not None)
 
 
-def card_room_bank_required(round_: Round, wagers: Sequence[Wager]) -> int:
-    """What the card room's bank that is checked first must have available: the
-    player-dealer's share of the cover plus the bank's fee, or — banking alone — the
-    proposition player's cover plus the fee (card_room_cover_hold's figure)."""
+@dataclass(frozen=True)
+class CardRoomBank:
+    """A card room's bank before the deal (docs/rules.md §14.3): who covers each wager, what
+    each bank covers, the bank's collection fee and who pays it, and each wager's fee. The
+    one home of these figures: the solvency check holds them, the screen shows them."""
+
+    covers: dict[Position, PositionCover]
+    player_dealer: int    # the player-dealer's part of the action
+    third_party: int      # the proposition player's
+    fee: int              # the bank's fee, by the bands, on all the action covered
+    player_fee: int       # each wager with action pays it
+    alone: bool           # the proposition player banks alone, and pays the bank's fee
+
+    @property
+    def player_dealer_required(self) -> int:
+        return self.player_dealer + (0 if self.alone else self.fee)
+
+    @property
+    def third_party_required(self) -> int:
+        return self.third_party + (self.fee if self.alone else 0)
+
+
+def card_room_bank(round_: CardRoomRound, wagers: Sequence[WagerAmount]) -> CardRoomBank:
+    rules = round_.table_rules
     covers = round_covers(round_, wagers)
-    banker_part = sum(c.player_dealer for c in covers.values())
-    third_part = sum(c.third_party for c in covers.values())
-    fee = banker_fee(banker_part + third_part, round_.table_rules.collection_banker)
-    return (banker_part if round_.banker_player_id is not None else third_part) + fee
+    player_dealer = sum(c.player_dealer for c in covers.values())
+    third_party = sum(c.third_party for c in covers.values())
+    return CardRoomBank(covers=covers, player_dealer=player_dealer, third_party=third_party,
+                        fee=banker_fee(player_dealer + third_party, rules.collection_banker),
+                        player_fee=rules.collection_player,
+                        alone=round_.banker_player_id is None)
 
 
 def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
@@ -122,10 +153,8 @@ def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> No
     transaction rolls back). Holds are placed in account order (the ledger's lock order).
     The caller holds the round locked."""
     rules = round_.table_rules
-    covers = round_covers(round_, wagers)
-    banker_part = sum(c.player_dealer for c in covers.values())
-    third_part = sum(c.third_party for c in covers.values())
-    fee = banker_fee(banker_part + third_part, rules.collection_banker)
+    bank = card_room_bank(round_, wagers)
+    covers, fee = bank.covers, bank.fee
     cur = round_.currency
 
     def money(amount: int) -> str:
@@ -135,13 +164,12 @@ def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> No
     wanted: list[tuple[int, int, str, str, str]] = []
     if round_.banker_player is not None:
         account = accounts.player_account(round_.banker_player)
-        wanted.append((account.pk, banker_part + fee, "player-dealer's cover and fee",
-                       "the player-dealer", "bank"))
+        wanted.append((account.pk, bank.player_dealer_required,
+                       "player-dealer's cover and fee", "the player-dealer", "bank"))
     if round_.third_party is not None:
         account = accounts.player_account(round_.third_party)
-        alone = round_.banker_player is None
-        wanted.append((account.pk, third_part + (fee if alone else 0),
-                       "proposition player's cover" + (" and fee" if alone else ""),
+        wanted.append((account.pk, bank.third_party_required,
+                       "proposition player's cover" + (" and fee" if bank.alone else ""),
                        "the proposition player", "third_party"))
     by_seat = {w.seat: w for w in wagers}
     if rules.collection_player:

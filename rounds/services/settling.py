@@ -138,7 +138,7 @@ def _parties(round_: Round, money: Plan, party_accounts: Mapping[Party, int],
              wagers: Sequence[Wager]) -> list[RoundParty]:
     """The settlement's record: each party's figures as the plan worked them out, with who
     it is and the account its result moved."""
-    players = {Party.seat(w.seat): w.player_id for w in wagers}
+    players: dict[Party, int | None] = {Party.seat(w.seat): w.player_id for w in wagers}
     players[Party.BANK] = round_.banker_player_id
     players[Party.THIRD_PARTY] = round_.third_party_id
     card_room = round_.table_rules.card_room

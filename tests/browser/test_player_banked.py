@@ -13,7 +13,7 @@ from casino import roles
 from casino.selectors import player_balance
 from ledger.models import Entry
 from rounds import services
-from rounds.models import Round
+from rounds.models import Round, RoundParty
 from tests.browser.tables import available, make_floor, open_holds, seat_row
 
 __all__ = ["make_floor"]
@@ -127,8 +127,10 @@ def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
     assert rows["Seat 5 · Eva"][-1] == "-60.00 EUR"
     assert rows["Seat 3 · Chris"][-2:] == ["5.00 EUR", "95.00 EUR"]
     assert rows["Seat 4 · Dirk"][-2:] == ["2.00 EUR", "38.00 EUR"]
-    bank = page.get_by_test_id("banker-result").inner_text()
-    assert "the bank's net\n20.00 EUR" in bank and "Banker's commission\n1.00 EUR" in bank
+    bank = page.get_by_test_id("parties").get_by_role("row", name="Player-banker").inner_text()
+    # covered, won, paid, net, commission, result
+    assert bank.split("\t")[1:] == ["300.00 EUR", "160.00 EUR", "140.00 EUR", "20.00 EUR",
+                                    "1.00 EUR", "19.00 EUR"]
 
     # and the balances on screen are the ledger's, each moved by exactly its result
     moved = {1: 2_000 - 100, 2: -10_000, 3: 9_500, 4: 3_800, 5: -6_000}
@@ -139,7 +141,8 @@ def test_the_dutch_seed_player_banked_round_pays_one_euro_banker_commission(
         shown = seat_row(page, n).get_by_test_id("available").inner_text()
         assert shown == f"{balance.available / 100:,.2f} EUR"  # en: thousands separated
     round_ = Round.objects.get(table=floor.table, number=2)
-    assert (round_.banker_net, round_.banker_commission) == (2_000, 100)
+    bank = round_.parties.get(role=RoundParty.Role.PLAYER_BANKER)
+    assert (bank.net, bank.commission, bank.result) == (2_000, 100, 1_900)
     assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == 1
 
 

@@ -11,7 +11,7 @@ from casino import roles
 from ledger.models import Entry
 from ledger.selectors import account_balance
 from rounds import accounts
-from rounds.models import Round
+from rounds.models import Round, RoundParty
 from tests.browser.tables import available, make_floor, open_holds, seat_row
 
 __all__ = ["make_floor"]
@@ -141,7 +141,8 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
         shown = seat_row(page, n).get_by_test_id("available").inner_text()
         assert shown == f"{available(player) / 100:,.2f} EUR"  # en: thousands separated
     bankroll = accounts.table_accounts(floor.table).bankroll
-    assert account_balance(account_id=bankroll.pk).posted == round_.banker_net
+    house = round_.parties.get(role=RoundParty.Role.HOUSE)
+    assert account_balance(account_id=bankroll.pk).posted == house.result == house.net
     # and everything is shown now, the unused stacks included
     expect(page.get_by_test_id("unused")).to_be_visible()
     expect(page.get_by_role("button", name="New Game")).to_be_visible()

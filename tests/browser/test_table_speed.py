@@ -3,6 +3,7 @@ an insolvent bank resolved at the table, the keyboard's focus on the next thing 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ from playwright.sync_api import expect
 from casino import roles
 from ledger.models import Entry, Hold
 from rounds import services
-from rounds.models import Round, Wager
+from rounds.models import Round, RoundParty, Wager
+from rounds.settlement import commission_on
 from tests.browser.tables import available, make_floor, seat_row
 
 __all__ = ["make_floor"]
@@ -249,7 +251,15 @@ def test_a_whole_house_banked_round_by_keyboard_alone(
     assert [w.amount for w in round_.wagers.filter(state=Wager.State.ACTIVE)] == [1_000, 700]
     assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == (
         1 if round_.entry_id else 0)
+    # each player's balance moved by what the rules pay the outcome (a win less 5 %), which
+    # is the settlement's stored result for the seat and what the screen shows
     for n, player in floor.players.items():
+        party = round_.parties.get(role=RoundParty.Role.SEAT, position=str(n))
+        outcome = round_.hands.get(position=str(n)).outcome
+        wager = party.wager
+        assert party.result == {"win": wager - commission_on(wager, Decimal("0.05"), "exact"),
+                                "loss": -wager, "push": 0}[outcome], (n, outcome)
+        assert available(player) == 100_000 + party.result
         assert seat_row(page, n).get_by_test_id("available").inner_text() == \
             f"{available(player) / 100:,.2f} EUR"  # en: thousands separated
     assert not Hold.objects.filter(ref=f"round:{round_.pk}", status=Hold.Status.OPEN).exists()
