@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Cache-Control: no-store on the API's answers, replayed ones included.
     "casino.shared.api.middleware.NoStoreMiddleware",
+    # A token that is not text is refused as a bad token, before anything looks it up.
+    "casino.shared.api.middleware.TokenTextMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/shared/idempotency.py.
     "casino.shared.idempotency.IdempotencyMiddleware",
     # Last, so that it turns a locked-out login's answer into the lockout page or error.
@@ -302,8 +304,8 @@ for _line in CASH_LINES:
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    # knox's tokens, looked up once per request (casino/shared/api/authentication.py).
-    "DEFAULT_AUTHENTICATION_CLASSES": ["casino.shared.api.authentication.TokenAuthentication"],
+    # knox's tokens: stored hashed, expiring (REST_KNOX below), revoked by deletion.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["knox.auth.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
