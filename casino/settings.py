@@ -186,8 +186,7 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # axes first: it refuses a locked-out username before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, with a user's permissions read in one query.
-    "casino.shared.auth_backend.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [

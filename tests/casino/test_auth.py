@@ -2,7 +2,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, Permission, User
 from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
@@ -192,3 +192,60 @@ def test_a_token_that_is_not_text_is_refused_on_a_post_with_an_idempotency_key(d
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "authentication_failed"
 
+
+# --- what a user may do (Django's ModelBackend) ---------------------------------------------
+
+def _perm(codename: str) -> Permission:
+    return Permission.objects.get(codename=codename)
+
+
+def _permissions(user: User) -> set[str]:
+    # A fresh user object: the backend keeps its answer on the object it was given.
+    return User.objects.get(pk=user.pk).get_all_permissions()
+
+
+def test_a_user_holds_their_own_and_their_groups_permissions_and_nobody_elses():
+    # given: a user with one permission of their own, two groups sharing one permission,
+    # and another user whose permissions must not leak in
+    floor = Group.objects.create(name="t-floor")
+    floor.permissions.add(_perm("view_table"), _perm("view_round"))
+    cage = Group.objects.create(name="t-cage")
+    cage.permissions.add(_perm("view_round"), _perm("view_player"))
+    user = User.objects.create_user("t-user")
+    user.user_permissions.add(_perm("reverse_round"))
+    user.groups.add(floor, cage)
+    other = User.objects.create_user("t-other")
+    other.user_permissions.add(_perm("void_round"))
+    Group.objects.create(name="t-unused").permissions.add(_perm("add_table"))
+
+    # then the user holds exactly their own and their groups' permissions
+    assert _permissions(user) == {"rounds.reverse_round", "rounds.view_table",
+                                  "rounds.view_round", "casino.view_player"}
+    assert not User.objects.get(pk=user.pk).has_perm("rounds.void_round")
+
+
+def test_a_superuser_holds_every_permission_and_an_inactive_user_none():
+    boss = User.objects.create_superuser("t-super")
+    gone = User.objects.create_user("t-gone", is_active=False)
+    gone.user_permissions.add(_perm("view_table"))
+    gone.groups.add(Group.objects.create(name="t-gone-group"))
+
+    assert _permissions(boss) == {
+        f"{p.content_type.app_label}.{p.codename}" for p in Permission.objects.all()}
+    assert _permissions(gone) == set()
+
+
+def test_a_group_members_permission_decides_an_api_request(api_client):
+    # given a user whose only permission comes from a group
+    readers = Group.objects.create(name="t-readers")
+    readers.permissions.add(_perm("view_table"))
+    user = User.objects.create_user("t-reader")
+    user.groups.add(readers)
+    _, token = AuthToken.objects.create(user)
+    client = client_with(f"Token {token}")
+
+    # then the group's permission lets them read the tables, and nothing lets them add one
+    assert client.get("/api/v1/tables").status_code == 200
+    refused = client.post("/api/v1/tables", {"name": "T"}, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "permission_denied"

@@ -21,11 +21,11 @@ pytestmark = pytest.mark.django_db
 
 # knox's token lookup twice (the tokens under the key with their user, then the user's
 # tokens, swept for expired ones): once by the Idempotency-Key middleware, which scopes the
-# key to the user, once by the view; the user's permissions (one statement,
-# casino/shared/auth_backend.py); the Idempotency-Key's transaction (begin, insert of the key,
+# key to the user, once by the view; the user's permissions, Django's ModelBackend's two
+# (their own, their groups'); the Idempotency-Key's transaction (begin, insert of the key,
 # update with the answer, end). The answer reads nothing more: the settlement holds the
 # round, its wagers, its hands and its events as it wrote them.
-AROUND_THE_SETTLEMENT = 9
+AROUND_THE_SETTLEMENT = 10
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_nine_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_ten_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends
@@ -65,7 +65,7 @@ def test_a_settle_request_sends_nine_statements_besides_the_settlements_own(
         response = dealer.client.post(f"/api/v1/rounds/{round_id}/settle", {}, format="json",
                                       HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then the request sends the settlement's statements and nine more
+    # then the request sends the settlement's statements and ten more
     assert response.status_code == 200, response.json()
     assert response.json()["state"] == "settled"
     (own,) = settlement
@@ -96,18 +96,18 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
 
 # A wager and a hand answer with the whole round, as the service left it: the round, its
 # wagers, its hands and its events come with the step's own reads and writes, so nothing
-# is read after the commit. Each step's count starts with its caller's three: knox's token
-# lookup (two statements) and the user's permissions (one); then the
+# is read after the commit. Each step's count starts with its caller's four: knox's token
+# lookup (two statements) and the user's permissions (Django's ModelBackend: two); then the
 # round's lock with the step's reads, the writes (a wager's hold, then the wager and its
 # event; a hand and its event), each answer's reads sent with them. (Savepoints are not
 # counted: inside the test's own transaction every atomic block makes one.)
-OPEN_STATEMENTS = 10  # 3, table lock + in play + last number, round, event + round + events
-BANKER_STATEMENTS = 9  # 3, currency, lock + wagers + hands, round-and-event + events
-# 3, lock + wagers in play + wagers, pending requests, hands, deal draft,
+OPEN_STATEMENTS = 11  # 4, table lock + in play + last number, round, event + round + events
+BANKER_STATEMENTS = 10  # 4, currency, lock + wagers + hands, round-and-event + events
+# 4, lock + wagers in play + wagers, pending requests, hands, deal draft,
 # round-and-event + hands + events
-DEAL_STATEMENTS = 12
-WAGER_STATEMENTS = 14  # 3, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
-HAND_STATEMENTS = 8  # 3, lock + hands + wagers, hand-and-event + events
+DEAL_STATEMENTS = 13
+WAGER_STATEMENTS = 15  # 4, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
+HAND_STATEMENTS = 9  # 4, lock + hands + wagers, hand-and-event + events
 
 
 def _request(dealer: Dealer, url: str, body: dict[str, Any],
