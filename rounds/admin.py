@@ -22,8 +22,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from casino.shared import approvals
-from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
+from casino.shared.admin import ReadOnlyInline, StyledAdmin
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_user
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services

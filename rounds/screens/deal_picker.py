@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from casino.shared.errors import DomainError
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from rounds.models import Round
 from rounds.screens import selectors
 from rounds.screens.refusals import refusal_text
@@ -85,11 +84,6 @@ def _step(request: HttpRequest, round_id: int, write: Any) -> HttpResponse:
     return _answer(request, round_)
 
 
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # signed in: _run's staff_may
-    return request.user
-
-
 def _run(view: Any) -> Any:
     """Signed in, allowed to run rounds (else the 403 page in words), and a POST."""
     return staff_may(RUN)(require_POST(view))
@@ -98,7 +92,7 @@ def _run(view: Any) -> Any:
 @_run
 def deal_pick(request: HttpRequest, round_id: int) -> HttpResponse:
     """One card picked, for the position sent (else the first not yet full)."""
-    user = _user(request)
+    user = staff_user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_pick(
         round_id=rid, card=request.POST.get("pick", ""),
         position=request.POST.get("position") or None, by=user))
@@ -107,7 +101,7 @@ def deal_pick(request: HttpRequest, round_id: int) -> HttpResponse:
 @_run
 def deal_undo(request: HttpRequest, round_id: int) -> HttpResponse:
     """The last card picked taken back (the one the page showed as last, if it sent it)."""
-    user = _user(request)
+    user = staff_user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_undo(
         round_id=rid, card=request.POST.get("card") or None, by=user))
 
@@ -115,5 +109,5 @@ def deal_undo(request: HttpRequest, round_id: int) -> HttpResponse:
 @_run
 def deal_clear(request: HttpRequest, round_id: int) -> HttpResponse:
     """Every card taken back: the recording starts again."""
-    user = _user(request)
+    user = staff_user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_clear(round_id=rid, by=user))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,7 +21,7 @@ from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.money import amount_show, to_minor
 from casino.shared.refusals import refusal_trace_request
@@ -66,11 +65,6 @@ def _htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)
-    return request.user
-
-
 def _round(round_id: int) -> Round:
     round_ = Round.objects.select_related("table", "banker_player").filter(pk=round_id).first()
     if round_ is None:
@@ -104,7 +98,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         # Least privilege: a dealer sees the funds of the players at a table they run
         # (as GET /tables/{id}/players answers), not of every table they may look at.
         "show_balances": user.has_perm("casino.view_player") or table_run_by(
-            table_id=table_id, user=_user(request)),
+            table_id=table_id, user=staff_user(request)),
     }
     if round_ is not None:
         # A chip outside the round's limits is shown but cannot be pressed (the service
@@ -249,7 +243,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
     try:
-        round_ = services.round_open(table_id=table_id, by=_user(request))
+        round_ = services.round_open(table_id=table_id, by=staff_user(request))
         messages.success(request, f"Round {round_.number} is open: place the wagers.")
     except DomainError as error:
         _refused(request, error)
@@ -267,7 +261,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
     seat = form.cleaned_data["seat"]
     try:
         services.wager_place(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
-                             by=_user(request))
+                             by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -278,7 +272,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
 def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        services.wager_clear(round_id=round_id, seat=seat, by=_user(request))
+        services.wager_clear(round_id=round_id, seat=seat, by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
     return _screen(request, round_.table_id)
@@ -295,7 +289,7 @@ def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
         return _screen(request, round_.table_id)
     try:
         services.wager_lower(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
-                             by=_user(request))
+                             by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -306,7 +300,7 @@ def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
 def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        services.wager_rebet(round_id=round_id, seat=seat, by=_user(request))
+        services.wager_rebet(round_id=round_id, seat=seat, by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -317,7 +311,7 @@ def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
 def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        cleared = services.wager_clear_all(round_id=round_id, by=_user(request))
+        cleared = services.wager_clear_all(round_id=round_id, by=staff_user(request))
         messages.success(request, f"Cleared {len(cleared)} wager{'s' * (len(cleared) != 1)}.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -329,7 +323,7 @@ def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
 def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        placed = services.wager_rebet_all(round_id=round_id, by=_user(request))
+        placed = services.wager_rebet_all(round_id=round_id, by=staff_user(request))
         messages.success(request, f"Re-Bet {len(placed)} seat{'s' * (len(placed) != 1)}.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -350,11 +344,11 @@ def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
         if round_.table_rules.card_room:
             # The house never banks here: a player-dealer's seat with their cover, and the
             # proposition player covering the rest or banking alone.
-            services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
+            services.banker_set(round_id=round_id, by=staff_user(request), house=data["house"],
                                 seat=seat, cover=data.get("cover"),
                                 third_party=data.get("third_party"))
             return _screen(request, round_.table_id)
-        services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
+        services.banker_set(round_id=round_id, by=staff_user(request), house=data["house"],
                             seat=seat, house_stake=data.get("house_stake") or 0)
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
@@ -374,7 +368,7 @@ def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
         return _screen(request, round_.table_id)
     seat = form.cleaned_data["seat"]
     try:
-        services.round_bank_decline(round_id=round_id, seat=seat, by=_user(request))
+        services.round_bank_decline(round_id=round_id, seat=seat, by=staff_user(request))
         messages.success(request, f"{_seat_name(round_, seat) or f'Seat {seat}'} declines "
                                   "the bank: it passes on.")
     except DomainError as error:
@@ -388,7 +382,7 @@ def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
     """The electronic deal: the solvency check, then shuffle and dice."""
     round_ = _round(round_id)
     try:
-        services.round_deal(round_id=round_id, by=_user(request))
+        services.round_deal(round_id=round_id, by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
                  who=_banker_name(round_))
@@ -404,7 +398,7 @@ def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
     draft on the server holds them (the page's copy may be stale; the server's is not)."""
     round_ = _round(round_id)
     try:
-        deal_draft.round_deal_from_draft(round_id=round_id, by=_user(request))
+        deal_draft.round_deal_from_draft(round_id=round_id, by=staff_user(request))
         messages.success(request, "The deal is recorded: set the players' hands.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
@@ -433,12 +427,12 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
             return _screen(request, round_.table_id)
     try:
         if form.cleaned_data["house_way"] or hand is None:
-            services.hand_set(round_id=round_id, position=position, by=_user(request),
+            services.hand_set(round_id=round_id, position=position, by=staff_user(request),
                               house_way=True)
         else:
             low = form.cleaned_data["low"]
             high = [c for c in hand.cards.split() if c not in low]
-            services.hand_set(round_id=round_id, position=position, by=_user(request),
+            services.hand_set(round_id=round_id, position=position, by=staff_user(request),
                               high=high, low=low)
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -450,7 +444,7 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
 def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        settled = services.round_settle(round_id=round_id, by=_user(request))
+        settled = services.round_settle(round_id=round_id, by=staff_user(request))
         messages.success(request, f"Round {settled.number} is settled.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -466,7 +460,7 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     outcomes = {p: request.POST.get(f"outcome_{p}", "")
                 for p in selectors.outcome_positions(round_)}
     try:
-        done = approvals.action_submit(action=SETTLE_RESULTS, by=_user(request),
+        done = approvals.action_submit(action=SETTLE_RESULTS, by=staff_user(request),
                                        params={"round_id": round_id, "outcomes": outcomes})
         if done.approval is not None:
             messages.success(request, f"The outcomes of round {round_.number} wait for a pit "
@@ -499,7 +493,7 @@ def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
                                          "amount": amount}) is not None:
                 return redirect("console:table", table_id)
             taken = buy_in_take(table_id=table_id, seat=seat, amount=amount,
-                                by=_user(request))
+                                by=staff_user(request))
             form_once_done(request, reverse("console:table", args=[table_id]))
         messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
                                   f"{amount_show(taken.amount, taken.currency)} "
@@ -521,7 +515,7 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
         return _screen(request, table_id)
     try:
         seat = services.seat_take(table_id=table_id, number=form.cleaned_data["number"],
-                                  player_id=form.cleaned_data["player"], by=_user(request))
+                                  player_id=form.cleaned_data["player"], by=staff_user(request))
         assert seat.player is not None
         seated = [s.player for s in seat.table.seats.select_related("player")]
         messages.success(request, f"{player_label(seat.player, among=seated)} sits at seat "
@@ -536,7 +530,7 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
 def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     _table(table_id)
     try:
-        services.seat_leave(table_id=table_id, number=number, by=_user(request))
+        services.seat_leave(table_id=table_id, number=number, by=staff_user(request))
         messages.success(request, f"Seat {number} is free.")
     except DomainError as error:
         _refused(request, error)
@@ -550,7 +544,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     form = TableSettingsForm(request.POST or None, instance=table)
     if request.method == "POST" and form.is_valid():
         try:
-            services.table_update(table_id=table_id, by=_user(request),
+            services.table_update(table_id=table_id, by=staff_user(request),
                                   changes=form.changes())
             messages.success(request, "The table's settings are saved.")
             return redirect("console:table", table_id=table_id)
@@ -570,7 +564,7 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.round_void(round_id=round_id, reason=form.cleaned_data["reason"],
-                                by=_user(request))
+                                by=staff_user(request))
             messages.success(request, f"Round {round_.number} is voided; every hold is "
                                       "released.")
             return redirect("console:table", table_id=round_.table_id)
@@ -593,7 +587,7 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
         try:
             # Under dual control a second pit boss approves first (casino.shared.approvals).
             done = approvals.action_submit(
-                action=REVERSE_ACTION, by=_user(request),
+                action=REVERSE_ACTION, by=staff_user(request),
                 params={"round_id": round_id, "reason": form.cleaned_data["reason"]})
             if done.approval is not None:
                 messages.success(request, f"The reversal of round {round_.number} waits for a "
