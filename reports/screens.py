@@ -150,7 +150,7 @@ def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None
 @require_GET
 def reports(request: HttpRequest) -> HttpResponse:
     kind = _kind(request, request.GET.get("kind"))
-    htmx = getattr(request, "htmx", None)   # django-htmx's middleware sets it
+    htmx = request.htmx  # type: ignore[attr-defined]  # django-htmx's middleware sets it
     if htmx and not htmx.history_restore_request:
         # the kind changed: only the asking part is swapped
         return render(request, f"{TEMPLATE}#ask", _ask_context(request, kind))

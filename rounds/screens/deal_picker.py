@@ -64,7 +64,7 @@ def picker_context(round_: Round, screen: selectors.TableScreen, active: str = "
 
 def _answer(request: HttpRequest, round_: Round, refusal: str = "") -> HttpResponse:
     """The picker alone for the page's script (or htmx), else back to the screen."""
-    if not getattr(request, "htmx", False):
+    if not request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         if refusal:
             messages.error(request, refusal)
         return redirect("console:table", table_id=round_.table_id)

@@ -60,11 +60,6 @@ REVERSE = "rounds.reverse_round"
 TEMPLATE = "rounds/screens/table.html"
 
 
-def _htmx(request: HttpRequest) -> bool:
-    """Whether htmx sent the request (django_htmx's middleware sets ``request.htmx``)."""
-    return bool(getattr(request, "htmx", False))
-
-
 def _round(round_id: int) -> Round:
     round_ = Round.objects.select_related("table", "banker_player").filter(pk=round_id).first()
     if round_ is None:
@@ -159,7 +154,7 @@ def _next_focus(context: dict[str, Any]) -> tuple[str, str]:
 
 def _screen(request: HttpRequest, table_id: int) -> HttpResponse:
     """After a step: the screen partial for htmx, else back to the screen (PRG)."""
-    if _htmx(request):
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         return render(request, f"{TEMPLATE}#screen", _context(request, table_id))
     return redirect("console:table", table_id=table_id)
 
@@ -233,7 +228,7 @@ def floor_live(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
     context = _context(request, table_id)
-    if _htmx(request):
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         return render(request, f"{TEMPLATE}#screen", context)
     return render(request, TEMPLATE, context)
 
