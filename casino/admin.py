@@ -13,9 +13,10 @@ from django.http import HttpRequest
 
 from casino import selectors, services
 from casino.models import CashReport, Player, Refusal
-from casino.shared.admin import ReadOnlyAdmin, StyledAdmin, staff_user
+from casino.shared.admin import ReadOnlyAdmin, StyledAdmin
 from casino.shared.approvals import VIEW_ALL, Approval
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_user
 from casino.shared.money import format_minor
 
 

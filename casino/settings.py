@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Cache-Control: no-store on the API's answers, replayed ones included.
     "casino.shared.api.middleware.NoStoreMiddleware",
+    # A token that is not text is refused as a bad token, before anything looks it up.
+    "casino.shared.api.middleware.TokenTextMiddleware",
     # Safe retries of every API POST (Idempotency-Key); see casino/shared/idempotency.py.
     "casino.shared.idempotency.IdempotencyMiddleware",
     # Last, so that it turns a locked-out login's answer into the lockout page or error.
@@ -184,8 +186,7 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # axes first: it refuses a locked-out username before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, with a user's permissions read in one query.
-    "casino.shared.auth_backend.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -302,8 +303,8 @@ for _line in CASH_LINES:
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    # knox's tokens, looked up once per request (casino/shared/api/authentication.py).
-    "DEFAULT_AUTHENTICATION_CLASSES": ["casino.shared.api.authentication.TokenAuthentication"],
+    # knox's tokens: stored hashed, expiring (REST_KNOX below), revoked by deletion.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["knox.auth.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),

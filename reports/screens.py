@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Player
 from casino.shared.errors import DomainError
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from casino.shared.refusals import refusal_trace_request
 from reports import services as reporting
 from reports.closing import gaming_day_close as close_day
@@ -91,18 +91,13 @@ class CloseDayForm(forms.Form):
                                  widget=forms.DateInput(attrs={"type": "date"}))
 
 
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)
-    return request.user
-
-
 def _kinds(user: User) -> list[tuple[str, str]]:
     return [(k, spec.label) for k, spec in KINDS.items()
             if reporting.report_may_read(user=user, kind=k)]
 
 
 def _kind(request: HttpRequest, given: str | None) -> str:
-    mine = [k for k, _ in _kinds(_user(request))]
+    mine = [k for k, _ in _kinds(staff_user(request))]
     return given if given in mine else (mine[0] if mine else "table_day")
 
 
@@ -136,7 +131,7 @@ def _visible_reports(user: User) -> list[Report]:
 
 
 def _list_context(request: HttpRequest) -> dict:
-    reports = _visible_reports(_user(request))
+    reports = _visible_reports(staff_user(request))
     return {"reports": reports,
             "busy": any(r.status in (Report.Status.QUEUED, Report.Status.RUNNING)
                         for r in reports)}
@@ -145,7 +140,7 @@ def _list_context(request: HttpRequest) -> dict:
 def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None) -> dict:
     query = request.GET.get("q", "")
     fmt = request.GET.get("format")   # kept when the kind changes
-    return {"kind": kind, "kinds": _kinds(_user(request)), "query": query,
+    return {"kind": kind, "kinds": _kinds(staff_user(request)), "query": query,
             "form": form or ReportForm(kind=kind, players=_players(query),
                                        initial={"format": fmt if fmt in FORMATS else "pdf"}),
             "kind_spec": KINDS[kind], "players_shown": PLAYERS_SHOWN}
@@ -155,7 +150,7 @@ def _ask_context(request: HttpRequest, kind: str, form: ReportForm | None = None
 @require_GET
 def reports(request: HttpRequest) -> HttpResponse:
     kind = _kind(request, request.GET.get("kind"))
-    htmx = getattr(request, "htmx", None)   # django-htmx's middleware sets it
+    htmx = request.htmx  # type: ignore[attr-defined]  # django-htmx's middleware sets it
     if htmx and not htmx.history_restore_request:
         # the kind changed: only the asking part is swapped
         return render(request, f"{TEMPLATE}#ask", _ask_context(request, kind))
@@ -184,7 +179,7 @@ def gaming_day_close(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Give the gaming day to close as a date.")
         return redirect("console:reports")
     try:
-        closed = close_day(gaming_day=form.cleaned_data["gaming_day"], by=_user(request))
+        closed = close_day(gaming_day=form.cleaned_data["gaming_day"], by=staff_user(request))
     except DomainError as refused:
         messages.error(request, f"Not closed: {refused.message}")
         refusal_trace_request(request, refused,
@@ -220,7 +215,7 @@ def report_ask(request: HttpRequest) -> HttpResponse:
         return _back(kind)
     try:
         report = reporting.report_request(kind=kind, format=form.cleaned_data["format"],
-                                          parameters=form.parameters(), by=_user(request))
+                                          parameters=form.parameters(), by=staff_user(request))
     except DomainError as refused:
         problems = refused.detail.get("fields", {})
         said = "; ".join(f"{_label(form, name)}: {', '.join(why)}"
@@ -239,7 +234,7 @@ def _label(form: ReportForm, name: str) -> str:
 
 def _visible_report(request: HttpRequest, report_id: int) -> Report:
     report = Report.objects.select_related("requested_by").filter(pk=report_id).first()
-    if report is None or not reporting.report_may_read(user=_user(request), kind=report.kind):
+    if report is None or not reporting.report_may_read(user=staff_user(request), kind=report.kind):
         raise Http404("no such report")
     return report
 
@@ -262,7 +257,7 @@ def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
     read at another."""
     report = _visible_report(request, report_id)
     try:
-        document = reporting.report_read(report=report, by=_user(request))
+        document = reporting.report_read(report=report, by=staff_user(request))
     except DomainError as refused:
         messages.error(request, f"Report #{report.pk} cannot be read: {refused.message}")
         return redirect("console:reports")

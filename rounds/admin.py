@@ -23,8 +23,9 @@ from django.utils.safestring import SafeString
 from django.utils.timezone import localtime
 
 from casino.shared import approvals
-from casino.shared.admin import StyledAdmin, staff_user
+from casino.shared.admin import StyledAdmin
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_user
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services

@@ -11,8 +11,9 @@ from django.contrib import admin
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from casino.shared.admin import ReadOnlyInline, StyledAdmin, staff_user
+from casino.shared.admin import ReadOnlyInline, StyledAdmin
 from casino.shared.errors import DomainError
+from casino.shared.guards import staff_user
 from casino.shared.money import format_minor, to_minor
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,9 +25,9 @@ from casino.api.serializers import (
     PlayerOutput,
     PlayerSearch,
 )
-from casino.models import Player
 from casino.shared import approvals
 from casino.shared.api.approvals import approval_response
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
@@ -37,18 +36,17 @@ from ledger.api.serializers import EntryOutput
 from ledger.selectors import entry_get
 
 
-class PlayerListView(generics.ListAPIView):
+class PlayerListView(APIView):
     permission_classes = [requires("casino.view_player", POST="casino.add_player")]
-    serializer_class = PlayerOutput
 
-    def get_queryset(self) -> QuerySet[Player]:
-        search = parse(PlayerSearch, self.request.query_params)
-        return cash.with_cash_today(selectors.player_list(search=search["search"]))
-
-    @extend_schema(summary="List players with their balances", parameters=[PlayerSearch],
-                   responses={200: PlayerOutput(many=True)})
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+    @extend_schema(summary="List players with their balances", operation_id="players_list",
+                   parameters=[PlayerSearch, *PAGE_PARAMETERS],
+                   responses={200: paginated(PlayerOutput(many=True),
+                                             "PaginatedPlayerOutputList")})
+    def get(self, request: Request) -> Response:
+        search = parse(PlayerSearch, request.query_params)
+        players = cash.with_cash_today(selectors.player_list(search=search["search"]))
+        return page_response(request, self, players, lambda p: PlayerOutput(p).data)
 
     @extend_schema(
         summary="Register a player (opens their account)", request=PlayerInput,
@@ -56,7 +54,7 @@ class PlayerListView(generics.ListAPIView):
                     "answer's `namesakes` lists the others (empty when none), so the caller "
                     "can check it registered a different person.",
         responses={201: PlayerCreatedOutput})
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def post(self, request: Request) -> Response:
         data = parse(PlayerInput, request.data)
         identity = services.Identity(**identity_changes(data))
         player = services.player_create(name=data["name"], currency=data["currency"],

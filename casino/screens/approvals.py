@@ -6,14 +6,13 @@ already decided, the state changed meanwhile) is shown in words and changes noth
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.shared import approvals
 from casino.shared.errors import DomainError
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.words import sentence_text
 
@@ -21,16 +20,10 @@ TEMPLATE = "casino/screens/approvals/list.html"
 SHOWN = 100  # the newest decided requests shown below the pending ones
 
 
-def _user(request: HttpRequest) -> User:
-    user = request.user
-    assert isinstance(user, User)  # staff_may
-    return user
-
-
 @staff_may()
 @require_GET
 def approval_list(request: HttpRequest) -> HttpResponse:
-    user = _user(request)
+    user = staff_user(request)
     pending = list(approvals.approval_list(user=user, status=approvals.Approval.Status.PENDING))
     decided = list(approvals.approval_list(user=user).exclude(
         status=approvals.Approval.Status.PENDING)[:SHOWN])
@@ -46,7 +39,7 @@ def approval_decide(request: HttpRequest, approval_id: int) -> HttpResponse:
     note = request.POST.get("note", "").strip()[:1000]
     try:
         decided = approvals.approval_decide(approval_id=approval_id, approve=approve,
-                                            by=_user(request), note=note)
+                                            by=staff_user(request), note=note)
         verb = "approved" if approve else "rejected"
         messages.success(request, f"Request #{decided.pk} is {verb}: "
                                   f"{sentence_text(decided.summary)}")

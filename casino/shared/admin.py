@@ -3,14 +3,10 @@ services (and PostgreSQL refuses edits of ledger rows and round events anyway)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
 
 
 class StyledAdmin(admin.ModelAdmin):
@@ -55,11 +51,3 @@ class ReadOnlyInline(admin.TabularInline):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-
-def staff_user(request: HttpRequest) -> User:
-    """The signed-in staff member a service records as ``by``; the admin site lets no
-    anonymous request this far, and one that got here is refused rather than recorded."""
-    user = request.user
-    if not user.is_authenticated:
-        raise PermissionDenied
-    return user

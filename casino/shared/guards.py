@@ -3,18 +3,23 @@
 Signed out: to the login page, back here after. Signed in without a permission the view
 needs: the 403 page, saying in words what the role may not do (casino.shared.permissions),
 never the permission's code. A screen may hide a button; the services refuse anyway.
+``staff_user`` is who a screen's (or the admin's) service call records as ``by``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
 from casino.shared.permissions import not_allowed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -40,3 +45,14 @@ def staff_may(*permissions: str) -> Callable[[View], View]:
         return cast(View, guarded)
 
     return decorate
+
+
+def staff_user(request: HttpRequest) -> User:
+    """The signed-in staff member a service records as ``by``, in the console's views and
+    the admin's; ``staff_may`` and the admin site let no anonymous request this far, and one
+    that got here is refused rather than recorded. (The API's is
+    ``casino.shared.api.permissions.acting_user``.)"""
+    user = request.user
+    if not user.is_authenticated:
+        raise PermissionDenied
+    return user

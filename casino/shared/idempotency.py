@@ -109,12 +109,6 @@ def _authenticated_user_id(request: HttpRequest) -> int | None:
         return None
     if user is None or not user.is_authenticated:
         return None
-    # The view's token authentication finds this lookup rather than making it again; only a
-    # token's outcome is kept (another scheme's, a session's, has checks of its own).
-    from casino.shared.api.authentication import TokenAuthentication, remember
-
-    if isinstance(drf_request.successful_authenticator, TokenAuthentication):
-        remember(request, (user, drf_request.auth))
     return user.pk
 
 

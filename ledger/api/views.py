@@ -5,15 +5,15 @@ The error answers of every operation are in the schema by casino.shared.api.sche
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.shared import approvals
 from casino.shared.api.approvals import approval_response
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
@@ -27,7 +27,6 @@ from ledger.api.serializers import (
     HoldOutput,
     ReverseInput,
 )
-from ledger.models import Account, Entry, Hold
 
 HOUSE = "ledger.view_house_accounts"
 
@@ -37,36 +36,41 @@ def _players_only(request: Request) -> bool:
     return not request.user.has_perm(HOUSE)
 
 
-@extend_schema(summary="List ledger accounts with their balances",
-               description="Without ledger.view_house_accounts (the cage): players' accounts "
-                           "only.", parameters=[AccountFilters],
-               responses={200: AccountOutput(many=True)})
-class AccountListView(generics.ListAPIView):
+class AccountListView(APIView):
     permission_classes = [requires("ledger.view_account")]
-    serializer_class = AccountOutput
 
-    def get_queryset(self) -> QuerySet[Account]:
-        return selectors.account_list(**parse(AccountFilters, self.request.query_params),
-                                      players_only=_players_only(self.request))
+    @extend_schema(summary="List ledger accounts with their balances",
+                   description="Without ledger.view_house_accounts (the cage): players' "
+                               "accounts only.", operation_id="ledger_accounts_list",
+                   parameters=[AccountFilters, *PAGE_PARAMETERS],
+                   responses={200: paginated(AccountOutput(many=True),
+                                             "PaginatedAccountOutputList")})
+    def get(self, request: Request) -> Response:
+        accounts = selectors.account_list(**parse(AccountFilters, request.query_params),
+                                          players_only=_players_only(request))
+        return page_response(request, self, accounts, lambda a: AccountOutput(a).data)
 
 
-@extend_schema(summary="List ledger entries, newest first",
-               description="Without ledger.view_house_accounts (the cage): only the entries "
-                           "that move a player's account, and `account` only a player's: a "
-                           "house account's is 404 `not_found`.", parameters=[EntryFilters],
-               responses={200: EntryOutput(many=True)})
-class EntryListView(generics.ListAPIView):
+class EntryListView(APIView):
     permission_classes = [requires("ledger.view_entry")]
-    serializer_class = EntryOutput
 
-    def get_queryset(self) -> QuerySet[Entry]:
-        filters = parse(EntryFilters, self.request.query_params)
+    @extend_schema(summary="List ledger entries, newest first",
+                   description="Without ledger.view_house_accounts (the cage): only the "
+                               "entries that move a player's account, and `account` only a "
+                               "player's: a house account's is 404 `not_found`.",
+                   operation_id="ledger_entries_list",
+                   parameters=[EntryFilters, *PAGE_PARAMETERS],
+                   responses={200: paginated(EntryOutput(many=True),
+                                             "PaginatedEntryOutputList")})
+    def get(self, request: Request) -> Response:
+        filters = parse(EntryFilters, request.query_params)
         round_id = filters.pop("round", None)
         if round_id is not None:
             filters["ref"] = f"round:{round_id}"
         if "account" in filters:
             filters["account_id"] = filters.pop("account")
-        return selectors.entry_list(**filters, players_only=_players_only(self.request))
+        entries = selectors.entry_list(**filters, players_only=_players_only(request))
+        return page_response(request, self, entries, lambda e: EntryOutput(e).data)
 
 
 class EntryDetailView(APIView):
@@ -107,14 +111,15 @@ class EntryReverseView(APIView):
                         status=status.HTTP_201_CREATED)
 
 
-@extend_schema(summary="List holds, newest first", parameters=[HoldFilters],
-               responses={200: HoldOutput(many=True)})
-class HoldListView(generics.ListAPIView):
+class HoldListView(APIView):
     permission_classes = [requires("ledger.view_hold")]
-    serializer_class = HoldOutput
 
-    def get_queryset(self) -> QuerySet[Hold]:
-        filters = parse(HoldFilters, self.request.query_params)
+    @extend_schema(summary="List holds, newest first", operation_id="ledger_holds_list",
+                   parameters=[HoldFilters, *PAGE_PARAMETERS],
+                   responses={200: paginated(HoldOutput(many=True), "PaginatedHoldOutputList")})
+    def get(self, request: Request) -> Response:
+        filters = parse(HoldFilters, request.query_params)
         if "account" in filters:
             filters["account_id"] = filters.pop("account")
-        return selectors.hold_list(**filters)
+        holds = selectors.hold_list(**filters)
+        return page_response(request, self, holds, lambda h: HoldOutput(h).data)

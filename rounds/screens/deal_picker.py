@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from casino.shared.errors import DomainError
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from rounds.models import Round
 from rounds.round_view import RoundView
 from rounds.screens import selectors
@@ -66,11 +65,11 @@ def picker_context(round_: Round | RoundView, screen: selectors.TableScreen, act
 
 def _answer(request: HttpRequest, round_: Round, refusal: str = "") -> HttpResponse:
     """The picker alone for the page's script (or htmx), else back to the screen."""
-    if not getattr(request, "htmx", False):
+    if not request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         if refusal:
             messages.error(request, refusal)
         return redirect("console:table", table_id=round_.table_id)
-    screen = selectors.table_screen(table_id=round_.table_id, viewer=_user(request))
+    screen = selectors.table_screen(table_id=round_.table_id, viewer=staff_user(request))
     picker = picker_context(round_, screen, active=request.POST.get("active", ""))
     return render(request, PICKER, {"picker": picker, "round": round_, "refusal": refusal})
 
@@ -86,11 +85,6 @@ def _step(request: HttpRequest, round_id: int, write: Any) -> HttpResponse:
     return _answer(request, round_)
 
 
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # signed in: _run's staff_may
-    return request.user
-
-
 def _run(view: Any) -> Any:
     """Signed in, allowed to run rounds (else the 403 page in words), and a POST."""
     return staff_may(RUN)(require_POST(view))
@@ -99,7 +93,7 @@ def _run(view: Any) -> Any:
 @_run
 def deal_pick(request: HttpRequest, round_id: int) -> HttpResponse:
     """One card picked, for the position sent (else the first not yet full)."""
-    user = _user(request)
+    user = staff_user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_pick(
         round_id=rid, card=request.POST.get("pick", ""),
         position=request.POST.get("position") or None, by=user))
@@ -108,7 +102,7 @@ def deal_pick(request: HttpRequest, round_id: int) -> HttpResponse:
 @_run
 def deal_undo(request: HttpRequest, round_id: int) -> HttpResponse:
     """The last card picked taken back (the one the page showed as last, if it sent it)."""
-    user = _user(request)
+    user = staff_user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_undo(
         round_id=rid, card=request.POST.get("card") or None, by=user))
 
@@ -116,5 +110,5 @@ def deal_undo(request: HttpRequest, round_id: int) -> HttpResponse:
 @_run
 def deal_clear(request: HttpRequest, round_id: int) -> HttpResponse:
     """Every card taken back: the recording starts again."""
-    user = _user(request)
+    user = staff_user(request)
     return _step(request, round_id, lambda rid: drafts.deal_draft_clear(round_id=rid, by=user))

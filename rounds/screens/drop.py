@@ -15,11 +15,10 @@ from django.views.decorators.http import require_http_methods
 from casino.shared.errors import DomainError
 from casino.shared.forms import AmountField
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from rounds.drop import drop_count_list
 from rounds.models import Table
 from rounds.screens.refusals import refusal_text
-from rounds.screens.views import _user
 from rounds.services.drop import COUNT_DROP, drop_count_explain, drop_count_record
 
 
@@ -56,7 +55,7 @@ def drop_count(request: HttpRequest) -> HttpResponse:
             count = drop_count_record(
                 table_id=table.pk, gaming_day=data["gaming_day"],
                 counted=data["counted"], witness=data["witness"],
-                reason=data["reason"], by=_user(request))
+                reason=data["reason"], by=staff_user(request))
             messages.success(request, f"{table.name}'s drop box for gaming day "
                                       f"{count.gaming_day} is counted.")
             return redirect(f"{request.path}?shown={count.pk}")
@@ -88,7 +87,7 @@ def drop_count_explain_view(request: HttpRequest, count_id: int) -> HttpResponse
         return back
     try:
         count = drop_count_explain(count_id=count_id, reason=form.cleaned_data["reason"],
-                                   by=_user(request))
+                                   by=staff_user(request))
         messages.success(request, f"The variance of {count.table.name}'s count for gaming "
                                   f"day {count.gaming_day} is explained.")
     except DomainError as error:

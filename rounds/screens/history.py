@@ -13,7 +13,6 @@ from datetime import date
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from casino.shared.permissions import NotAllowed
 from casino.shared.refusals import refusal_trace_request
 from rounds.approvals import REVERSE as REVERSE_ACTION
@@ -43,14 +42,9 @@ ONLY_TABLES_RUN = ("Your role does not allow this: a dealer reads the history of
                    "they run today only. Ask a pit boss if you think it should.")
 
 
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)  # staff_may
-    return request.user
-
-
 def _readable(request: HttpRequest, table_id: int) -> None:
     """Beside the views' guard (staff_may(VIEW)): the viewer may read this table's rounds."""
-    user = _user(request)
+    user = staff_user(request)
     if not table_history_readable(table_id=table_id, user=user):
         raise NotAllowed(ONLY_TABLES_RUN, permission=VIEW)
 
@@ -88,7 +82,7 @@ def table_history(request: HttpRequest, table_id: int) -> HttpResponse:
 def _page_context(request: HttpRequest, round_id: int, form: ReasonForm | None = None,
                   ) -> dict:
     try:
-        page = selectors.round_page(round_id=round_id, viewer=_user(request))
+        page = selectors.round_page(round_id=round_id, viewer=staff_user(request))
     except NotFound:
         raise Http404("no such round") from None
     _readable(request, page.round.table_id)
@@ -125,7 +119,7 @@ def round_page_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             done = approvals.action_submit(
-                action=REVERSE_ACTION, by=_user(request),
+                action=REVERSE_ACTION, by=staff_user(request),
                 params={"round_id": round_id, "reason": form.cleaned_data["reason"]})
         except DomainError as error:
             messages.error(request, refusal_text(error, currency=round_.currency))

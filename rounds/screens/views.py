@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,7 +21,7 @@ from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
-from casino.shared.guards import staff_may
+from casino.shared.guards import staff_may, staff_user
 from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.money import amount_show, to_minor
 from casino.shared.refusals import refusal_trace_request
@@ -62,16 +61,6 @@ REVERSE = "rounds.reverse_round"
 TEMPLATE = "rounds/screens/table.html"
 
 
-def _htmx(request: HttpRequest) -> bool:
-    """Whether htmx sent the request (django_htmx's middleware sets ``request.htmx``)."""
-    return bool(getattr(request, "htmx", False))
-
-
-def _user(request: HttpRequest) -> User:
-    assert isinstance(request.user, User)
-    return request.user
-
-
 def _round(round_id: int) -> Round:
     round_ = Round.objects.select_related("table", "banker_player").filter(pk=round_id).first()
     if round_ is None:
@@ -87,7 +76,7 @@ def _table(table_id: int) -> Table:
 
 
 def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any]:
-    screen = selectors.table_screen(table_id=table_id, viewer=_user(request))
+    screen = selectors.table_screen(table_id=table_id, viewer=staff_user(request))
     user = request.user
     round_ = screen.round
     context: dict[str, Any] = {
@@ -105,7 +94,7 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         # Least privilege: a dealer sees the funds of the players at a table they run
         # (as GET /tables/{id}/players answers), not of every table they may look at.
         "show_balances": user.has_perm("casino.view_player") or table_run_by(
-            table_id=table_id, user=_user(request)),
+            table_id=table_id, user=staff_user(request)),
     }
     if round_ is not None:
         # A chip outside the round's limits is shown but cannot be pressed (the service
@@ -166,7 +155,7 @@ def _next_focus(context: dict[str, Any]) -> tuple[str, str]:
 
 def _screen(request: HttpRequest, table_id: int) -> HttpResponse:
     """After a step: the screen partial for htmx, else back to the screen (PRG)."""
-    if _htmx(request):
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         return render(request, f"{TEMPLATE}#screen", _context(request, table_id))
     return redirect("console:table", table_id=table_id)
 
@@ -215,7 +204,7 @@ def floor(request: HttpRequest) -> HttpResponse:
     if not request.user.has_perm(VIEW):
         return render(request, "rounds/screens/floor.html", {"tables": None})
     return render(request, "rounds/screens/floor.html", {
-        "tables": selectors.floor(_user(request)),
+        "tables": selectors.floor(staff_user(request)),
         "outside_band": _outside_band() if request.user.has_perm("rounds.run_reports")
         else []})
 
@@ -231,7 +220,7 @@ def _outside_band() -> list[str]:
 @require_GET
 def floor_live(request: HttpRequest) -> HttpResponse:
     return render(request, "rounds/screens/floor.html#tables",
-                  {"tables": selectors.floor(_user(request))})
+                  {"tables": selectors.floor(staff_user(request))})
 
 
 # --- the table screen -----------------------------------------------------------------------
@@ -241,7 +230,7 @@ def floor_live(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
     context = _context(request, table_id)
-    if _htmx(request):
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         return render(request, f"{TEMPLATE}#screen", context)
     return render(request, TEMPLATE, context)
 
@@ -251,7 +240,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 def round_open(request: HttpRequest, table_id: int) -> HttpResponse:
     _table(table_id)
     try:
-        round_ = services.round_open(table_id=table_id, by=_user(request))
+        round_ = services.round_open(table_id=table_id, by=staff_user(request))
         messages.success(request, f"Round {round_.number} is open: place the wagers.")
     except DomainError as error:
         _refused(request, error)
@@ -269,7 +258,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
     seat = form.cleaned_data["seat"]
     try:
         services.wager_place(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
-                             by=_user(request))
+                             by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -280,7 +269,7 @@ def wager_place(request: HttpRequest, round_id: int) -> HttpResponse:
 def wager_clear(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        services.wager_clear(round_id=round_id, seat=seat, by=_user(request))
+        services.wager_clear(round_id=round_id, seat=seat, by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
     return _screen(request, round_.table_id)
@@ -297,7 +286,7 @@ def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
         return _screen(request, round_.table_id)
     try:
         services.wager_lower(round_id=round_id, seat=seat, amount=form.cleaned_data["amount"],
-                             by=_user(request))
+                             by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -308,7 +297,7 @@ def wager_lower(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
 def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        services.wager_rebet(round_id=round_id, seat=seat, by=_user(request))
+        services.wager_rebet(round_id=round_id, seat=seat, by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency, who=_seat_name(round_, seat))
     return _screen(request, round_.table_id)
@@ -319,7 +308,7 @@ def wager_rebet(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
 def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        cleared = services.wager_clear_all(round_id=round_id, by=_user(request))
+        cleared = services.wager_clear_all(round_id=round_id, by=staff_user(request))
         messages.success(request, f"Cleared {len(cleared)} wager{'s' * (len(cleared) != 1)}.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -331,7 +320,7 @@ def wager_clear_all(request: HttpRequest, round_id: int) -> HttpResponse:
 def wager_rebet_all(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        placed = services.wager_rebet_all(round_id=round_id, by=_user(request))
+        placed = services.wager_rebet_all(round_id=round_id, by=staff_user(request))
         messages.success(request, f"Re-Bet {len(placed)} seat{'s' * (len(placed) != 1)}.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -352,11 +341,11 @@ def banker_set(request: HttpRequest, round_id: int) -> HttpResponse:
         if round_.table_rules.card_room:
             # The house never banks here: a player-dealer's seat with their cover, and the
             # proposition player covering the rest or banking alone.
-            services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
+            services.banker_set(round_id=round_id, by=staff_user(request), house=data["house"],
                                 seat=seat, cover=data.get("cover"),
                                 third_party=data.get("third_party"))
             return _screen(request, round_.table_id)
-        services.banker_set(round_id=round_id, by=_user(request), house=data["house"],
+        services.banker_set(round_id=round_id, by=staff_user(request), house=data["house"],
                             seat=seat, house_stake=data.get("house_stake") or 0)
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
@@ -376,7 +365,7 @@ def bank_decline(request: HttpRequest, round_id: int) -> HttpResponse:
         return _screen(request, round_.table_id)
     seat = form.cleaned_data["seat"]
     try:
-        services.round_bank_decline(round_id=round_id, seat=seat, by=_user(request))
+        services.round_bank_decline(round_id=round_id, seat=seat, by=staff_user(request))
         messages.success(request, f"{_seat_name(round_, seat) or f'Seat {seat}'} declines "
                                   "the bank: it passes on.")
     except DomainError as error:
@@ -390,7 +379,7 @@ def round_deal(request: HttpRequest, round_id: int) -> HttpResponse:
     """The electronic deal: the solvency check, then shuffle and dice."""
     round_ = _round(round_id)
     try:
-        services.round_deal(round_id=round_id, by=_user(request))
+        services.round_deal(round_id=round_id, by=staff_user(request))
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
                  who=_banker_name(round_))
@@ -406,7 +395,7 @@ def round_deal_physical(request: HttpRequest, round_id: int) -> HttpResponse:
     draft on the server holds them (the page's copy may be stale; the server's is not)."""
     round_ = _round(round_id)
     try:
-        deal_draft.round_deal_from_draft(round_id=round_id, by=_user(request))
+        deal_draft.round_deal_from_draft(round_id=round_id, by=staff_user(request))
         messages.success(request, "The deal is recorded: set the players' hands.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency,
@@ -428,10 +417,10 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
         return _screen(request, round_.table_id)
     try:
         if form.cleaned_data["house_way"]:
-            services.hand_set(round_id=round_id, position=position, by=_user(request),
+            services.hand_set(round_id=round_id, position=position, by=staff_user(request),
                               house_way=True)
         else:
-            services.hand_set(round_id=round_id, position=position, by=_user(request),
+            services.hand_set(round_id=round_id, position=position, by=staff_user(request),
                               low=form.cleaned_data["low"])
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -443,7 +432,7 @@ def hand_set(request: HttpRequest, round_id: int, position: str) -> HttpResponse
 def round_settle(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = _round(round_id)
     try:
-        settled = services.round_settle(round_id=round_id, by=_user(request))
+        settled = services.round_settle(round_id=round_id, by=staff_user(request))
         messages.success(request, f"Round {settled.number} is settled.")
     except DomainError as error:
         _refused(request, error, currency=round_.currency)
@@ -456,11 +445,11 @@ def round_settle_results(request: HttpRequest, round_id: int) -> HttpResponse:
     """A results-only table: the dealer records each position's outcome. Under dual control
     the outcomes wait for a pit boss's approval (casino.shared.approvals), as in the API."""
     round_ = _round(round_id)
-    shown = round_for(_user(request), round_id)
+    shown = round_for(staff_user(request), round_id)
     outcomes = {p: request.POST.get(f"outcome_{p}", "")
                 for p in selectors.outcome_positions(shown)}
     try:
-        done = approvals.action_submit(action=SETTLE_RESULTS, by=_user(request),
+        done = approvals.action_submit(action=SETTLE_RESULTS, by=staff_user(request),
                                        params={"round_id": round_id, "outcomes": outcomes})
         if done.approval is not None:
             messages.success(request, f"The outcomes of round {round_.number} wait for a pit "
@@ -493,7 +482,7 @@ def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
                                          "amount": amount}) is not None:
                 return redirect("console:table", table_id)
             taken = buy_in_take(table_id=table_id, seat=seat, amount=amount,
-                                by=_user(request))
+                                by=staff_user(request))
             form_once_done(request, reverse("console:table", args=[table_id]))
         messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
                                   f"{amount_show(taken.amount, taken.currency)} "
@@ -515,7 +504,7 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
         return _screen(request, table_id)
     try:
         seat = services.seat_take(table_id=table_id, number=form.cleaned_data["number"],
-                                  player_id=form.cleaned_data["player"], by=_user(request))
+                                  player_id=form.cleaned_data["player"], by=staff_user(request))
         assert seat.player is not None
         seated = [s.player for s in seat.table.seats.select_related("player")]
         messages.success(request, f"{player_label(seat.player, among=seated)} sits at seat "
@@ -530,7 +519,7 @@ def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
 def seat_leave(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     _table(table_id)
     try:
-        services.seat_leave(table_id=table_id, number=number, by=_user(request))
+        services.seat_leave(table_id=table_id, number=number, by=staff_user(request))
         messages.success(request, f"Seat {number} is free.")
     except DomainError as error:
         _refused(request, error)
@@ -544,7 +533,7 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     form = TableSettingsForm(request.POST or None, instance=table)
     if request.method == "POST" and form.is_valid():
         try:
-            services.table_update(table_id=table_id, by=_user(request),
+            services.table_update(table_id=table_id, by=staff_user(request),
                                   changes=form.changes())
             messages.success(request, "The table's settings are saved.")
             return redirect("console:table", table_id=table_id)
@@ -564,14 +553,14 @@ def round_void(request: HttpRequest, round_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.round_void(round_id=round_id, reason=form.cleaned_data["reason"],
-                                by=_user(request))
+                                by=staff_user(request))
             messages.success(request, f"Round {round_.number} is voided; every hold is "
                                       "released.")
             return redirect("console:table", table_id=round_.table_id)
         except DomainError as error:
             _refused(request, error, currency=round_.currency)
     return render(request, "rounds/screens/correction.html", {
-        "round": round_for(_user(request), round_id), "form": form, "verb": "Void",
+        "round": round_for(staff_user(request), round_id), "form": form, "verb": "Void",
         "lines": selectors.void_preview(round_id=round_id), "currency": round_.currency,
         "can_do": round_.state in Round.State.OPEN,
     })
@@ -587,7 +576,7 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
         try:
             # Under dual control a second pit boss approves first (casino.shared.approvals).
             done = approvals.action_submit(
-                action=REVERSE_ACTION, by=_user(request),
+                action=REVERSE_ACTION, by=staff_user(request),
                 params={"round_id": round_id, "reason": form.cleaned_data["reason"]})
             if done.approval is not None:
                 messages.success(request, f"The reversal of round {round_.number} waits for a "
@@ -600,7 +589,7 @@ def round_reverse(request: HttpRequest, round_id: int) -> HttpResponse:
         except DomainError as error:
             _refused(request, error, currency=round_.currency, action=REVERSE_ACTION)
     return render(request, "rounds/screens/correction.html", {
-        "round": round_for(_user(request), round_id), "form": form, "verb": "Reverse",
+        "round": round_for(staff_user(request), round_id), "form": form, "verb": "Reverse",
         "lines": selectors.reverse_preview(entry_id=round_.entry_id),
         "currency": round_.currency,
         "can_do": round_.state == Round.State.SETTLED,

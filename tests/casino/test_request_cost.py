@@ -19,12 +19,13 @@ from tests.rounds.conftest import Dealer
 
 pytestmark = pytest.mark.django_db
 
-# The token with its user and the user's permissions, by its digest (casino/shared/api/
-# authentication.py; knox's own lookup and its sweep of the user's other tokens were two,
-# and the permissions a third), the Idempotency-Key's transaction (begin, insert of the key,
+# knox's token lookup twice (the tokens under the key with their user, then the user's
+# tokens, swept for expired ones): once by the Idempotency-Key middleware, which scopes the
+# key to the user, once by the view; the user's permissions, Django's ModelBackend's two
+# (their own, their groups'); the Idempotency-Key's transaction (begin, insert of the key,
 # update with the answer, end). The answer reads nothing more: the settlement holds the
 # round, its wagers, its hands and its events as it wrote them.
-AROUND_THE_SETTLEMENT = 5
+AROUND_THE_SETTLEMENT = 10
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_five_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_ten_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends
@@ -64,7 +65,7 @@ def test_a_settle_request_sends_five_statements_besides_the_settlements_own(
         response = dealer.client.post(f"/api/v1/rounds/{round_id}/settle", {}, format="json",
                                       HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then the request sends the settlement's statements and five more
+    # then the request sends the settlement's statements and ten more
     assert response.status_code == 200, response.json()
     assert response.json()["state"] == "settled"
     (own,) = settlement
@@ -84,27 +85,29 @@ def test_a_replayed_settle_request_reads_the_stored_answer_and_nothing_else(deal
     with CaptureQueriesContext(connection) as request:
         retry = dealer.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="settle-1")
 
-    # then it gets the stored answer for the token's lookup, the key's insert and its read
-    # (and the transaction around them)
+    # then it gets the stored answer for the token's lookup (knox's two statements, by the
+    # middleware; the view is never reached), the key's insert and its read (and the
+    # transaction around them)
     assert retry["Idempotent-Replayed"] == "true"
     assert retry.json() == first.json()
-    assert len(request.captured_queries) == 5, "\n".join(
+    assert len(request.captured_queries) == 6, "\n".join(
         q["sql"] for q in request.captured_queries)
 
 
 # A wager and a hand answer with the whole round, as the service left it: the round, its
 # wagers, its hands and its events come with the step's own reads and writes, so nothing
-# is read after the commit. The token's read, the round's lock with the step's reads, the
-# writes (a wager's hold, then the wager and its event; a hand and its event), each
-# answer's reads sent with them. (Savepoints are not counted: inside the test's own
-# transaction every atomic block makes one.)
-OPEN_STATEMENTS = 8  # token, table lock + in play + last number, round, event + round + events
-BANKER_STATEMENTS = 7  # token, currency, lock + wagers + hands, round-and-event + events
-# token, lock + wagers in play + wagers, pending requests, hands, deal draft,
+# is read after the commit. Each step's count starts with its caller's four: knox's token
+# lookup (two statements) and the user's permissions (Django's ModelBackend: two); then the
+# round's lock with the step's reads, the writes (a wager's hold, then the wager and its
+# event; a hand and its event), each answer's reads sent with them. (Savepoints are not
+# counted: inside the test's own transaction every atomic block makes one.)
+OPEN_STATEMENTS = 11  # 4, table lock + in play + last number, round, event + round + events
+BANKER_STATEMENTS = 10  # 4, currency, lock + wagers + hands, round-and-event + events
+# 4, lock + wagers in play + wagers, pending requests, hands, deal draft,
 # round-and-event + hands + events
-DEAL_STATEMENTS = 10
-WAGER_STATEMENTS = 12  # token, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
-HAND_STATEMENTS = 6  # token, lock + hands + wagers, hand-and-event + events
+DEAL_STATEMENTS = 13
+WAGER_STATEMENTS = 15  # 4, currency, lock + seat + wager + account, hold, 2 inserts + 3 reads
+HAND_STATEMENTS = 9  # 4, lock + hands + wagers, hand-and-event + events
 
 
 def _request(dealer: Dealer, url: str, body: dict[str, Any],

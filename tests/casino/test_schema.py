@@ -89,3 +89,27 @@ def test_path_ids_and_the_idempotency_key_have_bounds(schema):
                 assert keys[0]["schema"]["minLength"] == 1
             else:
                 assert keys == [], path
+
+
+def test_every_paginated_list_documents_one_page_shape_and_its_parameters(schema):
+    # Every list answers a page one way (casino.shared.api.pagination.page_response): the
+    # same four keys, always present, and the same two query parameters.
+    components = schema["components"]["schemas"]
+    pages = {}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            answer = operation["responses"].get("200", {}).get("content", {})
+            ref = answer.get("application/json", {}).get("schema", {}).get("$ref", "")
+            if ref.startswith("#/components/schemas/Paginated"):
+                page = components[ref.rsplit("/", 1)[1]]
+                pages[f"{method} {path}"] = (
+                    sorted(page["required"]), sorted(page["properties"]),
+                    {p["name"]: p.get("description") for p in operation["parameters"]
+                     if p["name"] in ("page", "page_size")})
+    assert len(pages) >= 11  # the walk found the lists
+    shapes = {repr(shape) for shape in pages.values()}
+    assert len(shapes) == 1, pages
+    required, properties, parameters = next(iter(pages.values()))
+    assert required == properties == ["count", "next", "previous", "results"]
+    assert parameters == {"page": "A page number, from 1.",
+                          "page_size": "Rows a page (at most 500)."}

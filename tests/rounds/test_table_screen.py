@@ -294,3 +294,26 @@ def test_the_shortcuts_are_shown_to_the_dealer(console, pit_boss, table):
     page = console.get(f"/tables/{table.pk}/").content.decode()
     assert "<kbd>H</kbd> House Way for the hand in focus" in page
     assert 'data-key="n"' in page
+
+
+def test_a_card_picked_answers_the_picker_to_htmx_and_the_screen_to_a_plain_post(
+        console, pit_boss, table, seat_player):
+    # given a house-banked round with one wager, its deal to be recorded card by card
+    seat_player(table, 1)
+    round_ = _open(table, pit_boss)
+    services.wager_place(round_id=round_.pk, seat=1, amount=1_000, by=pit_boss)
+    services.banker_set(round_id=round_.pk, house=True, by=pit_boss)
+    first, second = selectors.deck_codes()[:2]
+
+    # when one card is picked through htmx and the next by a plain post
+    swapped = console.post(f"/rounds/{round_.pk}/deal/draft/pick/", {"pick": first},
+                           headers=HTMX)
+    plain = console.post(f"/rounds/{round_.pk}/deal/draft/pick/", {"pick": second})
+
+    # then htmx gets the picker alone, the plain post a redirect to the screen; both count
+    assert swapped.status_code == 200
+    page = swapped.content.decode()
+    assert '<form id="picker"' in page and "<html" not in page
+    assert (plain.status_code, plain["Location"]) == (302, f"/tables/{table.pk}/")
+    _round, draft = drafts.deal_draft_get(round_id=round_.pk)
+    assert draft.used == {first, second}

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.shared import approvals
+from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import (
@@ -25,19 +24,19 @@ def approval_response(approval: approvals.Approval, status_code: int = 200) -> R
     return Response(ApprovalOutput(approval).data, status=status_code)
 
 
-@extend_schema(summary="Requests you asked for or may decide (pending by default)",
-               description="With casino.view_all_approvals (pit bosses, auditors): every "
-                           "request.",
-               parameters=[ApprovalFilters], responses={200: ApprovalOutput(many=True)})
-class ApprovalListView(generics.ListAPIView):
+class ApprovalListView(APIView):
     permission_classes = [requires(VIEW)]
-    serializer_class = ApprovalOutput
 
-    def get_queryset(self) -> QuerySet[approvals.Approval]:
-        if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
-            return approvals.Approval.objects.none()
-        filters = parse(ApprovalFilters, self.request.query_params)
-        return approvals.approval_list(user=acting_user(self.request), status=filters["status"])
+    @extend_schema(summary="Requests you asked for or may decide (pending by default)",
+                   description="With casino.view_all_approvals (pit bosses, auditors): every "
+                               "request.", operation_id="approvals_list",
+                   parameters=[ApprovalFilters, *PAGE_PARAMETERS],
+                   responses={200: paginated(ApprovalOutput(many=True),
+                                             "PaginatedApprovalOutputList")})
+    def get(self, request: Request) -> Response:
+        filters = parse(ApprovalFilters, request.query_params)
+        requests = approvals.approval_list(user=acting_user(request), status=filters["status"])
+        return page_response(request, self, requests, lambda a: ApprovalOutput(a).data)
 
 
 class ApprovalDetailView(APIView):
