@@ -32,11 +32,12 @@ from reports.files.document import Chart
 from reports.files.formats import FORMATS
 from reports.files.kinds import KINDS, parameters_in_words
 from reports.files.readable import grid, shown
+from reports.models import ClosedDay, Report
 from reports.play import closed_figures
-from rounds.models import ClosedDay, Report, Table
+from rounds.models import Table
 
 RUN = "rounds.run_reports"
-CLOSE = "rounds.close_gaming_day"
+CLOSE = "reports.close_gaming_day"
 TEMPLATE = "reports/reports.html"
 PAGE_TEMPLATE = "reports/report_page.html"
 PLAYERS_SHOWN = 50   # players found by name at most; a longer list is narrowed by typing

@@ -30,7 +30,7 @@ from casino.shared.errors import (
 from reports.files.document import Document
 from reports.files.formats import FORMATS
 from reports.files.kinds import KINDS, report_document, report_parameters
-from rounds.models import Report
+from reports.models import Report
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -15,7 +15,8 @@ from casino import roles
 from casino.services import staff_create
 from casino.shared.gaming_day import gaming_day_of
 from reports.closing import gaming_day_close
-from rounds.models import Report, Round, Table
+from reports.models import Report
+from rounds.models import Round, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -201,7 +201,7 @@ def test_the_html_pages_of_the_new_kinds_read_as_the_files(card_table, card_day,
 
     from casino import roles
     from casino.services import staff_create
-    from rounds.models import Report
+    from reports.models import Report
 
     auditor, _ = staff_create(username="audrey", role=roles.AUDITOR)
     client = Client()
