@@ -25,6 +25,7 @@ from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
+from reports.card_room import proposition_report, rotation_log
 from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
 from reports.play import (
     BankerReport,
@@ -37,7 +38,6 @@ from reports.play import (
 )
 from rounds.models import Table
 from rounds.ratings import player_ratings
-from rounds.reports_card_room import proposition_report, rotation_log
 
 
 def money(amount: int, currency: str) -> Decimal:
