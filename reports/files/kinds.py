@@ -36,6 +36,7 @@ from reports.play import (
     floor_day_report,
     table_day_report,
 )
+from rounds import variance
 from rounds.models import Table
 from rounds.ratings import player_ratings
 
@@ -140,16 +141,13 @@ BAND_NOTE = ("Expected result and band: the house-banked wagers x the player edg
              "result lies outside expected +/- band is one to explain.")
 
 
-def band_sentence(r: DayFigures, *, when: str = "") -> str:
-    """A day outside its band, as the pit manager reads it; ``when`` names the day in
-    words ("today") where the reader knows which one."""
+def band_sentence(r: DayFigures) -> str:
+    """A day outside its band, in the words the floor's screen uses (rounds.variance)."""
     assert r.band_result is not None and r.expected is not None and r.band is not None
-    c = r.currency
-    when = when or f"on {day_text(r.gaming_day)}"
-    return (f"{r.table_name}'s result {when} is outside its expected "
-            f"band: the house won {format_minor(r.band_result, c)} {c} on "
-            f"{format_minor(r.band_handle or 0, c)} {c} of house-banked wagers, where "
-            f"{format_minor(r.expected, c)} +/- {format_minor(r.band, c)} {c} was expected.")
+    band = variance.Band(handle=r.band_handle or 0, result=r.band_result, expected=r.expected,
+                         band=r.band, outside_band=bool(r.outside_band))
+    return variance.band_sentence(table_name=r.table_name, currency=r.currency, band=band,
+                                  when=f"on {day_text(r.gaming_day)}")
 
 
 def _hold_chart(rows: list[DayFigures]) -> list[Chart]:
