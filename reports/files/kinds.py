@@ -269,18 +269,27 @@ STATEMENT: Spec = (
     Column("amount", "Amount", "money"),
     Column("balance", "Balance after", "money"),
     Column("currency", "Currency", "text"),
+    # Every row says whose statement it is, so a spreadsheet of several players' files
+    # sorts and filters by player; the PDF and the page say it once, in their title.
+    Column("player", "Player #", "int"),
+    Column("player_name", "Player", "text"),
 )
+STATEMENT_IN_TITLE = ("player", "player_name")
 
 
 def _player_statement(p: dict[str, Any]) -> Laid:
+    """Also the cage's statement file (reports.services.statement_read), whose period may
+    be open at either end (None)."""
     s = player_statement(player_id=p["player"], date_from=p["date_from"],
                          date_to=p["date_to"])
     st, c = s.statement, s.statement.currency
-    rows: list[list] = [[st.since, None, "opening", "", None, money(st.opening, c), c]]
+    who = [s.player_id, s.player_name]
+    rows: list[list] = [[st.since, None, "opening", "", None, money(st.opening, c), c, *who]]
     rows += [[x.posted_at, x.entry_id, x.kind, x.reference, money(x.amount, c),
-              money(x.balance, c), c] for x in st.lines]
-    rows.append([st.until, None, "closing", "", money(st.closing - st.opening, c),
-                 money(st.closing, c), c])
+              money(x.balance, c), c, *who] for x in st.lines]
+    # A period open at its end closes at the moment it was read.
+    rows.append([st.until or timezone.now(), None, "closing", "",
+                 money(st.closing - st.opening, c), money(st.closing, c), c, *who])
     charts = []
     if len(st.lines) > 1:
         balance = {f"{moment_text(x.posted_at)} #{x.entry_id}": money(x.balance, c)
@@ -289,7 +298,8 @@ def _player_statement(p: dict[str, Any]) -> Laid:
                             y_label=f"balance ({c})", x_label="posted at (casino time)",
                             series={c: balance}, file_stem="balance", style="line"))
     return Laid(title=f"Player statement: {s.player_name} (#{s.player_id})",
-                period=_range(p), sections=[Section.of("Movements", STATEMENT, rows)],
+                period=_range(p), sections=[Section.of("Movements", STATEMENT, rows,
+                                                         omit=STATEMENT_IN_TITLE)],
                 charts=charts, notes=[])
 
 
@@ -403,7 +413,12 @@ RATING_NOTE = ("Theoretical win: each wager x the player edge of its table's rul
 
 
 def _range(p: dict[str, Any]) -> str:
-    if p["date_from"] == p["date_to"]:
+    first, last = p["date_from"], p["date_to"]
+    if first is None or last is None:  # the cage's statement, open at an end
+        return ("all gaming days" if first is None and last is None
+                else f"gaming days to {day_text(last)}" if first is None
+                else f"gaming days from {day_text(first)}")
+    if first == last:
         return f"gaming day {day_text(p['date_from'])}"
     return f"gaming days {day_text(p['date_from'])} to {day_text(p['date_to'])}"
 
@@ -581,7 +596,7 @@ def report_document(*, kind: str, parameters: dict[str, Any], made_by: str,
         kind=kind, title=laid.title, casino=settings.CASINO_NAME, period=laid.period,
         made_at=made_at, made_by=made_by, chain_seq=head.seq, chain_hash=head.hash,
         sections=laid.sections, charts=laid.charts, notes=laid.notes,
-        parameters={k: _param_text(v) for k, v in parameters.items()},
+        parameters={k: _param_text(v) for k, v in parameters.items() if v is not None},
         time_zone=settings.TIME_ZONE)
 
 
