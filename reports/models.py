@@ -12,10 +12,10 @@ Design overview
   PostgreSQL refuses UPDATE and DELETE of both (rounds/migrations/0008): a later reversal
   of one of the day's rounds is an adjustment on the day it was made.
 - These models were first made by rounds' migrations and moved here in the state only
-  (reports/migrations/0001, rounds/migrations/0018): their tables keep the names they
-  were created with (``db_table``), so the append-only triggers, the runtime role's
-  grants (casino.shared.db_roles) and a service still running the older code during an
-  upgrade all find them where they were. Their permissions are this app's
+  (reports/migrations/0001, and rounds' ``reports_move_out`` migration): their tables
+  keep the names they were created with (``db_table``), so the append-only triggers, the
+  runtime role's grants (casino.shared.db_roles) and a service still running the older
+  code during an upgrade all find them where they were. Their permissions are this app's
   (``reports.close_gaming_day``); ``rounds.run_reports`` stays on rounds.Round, as the
   floor's screens ask for it too.
 """

@@ -1,9 +1,9 @@
 """The reports' models, moved here from rounds in Django's state only: Report, ClosedDay and
 ClosedTableDay. Nothing in the database changes: their tables keep the names rounds'
 migrations gave them (``db_table``), with their rows, sequences, constraints, grants and
-the append-only triggers of rounds/migrations/0008. rounds/migrations/0018 then removes
-them from rounds' state, and reports/migrations/0002 moves their content types, so the
-permissions (and the groups and users holding them) follow.
+the append-only triggers of rounds/migrations/0008. Rounds' ``reports_move_out``
+migration then removes them from rounds' state, and reports/migrations/0002 moves their
+content types, so the permissions (and the groups and users holding them) follow.
 """
 
 import django.db.models.deletion

@@ -1,7 +1,7 @@
 """Report, ClosedDay and ClosedTableDay moved from rounds to reports in Django's state only
-(reports/migrations/0001 and 0002, rounds/migrations/0018): the tables keep their names and
-rows, and the permissions follow their content types, so the groups and users holding them
-keep what they had, whichever way the migrations run."""
+(reports/migrations/0001 and 0002, rounds' reports_move_out): the tables keep their names
+and rows, and the permissions follow their content types, so the groups and users holding
+them keep what they had, whichever way the migrations run."""
 
 from __future__ import annotations
 
