@@ -52,7 +52,7 @@ _PIT_BOSS = _DEALER | {
     "rounds.void_round",
     "rounds.reverse_round",
     "rounds.run_reports",
-    "rounds.close_gaming_day",
+    "reports.close_gaming_day",
     # The ledger: read it, and correct it with a reversing entry.
     "ledger.view_account",
     "ledger.view_entry",
@@ -96,7 +96,7 @@ _COUNT = {
 }
 # Reads everything and runs reports; changes nothing. Every view_* permission of these
 # apps is granted automatically, so a new model is readable by auditors from day one.
-AUDITED_APPS = ("casino", "ledger", "rounds")
+AUDITED_APPS = ("casino", "ledger", "rounds", "reports")
 # Filing a cash transaction report records that it went to the authority; it moves
 # nothing.
 _AUDITOR_EXTRA = {"auth.view_user", "auth.view_group", "rounds.run_reports",
@@ -149,7 +149,7 @@ def sync_roles(using: str = DEFAULT_DB_ALIAS) -> None:
 
 def sync_on_migrate(sender: Any, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
     # post_migrate is sent once per app with models; wait for the last one, when every
-    # app's permissions exist (an app without models, like reports, is sent none).
+    # app's permissions exist (an app without models is sent none).
     if sender.label != [a for a in global_apps.get_app_configs()
                         if a.models_module is not None][-1].label:
         return

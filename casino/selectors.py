@@ -104,8 +104,8 @@ class PlayerStatement:
 
     player_id: int
     player_name: str
-    date_from: date
-    date_to: date
+    date_from: date | None
+    date_to: date | None
     report: StatementReport
 
     @property
@@ -113,10 +113,12 @@ class PlayerStatement:
         return self.report.statement
 
 
-def player_statement(*, player_id: int, date_from: date, date_to: date) -> PlayerStatement:
+def player_statement(*, player_id: int, date_from: date | None,
+                     date_to: date | None) -> PlayerStatement:
     """The player's account from the start of gaming day ``date_from`` to the end of
-    ``date_to``: opening balance, every movement with its reference, closing balance."""
-    if date_to < date_from:
+    ``date_to``: opening balance, every movement with its reference, closing balance. An
+    open end (None) runs from the first movement, or up to now (the cage's "all time")."""
+    if date_from is not None and date_to is not None and date_to < date_from:
         raise ValidationFailed("date_to is before date_from.", code="invalid",
                                detail={"fields": {"date_to": ["before date_from"]}})
     player = Player.objects.filter(pk=player_id).first()

@@ -4,7 +4,8 @@
   includes), its OpenAPI schema and the docs pages drawn from it;
 - ``console:``: the pit console's pages: login and logout, the floor and tables
   (rounds/screens/urls.py), the reports (reports/urls.py), approvals, and the cage
-  (``console:cage:``, casino/screens/urls.py);
+  (``console:cage:``, casino/screens/urls.py, with the statement's CSV that the reports
+  make, reports/urls.py);
 - ``admin:``: Django's admin.
 """
 
@@ -18,6 +19,7 @@ from drf_spectacular.views import (
 )
 
 from casino.screens import approvals as approval_screens
+from casino.screens import urls as cage_urls
 from reports import urls as report_urls
 
 api: list[URLPattern | URLResolver] = [
@@ -33,7 +35,7 @@ console: list[URLPattern | URLResolver] = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("cage/", include("casino.screens.urls")),
+    path("cage/", include(([*cage_urls.urlpatterns, *report_urls.cage], cage_urls.app_name))),
     path("approvals/", approval_screens.approval_list, name="approvals"),
     path("approvals/<int:approval_id>/decide/", approval_screens.approval_decide,
          name="approval-decide"),

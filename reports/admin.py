@@ -9,8 +9,9 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.shared.templatetags.money import money_text
+from reports.models import ClosedDay, ClosedTableDay, Report
 from reports.play import closed_figures
-from rounds.models import ClosedDay, ClosedTableDay, EdgeFigures, Report
+from rounds.models import EdgeFigures
 
 
 @admin.register(Report)
@@ -31,7 +32,7 @@ class ClosedTableDayInline(ReadOnlyInline):
                                 "rounds_voided", "handle_shown", "house_result_shown",
                                 "commission_players_shown", "commission_bankers_shown",
                                 "adjustments_shown")
-    view_permission = "rounds.view_closedday"
+    view_permission = "reports.view_closedday"
 
     @admin.display(description="handle")
     def handle_shown(self, row: ClosedTableDay) -> str:

@@ -32,6 +32,7 @@ from casino.shared.errors import Conflict, NotFound
 from reports import services as reporting
 from reports.closing import gaming_day_close
 from reports.files.kinds import KINDS
+from reports.models import ClosedDay, Report
 from reports.play import DayFigures, floor_day_report, table_day_report
 from reports.serializers import (
     ClosedDayOut,
@@ -43,7 +44,6 @@ from reports.serializers import (
     ReportQueryIn,
     TableDayReportOut,
 )
-from rounds.models import ClosedDay, Report
 from rounds.ratings import player_ratings
 
 RUN_REPORTS = requires("rounds.run_reports")
@@ -140,7 +140,7 @@ class GamingDaysView(APIView):
 
 
 class GamingDayCloseView(APIView):
-    permission_classes = [requires("rounds.close_gaming_day")]
+    permission_classes = [requires("reports.close_gaming_day")]
 
     @extend_schema(summary="Close a gaming day (pit boss): store its figures for good",
                    request=GamingDayCloseIn, responses={201: ClosedDayOut})

@@ -18,8 +18,9 @@ from django.utils import timezone
 from casino.shared.errors import Conflict
 from casino.shared.gaming_day import gaming_day_of
 from ledger.reports import chain_point
+from reports.models import ClosedDay, ClosedTableDay
 from reports.play import STORED, floor_day_report
-from rounds.models import ClosedDay, ClosedTableDay, Round
+from rounds.models import Round
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -48,8 +48,9 @@ from casino.shared.db import read_snapshot
 from casino.shared.errors import NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_days_bounds
 from ledger.models import Entry
+from reports.models import ClosedDay, ClosedTableDay
 from rounds.drop import drop_day, drop_table_ids
-from rounds.models import ClosedDay, ClosedTableDay, Round, RoundParty, Table
+from rounds.models import Round, RoundParty, Table
 from rounds.selectors import party_house_share
 from rounds.variance import house_banked_bands
 

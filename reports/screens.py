@@ -2,8 +2,8 @@
 kind in the query string so a reload or a browser without script shows the same form),
 watch it (htmx polling, in words, with a warning when no worker takes it), download it
 or read it as a page with its charts; the closed gaming days with their figures and a
-chart. Thin views over the same services and checks as the API
-(reports.services, reports.files.kinds)."""
+chart; and the cage's download of a player's statement, the statement report's CSV. Thin
+views over the same services and checks as the API (reports.services, reports.files.kinds)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Player
-from casino.shared.errors import DomainError
+from casino.screens import views as cage_screens
+from casino.screens.forms import StatementForm
+from casino.selectors import player_get
+from casino.services import player_account_open
+from casino.shared.errors import DomainError, NotFound
 from casino.shared.guards import staff_may, staff_user
 from casino.shared.refusals import refusal_trace_request
 from reports import services as reporting
@@ -32,11 +36,12 @@ from reports.files.document import Chart
 from reports.files.formats import FORMATS
 from reports.files.kinds import KINDS, parameters_in_words
 from reports.files.readable import grid, shown
+from reports.models import ClosedDay, Report
 from reports.play import closed_figures
-from rounds.models import ClosedDay, Report, Table
+from rounds.models import Table
 
 RUN = "rounds.run_reports"
-CLOSE = "rounds.close_gaming_day"
+CLOSE = "reports.close_gaming_day"
 TEMPLATE = "reports/reports.html"
 PAGE_TEMPLATE = "reports/report_page.html"
 PLAYERS_SHOWN = 50   # players found by name at most; a longer list is narrowed by typing
@@ -293,4 +298,34 @@ def closed_day_chart(request: HttpRequest, gaming_day: str) -> HttpResponse:
                     width=7, height=3)
     response = HttpResponse(png, content_type="image/png")
     response["Cache-Control"] = "private, max-age=3600"  # a closed day never changes
+    return response
+
+
+# --- the cage's statement file --------------------------------------------------------------
+
+@staff_may("ledger.view_entry")
+@require_GET
+def statement_csv(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The cage's Download CSV of a player's statement (``console:cage:statement_csv``,
+    beside the cage's statement page): the ``player_statement`` kind's CSV, laid out by
+    the one column spec the auditors' file has (reports.files.kinds.STATEMENT), over the
+    period the page shows. A period the page refuses is refused by the page itself."""
+    try:
+        player = player_get(player_id=player_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    form = StatementForm(request.GET or None)
+    if request.GET and not form.is_valid():
+        return cage_screens.statement(request, player_id)
+    period = form.cleaned_data if form.is_bound else {}
+    # As the cage's page does: a player registered before the ledger gets an account on
+    # first sight, and an empty statement rather than a refusal.
+    player_account_open(player=player)
+    document = reporting.statement_read(player_id=player.pk, date_from=period.get("date_from"),
+                                        date_to=period.get("date_to"), by=staff_user(request))
+    days = "-".join(str(period.get(k) or "") for k in ("date_from", "date_to")).strip("-")
+    name = f"statement-player-{player.pk}{'-' + days if days else ''}"
+    csv = FORMATS["csv"]
+    response = HttpResponse(csv.render(document), content_type=csv.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}.{csv.extension}"'
     return response

@@ -14,9 +14,9 @@ from casino.shared.api.fields import GamingDayField
 from reports.files.document import Column, Spec
 from reports.files.formats import FORMATS
 from reports.files.kinds import KINDS, RATING, TABLE_DAY
+from reports.models import ClosedDay, Report
 from reports.play import closed_figures
 from rounds.api.serializers import MoneyOut
-from rounds.models import ClosedDay, Report
 
 # --- reports --------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.core.files.base import ContentFile
@@ -30,7 +30,7 @@ from casino.shared.errors import (
 from reports.files.document import Document
 from reports.files.formats import FORMATS
 from reports.files.kinds import KINDS, report_document, report_parameters
-from rounds.models import Report
+from reports.models import Report
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -110,6 +110,18 @@ def report_read(*, report: Report, by: User) -> Document:
     return report_document(
         kind=report.kind, parameters=report_parameters(kind=report.kind,
                                                        raw=report.parameters),
+        made_by=_made_by(by), made_at=timezone.now())
+
+
+def statement_read(*, player_id: int, date_from: date | None, date_to: date | None,
+                   by: User) -> Document:
+    """A player's statement laid out now as the ``player_statement`` kind's Document, for
+    ``by`` to download at the cage: the same column spec and code as the auditors' file,
+    over gaming days that may be open at either end (None: from the first movement, up to
+    now). The cage's own guard (ledger.view_entry) has let ``by`` in."""
+    return report_document(
+        kind="player_statement",
+        parameters={"player": player_id, "date_from": date_from, "date_to": date_to},
         made_by=_made_by(by), made_at=timezone.now())
 
 

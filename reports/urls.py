@@ -1,6 +1,7 @@
 """The reports' routes, kept under the names and paths they had: ``api`` is included in the
 API's URLconf (casino/api/urls.py, namespace ``api``), ``console`` in the console's
-(casino/urls.py, namespace ``console``)."""
+(casino/urls.py, namespace ``console``), and ``cage`` with the cage's own screens
+(namespace ``console:cage``): the statement's CSV, which is the statement report's."""
 
 from django.urls import URLPattern, path
 
@@ -30,4 +31,8 @@ console: list[URLPattern] = [
     path("reports/days/close/", screens.gaming_day_close, name="gaming-day-close"),
     path("reports/days/<str:gaming_day>/chart.png", screens.closed_day_chart,
          name="closed-day-chart"),
+]
+
+cage: list[URLPattern] = [
+    path("players/<int:player_id>/statement.csv", screens.statement_csv, name="statement_csv"),
 ]

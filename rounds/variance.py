@@ -15,6 +15,9 @@ and variance per unit wagered come from rounds.edges. For the day's house-banked
 
 Player-banked rounds are left out of the comparison: the house covers nothing there (its
 income is commission, and the house stake, a single wager of the house's own).
+
+A day outside its band is said in one sentence (``band_sentence``): the floor's screen
+lists today's (``tables_outside_band``) and the reports' notes carry the same words.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from decimal import Decimal
 from django.db.models import DecimalField, Sum
 from django.db.models.functions import Cast
 
+from casino.shared.db import read_snapshot
+from casino.shared.money import format_minor
 from rounds.edges import EdgeBook
-from rounds.models import Round, RoundParty, Wager
+from rounds.models import Round, RoundParty, Table, Wager
 from rounds.ratings import half_even
 from rounds.selectors import party_house_share
 
@@ -85,3 +90,29 @@ def house_banked_bands(*, alias: str, gaming_day: date, table_ids: list[int]
         out[table_id] = Band(handle=handle[table_id], result=result[table_id], expected=e,
                              band=b, outside_band=abs(result[table_id] - e) > b)
     return out
+
+
+def band_sentence(*, table_name: str, currency: str, band: Band, when: str) -> str:
+    """A day outside its band, as the pit manager reads it; ``when`` names the day in
+    words: "today" where the reader knows which one, else "on 2 Dec 2026"."""
+    c = currency
+    return (f"{table_name}'s result {when} is outside its expected "
+            f"band: the house won {format_minor(band.result, c)} {c} on "
+            f"{format_minor(band.handle, c)} {c} of house-banked wagers, where "
+            f"{format_minor(band.expected, c)} +/- {format_minor(band.band, c)} {c} was expected.")
+
+
+def tables_outside_band(*, gaming_day: date, when: str) -> list[str]:
+    """The day's tables whose house-banked result lies outside its band, each in words
+    (band_sentence), in table order, read from one snapshot: what the floor's screen
+    puts before the pit manager. Only a table with a settled house-banked round that day
+    has a band to be outside of."""
+    with read_snapshot() as alias:
+        tables = list(Table.objects.using(alias).filter(
+            pk__in=Round.objects.using(alias).filter(
+                gaming_day=gaming_day, state=Round.State.SETTLED, banker_is_house=True,
+            ).values("table_id")).order_by("pk").values_list("pk", "name", "currency"))
+        bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
+                                   table_ids=[pk for pk, _, _ in tables])
+    return [band_sentence(table_name=name, currency=currency, band=bands[pk], when=when)
+            for pk, name, currency in tables if bands[pk].outside_band]

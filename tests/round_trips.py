@@ -1,9 +1,9 @@
 """Counting the round trips a piece of code makes to PostgreSQL, from libpq's own trace.
 
 A statement sent alone costs a round trip: the client sends it and waits for its answer.
-Statements sent together (psycopg's pipeline mode) would share one. libpq's trace (psycopg.pq.PGconn.trace, public) lists every message: the client ends
-each batch it waits on with a Sync (extended protocol) or sends a Query (simple protocol:
-BEGIN, SAVEPOINT, COMMIT), so those count the round trips.
+libpq's trace (psycopg.pq.PGconn.trace, public) lists every message: the client ends each
+batch it waits on with a Sync (extended protocol) or sends a Query (simple protocol: BEGIN,
+SAVEPOINT, COMMIT), so those count the round trips.
 """
 
 from __future__ import annotations

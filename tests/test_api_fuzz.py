@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from casino import roles
 from casino.services import player_create, player_deposit, staff_create
 from casino.shared.approvals import approval_request
+from reports.models import Report
 from rounds import services
-from rounds.models import Report
 
 pytestmark = pytest.mark.django_db
 

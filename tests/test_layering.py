@@ -4,9 +4,10 @@
   any table game: nothing of players, staff, tables, rounds or the game;
 - ``casino.shared`` uses nothing of the project outside itself: not players and staff
   (the rest of ``casino``), not the ledger, not rounds;
-- play (``rounds``) does not read the reports (``reports``), which read play, the ledger and
-  the cage; the one exception is the floor's screen, which says in the reports' words
-  which of today's tables lie outside their band;
+- nothing reads the reports (``reports``), which read play, the ledger and the cage: not
+  play (``rounds``), whose floor screen says in its own words (rounds.variance) which of
+  today's tables lie outside their band, and of ``casino`` only the project's URLconfs,
+  which wire in every app's routes;
 - the game (``rounds.paigow``) is pure Python: nothing of the project outside itself, and
   no Django.
 
@@ -87,14 +88,18 @@ def test_the_shared_pieces_use_nothing_of_players_staff_ledger_or_rounds() -> No
     assert violations("casino.shared", allowed=("casino.shared",), forbidden=PROJECT) == []
 
 
-# The modules of rounds that may read the reports, and why (module docstring).
-ROUNDS_READING_REPORTS = ("rounds/screens/views.py",)
+def test_play_does_not_read_the_reports() -> None:
+    assert violations("rounds", allowed=("rounds",), forbidden=("reports",)) == []
 
 
-def test_play_does_not_read_the_reports_but_for_the_floors_band_sentence() -> None:
-    found = violations("rounds", allowed=("rounds",), forbidden=("reports",))
-    assert found, "the floor's screen reads the reports: a check that finds nothing is broken"
-    assert [f for f in found if not f.startswith(ROUNDS_READING_REPORTS)] == []
+# The modules of casino that name the reports, and why (module docstring).
+PROJECT_URLCONFS = ("casino/urls.py", "casino/api/urls.py")
+
+
+def test_the_cage_players_and_staff_do_not_read_the_reports_but_the_urlconfs() -> None:
+    found = violations("casino", allowed=("casino",), forbidden=("reports",))
+    assert found, "the URLconfs include the reports' routes: a check that finds nothing is broken"
+    assert [f for f in found if not f.startswith(PROJECT_URLCONFS)] == []
 
 
 def test_the_game_uses_nothing_of_the_project_nor_django() -> None:
@@ -127,9 +132,15 @@ def test_a_forbidden_import_is_reported(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "ledger" / "views.py").write_text(
         "from casino.shared.errors import NotFound\nfrom casino.models import Player\n")
     (tmp_path / "ledger" / "migrations" / "0001.py").write_text("import casino.models\n")
+    # and play's floor screen reads a report, inside a function
+    (tmp_path / "rounds" / "screens").mkdir(parents=True)
+    (tmp_path / "rounds" / "screens" / "views.py").write_text(
+        "from rounds import services\n\ndef floor():\n    from reports.play import day\n")
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
     # then
     assert violations("rounds.paigow", ("rounds.paigow",), DJANGO) == [
         "rounds/paigow/cards.py: django.db", "rounds/paigow/cards.py: django.db.models"]
     assert violations("ledger", ("ledger", "casino.shared"), PROJECT) == [
         "ledger/views.py: casino.models", "ledger/views.py: casino.models.Player"]
+    assert violations("rounds", ("rounds",), ("reports",)) == [
+        "rounds/screens/views.py: reports.play", "rounds/screens/views.py: reports.play.day"]

@@ -1,5 +1,6 @@
 """The cage's screens, in the namespace ``cage`` within the console's (casino/urls.py):
-``console:cage:find``."""
+``console:cage:find``. The statement's CSV is made by the reports (reports/urls.py,
+``console:cage:statement_csv``), which casino/urls.py puts in the same namespace."""
 
 from django.urls import path
 
@@ -15,6 +16,5 @@ urlpatterns = [
     path("players/<int:player_id>/deposit/", views.player_deposit, name="deposit"),
     path("players/<int:player_id>/withdraw/", views.player_withdraw, name="withdraw"),
     path("players/<int:player_id>/statement/", views.statement, name="statement"),
-    path("players/<int:player_id>/statement.csv", views.statement_csv, name="statement_csv"),
     path("receipts/<int:entry_id>/", views.receipt, name="receipt"),
 ]

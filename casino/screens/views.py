@@ -1,10 +1,10 @@
 """The cage's screens: find or create a player, deposit, withdraw, print the receipt, read
-and download the statement. Each view parses its form, calls one service or selector and
-renders; a refusal is shown in words on the same screen and changes nothing."""
+the statement (its CSV is the statement report's, made by reports.screens.statement_csv).
+Each view parses its form, calls one service or selector and renders; a refusal is shown in
+words on the same screen and changes nothing."""
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.conf import settings
@@ -13,7 +13,6 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash, selectors, services
@@ -24,10 +23,7 @@ from casino.shared.errors import DomainError, NotFound
 from casino.shared.gaming_day import gaming_days_bounds
 from casino.shared.guards import staff_may
 from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
-from casino.shared.money import format_minor
 from casino.shared.refusals import refusal_trace_request
-from casino.shared.spreadsheet import safe_cell
-from casino.shared.templatetags.casino_time import casino_time_text
 from casino.shared.templatetags.money import money_said, money_text
 from ledger.selectors import Statement, account_find, account_statement
 
@@ -243,43 +239,3 @@ def statement(request: HttpRequest, player_id: int) -> HttpResponse:
                   {"player": player, "form": form, "statement": shown,
                    "query": request.GET.urlencode(), **_where()},
                   status=200 if shown is not None else 400)
-
-
-CSV_HEADER = ["player_id", "player", "posted_at", "entry", "kind", "reference", "amount",
-              "balance"]
-
-
-@require_GET
-@staff_may("ledger.view_entry")
-def statement_csv(request: HttpRequest, player_id: int) -> HttpResponse:
-    """The statement as CSV, one table a spreadsheet sorts and filters: every row names the
-    player (id and name), the first is the opening balance (at the period's start), then
-    each movement, the last the closing balance (at the period's end, or when downloaded).
-    Times in the casino's zone with their offset; amounts plain decimal numbers in the
-    currency's unit; text cells made safe from formulas (casino.shared.spreadsheet)."""
-    player = _player(player_id)
-    form, shown = _statement(request, player)
-    if shown is None:
-        return statement(request, player_id)
-    period = "-".join(str(form.cleaned_data.get(k) or "") for k in ("date_from", "date_to")
-                      ) if form.is_bound else ""
-    name = f"statement-player-{player.pk}{'-' + period.strip('-') if period.strip('-') else ''}"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
-    cur = shown.currency
-    who = [player.pk, safe_cell(player.name)]
-
-    def when(moment: Any) -> str:
-        return casino_time_text(moment, "%Y-%m-%dT%H:%M:%S%z") if moment else ""
-
-    writer.writerow([*who, when(shown.since), "", "opening", "Opening balance", "",
-                     format_minor(shown.opening, cur)])
-    for line in shown.lines:
-        writer.writerow([*who, when(line.posted_at), line.entry_id,
-                         safe_cell(line.kind), safe_cell(line.reference),
-                         format_minor(line.amount, cur), format_minor(line.balance, cur)])
-    writer.writerow([*who, when(shown.until or timezone.now()), "", "closing",
-                     "Closing balance", "", format_minor(shown.closing, cur)])
-    return response

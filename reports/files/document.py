@@ -69,7 +69,8 @@ class Section:
     labels: dict[str, str] = field(default_factory=dict)
     # Read as a sheet (one line per figure, one column per row) rather than a strip of
     # columns: a table's day, the floor's tables. ``key`` names the column whose value
-    # heads each row's column; columns in ``omit`` are said elsewhere (title, period).
+    # heads each row's column. Columns in ``omit`` are said elsewhere (title, period):
+    # the PDF and the page leave them out, the CSV and the JSON keep every column.
     sheet: bool = False
     key: str = ""
     omit: tuple[str, ...] = ()

@@ -25,6 +25,7 @@ from casino.shared.errors import ValidationFailed
 from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
+from reports.card_room import proposition_report, rotation_log
 from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
 from reports.play import (
     BankerReport,
@@ -35,9 +36,9 @@ from reports.play import (
     floor_day_report,
     table_day_report,
 )
+from rounds import variance
 from rounds.models import Table
 from rounds.ratings import player_ratings
-from rounds.reports_card_room import proposition_report, rotation_log
 
 
 def money(amount: int, currency: str) -> Decimal:
@@ -140,16 +141,13 @@ BAND_NOTE = ("Expected result and band: the house-banked wagers x the player edg
              "result lies outside expected +/- band is one to explain.")
 
 
-def band_sentence(r: DayFigures, *, when: str = "") -> str:
-    """A day outside its band, as the pit manager reads it; ``when`` names the day in
-    words ("today") where the reader knows which one."""
+def band_sentence(r: DayFigures) -> str:
+    """A day outside its band, in the words the floor's screen uses (rounds.variance)."""
     assert r.band_result is not None and r.expected is not None and r.band is not None
-    c = r.currency
-    when = when or f"on {day_text(r.gaming_day)}"
-    return (f"{r.table_name}'s result {when} is outside its expected "
-            f"band: the house won {format_minor(r.band_result, c)} {c} on "
-            f"{format_minor(r.band_handle or 0, c)} {c} of house-banked wagers, where "
-            f"{format_minor(r.expected, c)} +/- {format_minor(r.band, c)} {c} was expected.")
+    band = variance.Band(handle=r.band_handle or 0, result=r.band_result, expected=r.expected,
+                         band=r.band, outside_band=bool(r.outside_band))
+    return variance.band_sentence(table_name=r.table_name, currency=r.currency, band=band,
+                                  when=f"on {day_text(r.gaming_day)}")
 
 
 def _hold_chart(rows: list[DayFigures]) -> list[Chart]:
@@ -274,18 +272,27 @@ STATEMENT: Spec = (
     Column("amount", "Amount", "money"),
     Column("balance", "Balance after", "money"),
     Column("currency", "Currency", "text"),
+    # Every row says whose statement it is, so a spreadsheet of several players' files
+    # sorts and filters by player; the PDF and the page say it once, in their title.
+    Column("player", "Player #", "int"),
+    Column("player_name", "Player", "text"),
 )
+STATEMENT_IN_TITLE = ("player", "player_name")
 
 
 def _player_statement(p: dict[str, Any]) -> Laid:
+    """Also the cage's statement file (reports.services.statement_read), whose period may
+    be open at either end (None)."""
     s = player_statement(player_id=p["player"], date_from=p["date_from"],
                          date_to=p["date_to"])
     st, c = s.statement, s.statement.currency
-    rows: list[list] = [[st.since, None, "opening", "", None, money(st.opening, c), c]]
+    who = [s.player_id, s.player_name]
+    rows: list[list] = [[st.since, None, "opening", "", None, money(st.opening, c), c, *who]]
     rows += [[x.posted_at, x.entry_id, x.kind, x.reference, money(x.amount, c),
-              money(x.balance, c), c] for x in st.lines]
-    rows.append([st.until, None, "closing", "", money(st.closing - st.opening, c),
-                 money(st.closing, c), c])
+              money(x.balance, c), c, *who] for x in st.lines]
+    # A period open at its end closes at the moment it was read.
+    rows.append([st.until or timezone.now(), None, "closing", "",
+                 money(st.closing - st.opening, c), money(st.closing, c), c, *who])
     charts = []
     if len(st.lines) > 1:
         balance = {f"{moment_text(x.posted_at)} #{x.entry_id}": money(x.balance, c)
@@ -294,7 +301,8 @@ def _player_statement(p: dict[str, Any]) -> Laid:
                             y_label=f"balance ({c})", x_label="posted at (casino time)",
                             series={c: balance}, file_stem="balance", style="line"))
     return Laid(title=f"Player statement: {s.player_name} (#{s.player_id})",
-                period=_range(p), sections=[Section.of("Movements", STATEMENT, rows)],
+                period=_range(p), sections=[Section.of("Movements", STATEMENT, rows,
+                                                         omit=STATEMENT_IN_TITLE)],
                 charts=charts, notes=[])
 
 
@@ -408,7 +416,12 @@ RATING_NOTE = ("Theoretical win: each wager x the player edge of its table's rul
 
 
 def _range(p: dict[str, Any]) -> str:
-    if p["date_from"] == p["date_to"]:
+    first, last = p["date_from"], p["date_to"]
+    if first is None or last is None:  # the cage's statement, open at an end
+        return ("all gaming days" if first is None and last is None
+                else f"gaming days to {day_text(last)}" if first is None
+                else f"gaming days from {day_text(first)}")
+    if first == last:
         return f"gaming day {day_text(p['date_from'])}"
     return f"gaming days {day_text(p['date_from'])} to {day_text(p['date_to'])}"
 
@@ -586,7 +599,7 @@ def report_document(*, kind: str, parameters: dict[str, Any], made_by: str,
         kind=kind, title=laid.title, casino=settings.CASINO_NAME, period=laid.period,
         made_at=made_at, made_by=made_by, chain_seq=head.seq, chain_hash=head.hash,
         sections=laid.sections, charts=laid.charts, notes=laid.notes,
-        parameters={k: _param_text(v) for k, v in parameters.items()},
+        parameters={k: _param_text(v) for k, v in parameters.items() if v is not None},
         time_zone=settings.TIME_ZONE)
 
 

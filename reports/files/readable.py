@@ -70,10 +70,11 @@ def grid(section: Section) -> Grid:
     line per figure with a column per record (label, figure)."""
     if section.rows and (section.sheet or len(section.rows) == 1):
         return _sheet(section)
-    return Grid(header=[section.label(c) for c in section.columns],
-                rows=[[shown(v, c) for v, c in zip(row, section.columns, strict=True)]
+    kept = [n for n, c in enumerate(section.columns) if c not in section.omit]
+    return Grid(header=[section.label(section.columns[n]) for n in kept],
+                rows=[[shown(row[n], section.columns[n]) for n in kept]
                       for row in section.rows],
-                figures=[_is_figure(section, c) for c in range(len(section.columns))],
+                figures=[_is_figure(section, n) for n in kept],
                 total_rows={n for n, row in enumerate(section.rows) if _is_total(row)})
 
 

@@ -25,11 +25,6 @@ from casino.shared.guards import staff_may, staff_user
 from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.money import amount_show, to_minor
 from casino.shared.refusals import refusal_trace_request
-
-# The floor tells the pit manager which of today's tables lie outside their band, in the
-# reports' words: the one place play's screens read the reports (tests/test_layering.py).
-from reports.files.kinds import band_sentence
-from reports.play import floor_day_report
 from rounds import services
 from rounds.approvals import REVERSE as REVERSE_ACTION
 from rounds.approvals import SETTLE_RESULTS
@@ -51,6 +46,7 @@ from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
 from rounds.services import deal_draft
 from rounds.services.drop import TAKE_BUY_IN, buy_in_take
+from rounds.variance import tables_outside_band
 
 VIEW = "rounds.view_round"
 RUN = "rounds.run_rounds"
@@ -212,8 +208,7 @@ def floor(request: HttpRequest) -> HttpResponse:
 def _outside_band() -> list[str]:
     """Today's tables whose house-banked result lies outside its expected band, in words
     (rounds.variance): what the pit manager looks into."""
-    floor_today = floor_day_report(gaming_day=gaming_day_of())
-    return [band_sentence(r, when="today") for r in floor_today.tables if r.outside_band]
+    return tables_outside_band(gaming_day=gaming_day_of(), when="today")
 
 
 @staff_may(VIEW)

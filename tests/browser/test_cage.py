@@ -161,21 +161,22 @@ def test_a_deposit_a_withdrawal_with_its_receipt_and_the_statement(
         page.get_by_role("link", name="Download CSV").click()
     text = Path(info.value.path()).read_text(encoding="utf-8")
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0] == ["player_id", "player", "posted_at", "entry", "kind", "reference",
-                        "amount", "balance"]
+    # (the statement report's columns, reports.files.kinds.STATEMENT)
+    assert table[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance",
+                        "currency", "player", "player_name"]
     # every row names the player; the opening balance first, the closing one last
-    assert {(r[0], r[1]) for r in table[1:]} == {(str(anna.pk), "Anna Jansen")}
-    assert table[1][4:] == ["opening", "Opening balance", "", "0.00"]
-    assert table[-1][4:] == ["closing", "Closing balance", "", "210.00"]
+    assert {(r[7], r[8]) for r in table[1:]} == {(str(anna.pk), "Anna Jansen")}
+    assert table[1][2:7] == ["opening", "", "", "0.00", "EUR"]
+    assert table[-1][2:7] == ["closing", "", "210.00", "210.00", "EUR"]
     body = table[2:-1]
-    assert [int(r[3]) for r in body] == [line.entry_id for line in ledger.lines]
+    assert [int(r[1]) for r in body] == [line.entry_id for line in ledger.lines]
     running = 0
     for row in body:
-        running += int(row[6].replace(".", ""))
-        assert row[7] == format_minor(running, "EUR")
-    assert body[-1][7] == "210.00"
-    assert body[-2][4:7] == ["deposit", "Slip 4711", "250.00"]
-    assert body[1][4:7] == ["round_settlement", round_of(anna), "-20.00"]
+        running += int(row[4].replace(".", ""))
+        assert row[5] == format_minor(running, "EUR")
+    assert body[-1][5] == "210.00"
+    assert body[-2][2:5] == ["deposit", "Slip 4711", "250.00"]
+    assert body[1][2:5] == ["round_settlement", round_of(anna), "-20.00"]
 
     # the date filter, in gaming days: from the next gaming day on, nothing moved yet and the
     # opening balance is today's closing one

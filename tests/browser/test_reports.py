@@ -25,8 +25,9 @@ from casino import roles
 from casino.services import player_create, player_deposit
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Line
+from reports.models import Report
 from rounds import services
-from rounds.models import Report, Round
+from rounds.models import Round
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 

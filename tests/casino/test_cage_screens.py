@@ -81,15 +81,17 @@ def test_an_auditor_reads_a_statement_and_its_csv(anna):
 
     assert page.status_code == 200 and "120.00 EUR" in page.content.decode()
     assert download["Content-Type"].startswith("text/csv")
+    assert f'filename="statement-player-{anna.pk}.csv"' in download["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(download.content.decode())))
-    assert rows[0] == ["player_id", "player", "posted_at", "entry", "kind", "reference",
-                       "amount", "balance"]
+    # the statement report's columns (reports.files.kinds.STATEMENT)
+    assert rows[0] == ["posted_at", "entry", "kind", "reference", "amount", "balance",
+                       "currency", "player", "player_name"]
     # every row names the player; the opening and closing balances frame the movements
-    assert {tuple(r[:2]) for r in rows[1:]} == {(str(anna.pk), "Anna")}
-    assert [r[4:] for r in rows[1:]] == [
-        ["opening", "Opening balance", "", "0.00"],
-        ["deposit", "Deposit at the cage", "120.00", "120.00"],
-        ["closing", "Closing balance", "", "120.00"],
+    assert {tuple(r[-2:]) for r in rows[1:]} == {(str(anna.pk), "Anna")}
+    assert [r[2:7] for r in rows[1:]] == [
+        ["opening", "", "", "0.00", "EUR"],
+        ["deposit", "Deposit at the cage", "120.00", "120.00", "EUR"],
+        ["closing", "", "120.00", "120.00", "EUR"],
     ]
 
 
@@ -104,10 +106,10 @@ def test_a_statement_csv_cell_never_starts_a_spreadsheet_formula(anna):
 
     # then each such cell is text (a leading '), and the amounts stay numbers
     rows = list(csv.reader(io.StringIO(download.content.decode())))
-    references = [r[5] for r in rows[3:-1]]
+    references = [r[3] for r in rows[3:-1]]
     assert references == ['\'=HYPERLINK("http://x.example","pay")', "'+1+1", "'@SUM(A1)",
                           "'\tcmd", "'-2+3"]
-    assert [r[6] for r in rows[3:-1]] == ["1.00", "1.01", "1.02", "1.03", "1.04"]
+    assert [r[4] for r in rows[3:-1]] == ["1.00", "1.01", "1.02", "1.03", "1.04"]
 
 
 @pytest.mark.parametrize("text, safe", [
@@ -287,16 +289,29 @@ def test_a_statement_csv_for_a_period_opens_and_closes_with_the_balances_around_
 
     # then the balance before the period opens it and the balance after closes it
     rows = list(csv.reader(io.StringIO(later.content.decode())))
-    assert [(r[4], r[7]) for r in rows[1:]] == [("opening", "100.00"), ("closing", "100.00")]
+    assert [(r[2], r[4], r[5]) for r in rows[1:]] == [("opening", "", "100.00"),
+                                                      ("closing", "0.00", "100.00")]
     rows = list(csv.reader(io.StringIO(day.content.decode())))
-    assert [(r[4], r[6], r[7]) for r in rows[1:]] == [
+    assert [(r[2], r[4], r[5]) for r in rows[1:]] == [
         ("opening", "", "0.00"), ("deposit", "120.00", "120.00"),
-        ("withdrawal", "-20.00", "100.00"), ("closing", "", "100.00")]
+        ("withdrawal", "-20.00", "100.00"), ("closing", "100.00", "100.00")]
     # at the period's start and end, in the casino's zone (the gaming day starts at 06:00)
-    assert rows[1][2].startswith(f"{today.isoformat()}T06:00:00")
-    assert rows[-1][2].startswith(f"{(today + timedelta(days=1)).isoformat()}T06:00:00")
-    # amounts are plain numbers a spreadsheet sums
-    assert sum(float(r[6]) for r in rows[2:-1]) == float(rows[-1][7]) - float(rows[1][7])
+    assert rows[1][0].startswith(f"{today.isoformat()}T06:00:00")
+    assert rows[-1][0].startswith(f"{(today + timedelta(days=1)).isoformat()}T06:00:00")
+    # amounts are plain numbers a spreadsheet sums; the closing row's is the period's net
+    assert sum(float(r[4]) for r in rows[2:-1]) == float(rows[-1][5]) - float(rows[1][5]) \
+        == float(rows[-1][4])
+
+
+def test_a_player_registered_before_the_ledger_gets_an_empty_statement_csv():
+    # given a player whose account was never opened (no money ever moved)
+    player = Player.objects.create(name="Old Olga", currency="EUR")
+
+    download = signed_in(roles.CAGE).get(f"/cage/players/{player.pk}/statement.csv")
+
+    assert download.status_code == 200
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
+    assert [(r[2], r[5]) for r in rows[1:]] == [("opening", "0.00"), ("closing", "0.00")]
 
 
 def test_a_player_named_like_a_formula_is_text_in_the_statement_csv():
@@ -305,7 +320,7 @@ def test_a_player_named_like_a_formula_is_text_in_the_statement_csv():
     download = signed_in(roles.AUDITOR).get(f"/cage/players/{player.pk}/statement.csv")
 
     rows = list(csv.reader(io.StringIO(download.content.decode())))
-    assert {r[1] for r in rows[1:]} == {"'=HYPERLINK(\"http://x.example\")"}
+    assert {r[-1] for r in rows[1:]} == {"'=HYPERLINK(\"http://x.example\")"}
 
 
 def test_registering_without_the_identity_is_refused_in_words_and_registers_nobody():

@@ -44,6 +44,16 @@ def test_an_auditor_reads_everything_and_changes_nothing():
     assert {"rounds.view_table", "casino.view_player"} <= auditor
 
 
+def test_the_reports_records_are_read_by_auditors_and_a_pit_boss_closes_the_day():
+    # the reports app's own models (they were rounds' until they moved): read as before
+    assert {"reports.view_report", "reports.view_closedday",
+            "reports.view_closedtableday"} <= perms_of("auditor")
+    assert "reports.close_gaming_day" in perms_of("pit_boss")
+    assert not {p for p in perms_of("pit_boss") | perms_of("auditor")
+                if p.endswith(("_gaming_day", "_report", "_closedday"))
+                and p.startswith("rounds.")}
+
+
 def test_create_staff_makes_a_user_in_the_role_and_prints_a_token(capsys):
     call_command("create_staff", "carla", role="cage", password="a-long-cage-pass-9")
 

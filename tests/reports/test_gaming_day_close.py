@@ -16,9 +16,10 @@ from ledger.models import ChainHead, Entry, Line
 from ledger.verify import Anchor, ledger_verify
 from reports.closing import gaming_day_close
 from reports.files.kinds import report_document
+from reports.models import ClosedDay, ClosedTableDay
 from reports.play import floor_day_report, table_day_report
 from reports.tasks import gaming_day_close_task
-from rounds.models import ClosedDay, ClosedTableDay, Round
+from rounds.models import Round
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -188,10 +189,10 @@ def test_the_admin_shows_a_closed_day_read_only(yesterday_seed, client):
     user, _ = staff_create(username="audra", role=roles.AUDITOR)
     client.force_login(user)
 
-    page = client.get(f"/admin/rounds/closedday/{closed.pk}/change/")
+    page = client.get(f"/admin/reports/closedday/{closed.pk}/change/")
 
     assert page.status_code == 200
     text = page.content.decode()
     assert "8.00 EUR" in text and "1.00 EUR" in text and closed.chain_hash in text
-    assert client.post(f"/admin/rounds/closedday/{closed.pk}/delete/").status_code == 403
-    assert client.get("/admin/rounds/report/").status_code == 200
+    assert client.post(f"/admin/reports/closedday/{closed.pk}/delete/").status_code == 403
+    assert client.get("/admin/reports/report/").status_code == 200

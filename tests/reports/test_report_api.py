@@ -13,7 +13,7 @@ import pytest
 
 from ledger.models import ChainHead, Entry, Hold
 from ledger.verify import Anchor, ledger_verify
-from rounds.models import Report
+from reports.models import Report
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("celery")]
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from reports.files.document import Document, Section
 from reports.files.formats import FORMATS
 from reports.files.kinds import report_document
+from reports.files.readable import grid
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +93,12 @@ def test_the_statement_csv_runs_from_opening_to_closing_with_the_round(dutch_see
     for r in rows[1:-1]:
         running += Decimal(r["amount"])
         assert Decimal(r["balance"]) == running
+    # every row names the player; the files a person reads say it once, in the title
+    player = dutch_seed.players[3]
+    assert {(r["player"], r["player_name"]) for r in rows} == {(str(player.pk), player.name)}
+    document = _document("player_statement", dutch_seed)
+    assert player.name in document.title
+    assert not {"Player #", "Player"} & set(grid(document.sections[0]).header)
 
 
 def test_the_trial_balance_json_sums_to_zero_and_names_the_chain_head(dutch_seed):

@@ -9,13 +9,15 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from casino import roles
 from casino.services import staff_create
 from casino.shared.gaming_day import gaming_day_of
 from reports.closing import gaming_day_close
-from rounds.models import Report, Round, Table
+from reports.models import Report
+from rounds.models import Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -131,6 +133,27 @@ def test_asking_for_a_players_statement_sends_the_players_id(
     report = Report.objects.get()
     assert report.parameters["player"] == str(dutch_seed.players[3].pk)
     assert report.status == "done"
+
+
+def test_the_cage_downloads_the_statement_file_the_auditors_get(
+        client, auditor, dutch_seed, settings, tmp_path, django_capture_on_commit_callbacks):
+    # given an auditor's statement report of a player's gaming day, made by the worker
+    settings.MEDIA_ROOT = tmp_path
+    player = dutch_seed.players[3]
+    period = {"date_from": dutch_seed.gaming_day, "date_to": dutch_seed.gaming_day}
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/reports/ask/", {"kind": "player_statement", "format": "csv",
+                                      "player": player.pk, **period})
+    report = Report.objects.get()
+
+    # when the same period's statement is downloaded at the cage
+    cage_file = client.get(reverse("console:cage:statement_csv", args=[player.pk]), period)
+
+    # then it is the same file, row for row (one column spec, one layout)
+    assert cage_file.status_code == 200
+    with report.file.open("rb") as made:
+        assert cage_file.content == made.read()
+    assert cage_file.content.startswith(b"posted_at,entry,kind,reference,amount,balance,")
 
 
 def test_an_empty_as_of_asks_for_the_trial_balance_as_of_now(

@@ -10,6 +10,7 @@ import math
 import re
 from datetime import date, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from django.utils import timezone
 from casino import roles
 from casino.services import staff_create
 from reports.files.formats import FORMATS
-from reports.files.kinds import report_document
+from reports.files.kinds import day_text, report_document
 from reports.services import report_request
 from rounds import edges
 from rounds.models import EdgeFigures, SeatChange
@@ -257,13 +258,16 @@ def test_a_day_of_big_house_wins_is_outside_its_band(dealer, auditor_client, mak
     (row,) = [r for r in floor_file["sections"][0]["rows"] if r["table"] == "Table 3"]
     assert (row["expected"], row["band"], row["outside_band"]) == (
         str(expected), str(band), True)
-    assert any("outside its expected band" in note for note in floor_file["notes"])
+    (note,) = [n for n in floor_file["notes"] if "outside its expected band" in n]
 
     boss, _ = staff_create(username="pia", role=roles.PIT_BOSS)
     client = Client()
     client.force_login(boss)
     floor = client.get("/").content.decode()
     assert "Table 3&#x27;s result today is outside its expected band" in floor
+    # the floor's sentence is the report's, the day said as "today"
+    said = note.replace(f"on {day_text(date.fromisoformat(day))}", "today")
+    assert said != note and escape(said) in floor
 
 
 def test_a_day_of_ordinary_results_is_inside_its_band(dealer, auditor_client, table,

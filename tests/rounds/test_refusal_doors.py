@@ -18,8 +18,9 @@ from casino.selectors import player_balance
 from casino.services import player_create, player_deposit, staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry, Hold
+from reports.models import ClosedDay
 from rounds import services
-from rounds.models import ClosedDay, Round
+from rounds.models import Round
 
 pytestmark = pytest.mark.django_db
 

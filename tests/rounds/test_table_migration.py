@@ -13,7 +13,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from rounds.models import ClosedTableDay, Round, Seat, SeatChange, Table, TableSettingsChange
+from reports.models import ClosedTableDay
+from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange
 
 BEFORE = ("rounds", "0010_seat_changes")
 REFERRING = (ClosedTableDay, Round, Seat, SeatChange, TableSettingsChange)

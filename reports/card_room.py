@@ -7,7 +7,7 @@
   time, round, seat and player, read from the rounds' events (the service records each).
 
 Each report is read from one snapshot and returned as plain typed rows in minor units; the
-renderers (rounds/report_files/) only format them. Only settled rounds count in the first
+renderers (reports/files/) only format them. Only settled rounds count in the first
 (a reversed round's money was moved back); the log shows every round, whatever became of it.
 """
 

@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from casino.selectors import player_account_ref
 from ledger.models import Line
+from reports.card_room import proposition_report, rotation_log
 from reports.files.formats import FORMATS
 from reports.files.kinds import report_document
 from reports.play import floor_day_report, table_day_report
 from rounds.models import Round, Table
-from rounds.reports_card_room import proposition_report, rotation_log
 
 pytestmark = pytest.mark.django_db
 
@@ -201,7 +201,7 @@ def test_the_html_pages_of_the_new_kinds_read_as_the_files(card_table, card_day,
 
     from casino import roles
     from casino.services import staff_create
-    from rounds.models import Report
+    from reports.models import Report
 
     auditor, _ = staff_create(username="audrey", role=roles.AUDITOR)
     client = Client()
