@@ -20,13 +20,13 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.timezone import localtime
 
 from casino.shared import approvals
 from casino.shared.admin import StyledAdmin
 from casino.shared.errors import DomainError
 from casino.shared.guards import staff_user
 from casino.shared.refusals import refusal_trace_request
+from casino.shared.templatetags.casino_time import casino_time_text
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
@@ -282,9 +282,8 @@ class RoundAdmin(StyledAdmin):
         if not shown.events:
             return EMPTY
         return _html_table(["at", "by", "what", ""],
-                           ([localtime(e.at).strftime("%Y-%m-%d %H:%M:%S"), e.by,
-                             e.kind, event_shown(e.data, shown.currency)]
-                            for e in shown.events))
+                           ([casino_time_text(e.at), e.by, e.kind,
+                             event_shown(e.data, shown.currency)] for e in shown.events))
 
     @admin.display(description="ledger entries")
     def ledger_entries(self, round_: Round) -> str:

@@ -107,12 +107,16 @@ def test_a_player_dealer_and_a_proposition_player_bank_the_worked_round(
     assert rows["Seat 4 · Dirk"][-2:] == ["0.50 EUR", "-100.50 EUR"]
     parties = {r.locator("th").inner_text(): r.locator("td").all_inner_texts()
                for r in page.get_by_test_id("parties").locator("tbody tr").all()}
+    # covered, won, paid, net, commission, the bank's fee, result
     assert parties == {
-        "Player-dealer: Seat 1 · Anna": ["50.00 EUR", "0.00 EUR", "3.00 EUR", "47.00 EUR"],
+        "Player-dealer: Seat 1 · Anna": ["150.00 EUR", "100.00 EUR", "50.00 EUR", "50.00 EUR",
+                                         "0.00 EUR", "3.00 EUR", "47.00 EUR"],
         "Proposition player: Golden Prop LLC (licence GEGP-001234)":
-            ["50.00 EUR", "0.00 EUR", "0.00 EUR", "50.00 EUR"],
+            ["150.00 EUR", "100.00 EUR", "50.00 EUR", "50.00 EUR", "0.00 EUR", "0.00 EUR",
+             "50.00 EUR"],
     }
-    assert "The house's collection\n4.50 EUR" in page.get_by_test_id("collection").inner_text()
+    assert "The house's collection\n4.50 EUR" in \
+        page.get_by_test_id("house-income").inner_text()
 
     # and the ledger moved each party's money by exactly that, nothing left held
     moved = {1: 4_700, 2: -10_050, 3: 9_950, 4: -10_050}

@@ -90,7 +90,7 @@ def test_a_pit_boss_finds_an_older_round_in_the_history_and_reverses_it(
     results = page.get_by_test_id("results").inner_text()
     assert "Seat 1 · Anna" in results and "-20.00 EUR" in results
     assert "Seat 2 · Bram" in results and "1.00 EUR" in results and "19.00 EUR" in results
-    assert "1.00 EUR" in page.get_by_test_id("bank-figures").inner_text()
+    assert "1.00 EUR" in page.get_by_test_id("house-income").inner_text()  # the commission
     screen.shot("round-page")
 
     # when the pit boss reverses it from there, with a reason, having seen what moves back

@@ -133,7 +133,7 @@ def test_a_house_banked_round_at_a_full_table_with_house_way_and_a_manual_split(
     # round that resolved every hold, the screen's balances being the ledger's
     round_ = Round.objects.get(table=floor.table, number=2)
     assert round_.state == Round.State.SETTLED
-    expect(page.locator("section.settlement tbody tr")).to_have_count(6)
+    expect(page.get_by_test_id("results").locator("tbody tr")).to_have_count(6)
     assert open_holds(round_) == 0
     assert Entry.objects.filter(ref=f"round:{round_.pk}").count() == (
         1 if round_.entry_id else 0)
