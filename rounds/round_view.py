@@ -23,10 +23,8 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import (
     CharField,
     OuterRef,
-    Prefetch,
     QuerySet,
     Value,
-    prefetch_related_objects,
 )
 from django.db.models.functions import Cast, Concat, JSONObject
 
@@ -276,8 +274,21 @@ class RoundView:
 
 # --- the one read ----------------------------------------------------------------------------
 
+# --- the one read ---------------------------------------------------------------------------
+#
+# A round and everything it shows come in ONE statement: the round's row with its table and
+# players joined, and its pending requests, wagers, hands, events and parties each as one
+# column of JSON objects (the ORM's ArraySubquery of a JSONObject per row). Every step of a
+# round answers with it, so its count is a figure the round's statements are judged by
+# (tests/rounds/test_step_statements.py): one statement here instead of one per kind of row.
+
+def _rows(queryset: QuerySet[Any], **fields: Any) -> ArraySubquery:
+    """The round's rows of ``queryset`` (filtered on the round), as JSON objects."""
+    return ArraySubquery(queryset.filter(round=OuterRef("pk")).values(json=JSONObject(**fields)))
+
+
 def _pending() -> ArraySubquery:
-    """The round's requests waiting for a second person, read with it (one column)."""
+    """The round's requests waiting for a second person."""
     return ArraySubquery(
         Approval.objects.filter(
             status=Approval.Status.PENDING,
@@ -288,52 +299,55 @@ def _pending() -> ArraySubquery:
                                 requested_at="requested_at")))
 
 
-def _parties() -> Prefetch:
-    return Prefetch("parties", queryset=RoundParty.objects.select_related("player")
-                    .order_by("id"))
-
-
-def rounds_read(viewer: User, *, parties: bool = True) -> QuerySet[Round]:
+def rounds_read(viewer: User) -> QuerySet[Round]:
     """Rounds as ``round_view`` shows them, for ``viewer``: each with its table, who opened
-    it, its bank's players, its pending requests, and (one query each, whatever the number
-    of rounds) its wagers, hands, events and (``parties``) its settlement's parties.
-    Refused to a viewer who may not see rounds."""
+    it, its bank's players, and as JSON its pending requests, wagers, hands, events and
+    settlement's parties (module comment above). Refused to a viewer who may not see
+    rounds."""
     if not viewer.has_perm(VIEW_ROUNDS):
         raise PermissionRefused("You may not see the rounds of the tables.",
                                 detail={"permission": VIEW_ROUNDS})
     return (Round.objects
             .select_related("table", "opened_by", "banker_player", "third_party")
-            .annotate(pending_json=_pending())
-            .prefetch_related(
-                Prefetch("wagers", queryset=Wager.objects.select_related("player")
-                         .order_by("seat", "id")),
-                Prefetch("hands", queryset=Hand.objects.order_by("id")),
-                Prefetch("events", queryset=RoundEvent.objects.select_related("by")
-                         .order_by("id")),
-                *([_parties()] if parties else [])))
+            .annotate(
+                pending_json=_pending(),
+                wagers_json=_rows(Wager.objects.order_by("seat", "id"), seat="seat",
+                                  player_id="player_id", player_name="player__name",
+                                  amount="amount", state="state", hold_id="hold_id",
+                                  placed_at="placed_at"),
+                hands_json=_rows(Hand.objects.order_by("id"), position="position",
+                                 cards="cards", high="high", low="low", set_by="set_by",
+                                 outcome="outcome", high_result="high_result",
+                                 low_result="low_result"),
+                events_json=_rows(RoundEvent.objects.order_by("id"), kind="kind", at="at",
+                                  by="by__username", data="data"),
+                parties_json=_rows(RoundParty.objects.order_by("id"), role="role",
+                                   position="position", player_id="player_id",
+                                   player_name="player__name",
+                                   player_licence="player__licence", account_id="account_id",
+                                   wager="wager", covered="covered", won="won", paid="paid",
+                                   net="net", commission="commission", fee="fee",
+                                   result="result")))
 
 
 def round_for(viewer: User, round_id: int) -> RoundView:
     """The round as ``viewer`` may see it (module docstring). Raises NotFound."""
-    found = rounds_read(viewer, parties=False).filter(pk=round_id).first()
+    found = rounds_read(viewer).filter(pk=round_id).first()
     if found is None:
         raise NotFound(f"no round #{round_id}")
-    if found.state in Round.State.PLAYED:
-        # A settlement's parties exist once it is played: read only then.
-        prefetch_related_objects([found], _parties())
     return round_view(found)
 
 
 def round_view(round_: Round) -> RoundView:
     """A round read by ``rounds_read`` as anyone watching may see it now."""
-    hands = list(round_.hands.all())
+    read: Any = round_  # its JSON columns are the annotations rounds_read adds
+    hands = [_Hand(**row) for row in read.hands_json]
     protected = round_.state in Round.State.OPEN
     players_set = round_players_set(round_, hands)
     hidden = round_bank_positions(round_) if protected and not players_set else set()
-    events = tuple(_event_view(e, protected, hidden) for e in round_.events.all())
-    wagers = tuple(WagerView(
-        seat=w.seat, player_id=w.player_id, player_name=w.player.name, amount=w.amount,
-        state=w.state, hold_id=w.hold_id, placed_at=w.placed_at) for w in round_.wagers.all())
+    events = tuple(_event_view(row, protected, hidden) for row in read.events_json)
+    wagers = tuple(WagerView(**{**row, "placed_at": datetime.fromisoformat(row["placed_at"])})
+                   for row in read.wagers_json)
     banker, third = round_.banker_player, round_.third_party
     return RoundView(
         id=round_.pk, table_id=round_.table_id, table_name=round_.table.name,
@@ -357,31 +371,48 @@ def round_view(round_: Round) -> RoundView:
         hands=tuple(_hand_view(h, h.position in hidden) for h in
                     sorted(hands, key=lambda h: POSITIONS.index(h.position))),
         events=events,
-        pending=tuple(_pending_view(p) for p in getattr(round_, "pending_json", None) or ()),
-        settlement=_settlement(round_, hands, wagers),
+        pending=tuple(_pending_view(p) for p in read.pending_json),
+        settlement=_settlement(round_, hands, wagers, read.parties_json),
         unused_stacks=() if protected else _unused_stacks(events),
     )
 
 
-def _hand_view(hand: Hand, hidden: bool) -> HandView:
+@dataclass(frozen=True)
+class _Hand:
+    """A hand's row as the read brings it."""
+
+    position: str
+    cards: str
+    high: str
+    low: str
+    set_by: str
+    outcome: str
+    high_result: str
+    low_result: str
+
+
+_SET_BY_WORDS = dict(Hand.SetBy.choices)
+
+
+def _hand_view(hand: _Hand, hidden: bool) -> HandView:
     def cards(text: str) -> tuple[str, ...] | None:
         return None if hidden else tuple(text.split())
 
     return HandView(position=hand.position, cards=cards(hand.cards), high=cards(hand.high),
                     low=cards(hand.low), set_by=hand.set_by,
-                    set_by_words=hand.get_set_by_display() if hand.set_by else "",
+                    set_by_words=_SET_BY_WORDS.get(hand.set_by, ""),
                     outcome=hand.outcome, high_result=hand.high_result,
                     low_result=hand.low_result)
 
 
-def _event_view(event: RoundEvent, protected: bool, hidden: set[str]) -> EventView:
-    data = event.data
-    if protected and event.kind == "dealt":
+def _event_view(row: dict[str, Any], protected: bool, hidden: set[str]) -> EventView:
+    kind, data = row["kind"], row["data"]
+    if protected and kind == "dealt":
         # The deal's stacks name every position's seven, the bank's included.
         data = {k: v for k, v in data.items() if k not in _DEALT_CARDS}
-    elif event.kind == "hand_set" and data.get("position") in hidden:
+    elif kind == "hand_set" and data.get("position") in hidden:
         data = {k: v for k, v in data.items() if k not in _HAND_CARDS}
-    return EventView(kind=event.kind, at=event.at, by=event.by.get_username(), data=data)
+    return EventView(kind=kind, at=datetime.fromisoformat(row["at"]), by=row["by"], data=data)
 
 
 def _pending_view(row: dict[str, Any]) -> PendingView:
@@ -398,17 +429,13 @@ def _unused_stacks(events: Sequence[EventView]) -> tuple[tuple[str, str], ...]:
     return tuple((p, stacks.get(p, "")) for p in dealt.data.get("discarded", []))
 
 
-def _settlement(round_: Round, hands: list[Hand],
-                wagers: tuple[WagerView, ...]) -> SettlementView | None:
+def _settlement(round_: Round, hands: list[_Hand], wagers: tuple[WagerView, ...],
+                party_rows: list[dict[str, Any]]) -> SettlementView | None:
     if round_.state not in Round.State.PLAYED:
         return None
-    parties = tuple(PartyView(
-        role=p.role, position=p.position, player_id=p.player_id,
-        player_name=p.player.name if p.player is not None else "",
-        player_licence=p.player.licence if p.player is not None else "",
-        account_id=p.account_id, wager=p.wager, covered=p.covered, won=p.won, paid=p.paid,
-        net=p.net, commission=p.commission, fee=p.fee, result=p.result)
-        for p in round_.parties.all())
+    parties = tuple(PartyView(**{**row, "player_name": row["player_name"] or "",
+                                 "player_licence": row["player_licence"] or ""})
+                    for row in party_rows)
     rules = round_.table_rules
     covers: dict[Position, PositionCover] = {}
     if rules.card_room:

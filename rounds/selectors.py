@@ -15,7 +15,7 @@ from casino.models import Player
 from casino.selectors import player_list
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
-from rounds.models import Hand, Round, RoundEvent, RoundParty, Seat, Table, Wager
+from rounds.models import Round, RoundEvent, RoundParty, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.settlement import positions_against_bank, positions_in_play
@@ -245,7 +245,16 @@ def round_bank_positions(round_: RoundBank) -> set[str]:
     return {bank, "dealer"} - {""}
 
 
-def round_players_set(round_: RoundBank, hands: Sequence[Hand]) -> bool:
+class HandSet(Protocol):
+    """What the order of setting reads of a hand: a hand, or a hand as a read brings it."""
+
+    @property
+    def position(self) -> str: ...
+    @property
+    def set_by(self) -> str: ...
+
+
+def round_players_set(round_: RoundBank, hands: Sequence[HandSet]) -> bool:
     """Whether every player's hand is set (rules §4.1): from then on the bank's hand shows and
     no player's hand changes; before, the bank's is neither shown nor set."""
     guarded = round_bank_positions(round_)

@@ -24,9 +24,9 @@ pytestmark = pytest.mark.django_db
 # key to the user, once by the view; the user's permissions, Django's ModelBackend's two
 # (their own, their groups'); the Idempotency-Key's (its read, the insert in a savepoint
 # and its release: get_or_create; the update with the answer); and the answer, the round as
-# rounds.round_view.round_for reads it (the round, its wagers, hands, events, parties).
-# (The savepoint of the request's transaction is the test's, not counted.)
-AROUND_THE_SETTLEMENT = 16
+# rounds.round_view.round_for reads it (one statement). (The savepoint of the request's
+# transaction is the test's, not counted.)
+AROUND_THE_SETTLEMENT = 12
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def dealt_round(dealer_client, table, seat_player) -> tuple[Dealer, int]:
     return dealer, round_id
 
 
-def test_a_settle_request_sends_ten_statements_besides_the_settlements_own(
+def test_a_settle_request_sends_twelve_statements_besides_the_settlements_own(
     dealt_round, monkeypatch
 ):
     # given a dealt round and a count of what round_settle itself sends

@@ -24,8 +24,7 @@ pytestmark = pytest.mark.django_db
 # prints the same figures.
 # Each begins with who is calling: knox's token lookup (2) and Django's permissions (2); a
 # wager and the banker read the round's currency to parse the amount (1); each ends with
-# the round as round_for reads it (4: the round with its table, players and pending
-# requests; its wagers, hands and events; 5 once settled, with its parties). Between them,
+# the round as round_for reads it (1: rounds.round_view's one read). Between them,
 # the step: open 4 (the table's lock, the last number and any round in play, the round,
 # its event), a wager 7 (the round's lock, the seat's, whether the seat has a wager, the
 # account, the hold, the wager, its event), the banker 3 (the lock, the round, its event),
@@ -33,7 +32,7 @@ pytestmark = pytest.mark.django_db
 # round, its event), a hand 4 (the lock, the hands, the hand, its event), the settlement 9
 # (the lock, the wagers, the hands, the accounts, the entry, the hands' outcomes, the
 # parties, the round, its event).
-PER_REQUEST = {"open": 12, "wager": 16, "banker": 12, "deal": 15, "hand": 12, "settle": 18}
+PER_REQUEST = {"open": 9, "wager": 13, "banker": 9, "deal": 12, "hand": 9, "settle": 14}
 A_ROUND_AT_MOST = 240
 
 
