@@ -1,9 +1,12 @@
 """`manage.py paigow`: a thin shell over the engine."""
 
+import json
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+
+from rounds.paigow.edge import RESULT_SOURCES, edges_from_counts
 
 
 def run(*args: str) -> str:
@@ -79,15 +82,12 @@ def test_bad_input_is_a_command_error_with_a_clear_message(args: tuple, message:
 
 
 def test_edges_remakes_the_runs_of_every_way_and_wheel(tmp_path) -> None:
-    import json
-
-    from rounds.paigow.edge import edges_from_counts
-
     out = tmp_path / "runs.json"
     said = run("edges", "--hands", "300", "--default-hands", "500", "--workers", "1",
                "--out", str(out))
 
-    runs = json.loads(out.read_text())
+    made = json.loads(out.read_text())
+    runs = made["runs"]
     assert set(runs) == {"bands/lowest", "bands/second_highest", "foxwoods/lowest",
                          "foxwoods/second_highest"}
     assert runs["foxwoods/second_highest"]["hands"] == 500 and runs["bands/lowest"]["hands"] == 300
@@ -96,5 +96,8 @@ def test_edges_remakes_the_runs_of_every_way_and_wheel(tmp_path) -> None:
     again = tmp_path / "again.json"
     run("edges", "--hands", "300", "--default-hands", "500", "--workers", "1",
         "--out", str(again))
-    assert json.loads(again.read_text()) == runs
+    assert json.loads(again.read_text()) == made
     assert edges_from_counts(runs["bands/lowest"], 0.05).hands == 300
+    # with what a check needs: the first chunk played, and the digest of the sources
+    assert runs["bands/lowest"]["first_chunk"]["hands"] == 300
+    assert set(made["sources"]) == set(RESULT_SOURCES)
