@@ -646,34 +646,6 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
                 parties=_parties(figures))
 
 
-def settle(
-    *,
-    wagers: Mapping[str, int],
-    outcomes: Mapping[str, str],
-    banker_is_house: bool,
-    house_stake: int,
-    rate: Decimal,
-    rounding: str,
-    co_banking: bool = False,
-) -> Plan:
-    """The casino model's money of a round, from plain names: ``wagers`` maps each seat
-    playing against the bank ("1"-"6") to its wager; for a player-banked round with a house
-    stake, ``"dealer"`` maps to the stake. ``outcomes`` maps the same positions to their
-    ``Outcome`` against the bank. (``settlement_plan`` is the typed door the services use.)
-    """
-    if set(wagers) != set(outcomes):
-        raise ValueError("every position against the bank needs exactly one outcome")
-    stakes = {Position(p): v for p, v in wagers.items()}
-    try:
-        typed = {Position(p): Outcome(o) for p, o in outcomes.items()}
-    except ValueError:
-        bad = [o for o in outcomes.values() if o not in {m.value for m in Outcome}]
-        raise ValueError(f"unknown outcome {bad[0] if bad else outcomes!r}") from None
-    return _casino_plan(RoundStakes(stakes=stakes, outcomes=typed,
-                                    banker_is_house=banker_is_house, house_stake=house_stake),
-                        rate=rate, rounding=rounding, co_banking=co_banking)
-
-
 def positions_against_bank(*, wagers: Mapping[int, int], banker_is_house: bool | None,
                            house_stake: int) -> dict[str, int]:
     """Who plays against the bank, with the stake each risks (rules §5, §7.5): every seat

@@ -30,19 +30,6 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _cash_lines_out_of_the_way_unless_asked(request: pytest.FixtureRequest,
-                                            settings: Any) -> None:
-    """The cash rules' lines (casino.cash) at their defaults would ask an identity of every
-    test player who moves more than 2,000.00 in a day; the tests of other rules move such
-    sums for players registered without one. Those tests run with the lines far above any
-    amount they move; a test of the cash rules (marked ``cash_rules``) has the defaults."""
-    if request.node.get_closest_marker("cash_rules") is None:
-        for line in ("CASINO_ID_REQUIRED_ABOVE", "CASINO_CASH_LOG_ABOVE",
-                     "CASINO_CASH_REPORT_ABOVE"):
-            setattr(settings, line, "9999999999999.99")
-
-
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()

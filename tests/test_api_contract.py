@@ -22,8 +22,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from casino import roles
-from casino.services import player_create, player_deposit, staff_create, token_create
+from casino.services import player_deposit, staff_create, token_create
 from rounds import services
+from tests.players import make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -60,7 +61,7 @@ def floor(db):
         boss.groups.add(*other.groups.all())  # one token that may do everything
     table = services.table_create(by=boss, name="Contract table", bank_rotation="open",
                                   banker_must_have_played=False, house_stake_cap="table_max")
-    player = player_create(name="Contract", currency="EUR", by=boss)
+    player = make_player(name="Contract", currency="EUR", by=boss)
     entry = player_deposit(player_id=player.pk, amount=100_000, by=boss)
     services.seat_take(table_id=table.pk, number=1, player_id=player.pk, by=boss)
     round_ = services.round_open(table_id=table.pk, by=boss)

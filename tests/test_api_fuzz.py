@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casino import roles
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from casino.shared.approvals import approval_request
 from reports.models import Report
 from rounds import services
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def floor(db):
     boss.groups.add(*user.groups.all())  # one client that may do everything
     table = services.table_create(by=boss, name="Fuzz table", bank_rotation="open",
                                   banker_must_have_played=False, house_stake_cap="table_max")
-    player = player_create(name="Fuzz", currency="EUR", by=boss)
+    player = make_player(name="Fuzz", currency="EUR", by=boss)
     entry = player_deposit(player_id=player.pk, amount=100_000, by=boss)
     # A large deposit the cage asked for, waiting for the pit boss (casino.shared.approvals).
     approval = approval_request(action="cage.deposit", by=user,

@@ -34,11 +34,12 @@ from django.db import connection, connections
 from django.db.models import Count, Sum
 
 from casino import roles
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from ledger.models import Account, Entry, Hold, Line
 from ledger.verify import ledger_verify
 from rounds import services
 from rounds.models import Round, RoundEvent, Table
+from tests.players import make_player
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -261,7 +262,7 @@ def floor() -> tuple[list[Table], list[str]]:
                                       banker_must_have_played=False,
                                       house_stake_cap="table_max")
         for seat in range(1, SEATS + 1):
-            player = player_create(name=f"Chaos {n + 1}.{seat}", currency="EUR", by=boss)
+            player = make_player(name=f"Chaos {n + 1}.{seat}", currency="EUR", by=boss)
             # At the cage's cap (10,000.00): far more than 24 rounds at 100.00 a wager need.
             player_deposit(player_id=player.pk, amount=1_000_000, by=boss)
             services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=boss)

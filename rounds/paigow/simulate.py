@@ -78,8 +78,9 @@ def merge_counts(parts: Iterable[Counts]) -> Counts:
     return total
 
 
-def _run(args: tuple[int, int, str, str]) -> Counts:
-    return simulate_chunk(*args)
+def _run(job: tuple[int, tuple[int, int, str, str]]) -> tuple[int, Counts]:
+    index, chunk = job
+    return index, simulate_chunk(*chunk)
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,9 @@ class SimulationResult:
     way: str
     wheel: str
     workers: int | str  # a number of processes, or "celery"
+    # Each chunk's counts in the order of the plan (plan_chunks), when the run kept them:
+    # the committed runs keep their first chunk, so it can be played again (edge.py).
+    chunks: tuple[Counts, ...] = ()
 
     def lines(self) -> list[str]:
         return [
@@ -131,7 +135,7 @@ class SimulationResult:
 
 
 def summarize(counts: Counts, *, seconds: float, seed: int | str, way: str, wheel: str,
-              workers: int | str) -> SimulationResult:
+              workers: int | str, chunks: tuple[Counts, ...] = ()) -> SimulationResult:
     n, win, loss = counts["hands"], counts["win"], counts["loss"]
     payout = 1 - COMMISSION
     mean = (win * payout - loss) / n
@@ -142,7 +146,7 @@ def summarize(counts: Counts, *, seconds: float, seed: int | str, way: str, whee
         p_win=_proportion(win, n), p_push=_proportion(counts["push"], n),
         p_loss=_proportion(loss, n), ev=Estimate(mean, mean - half, mean + half),
         seconds=seconds, hands_per_second=n / seconds if seconds > 0 else float("inf"),
-        seed=seed, way=way, wheel=wheel, workers=workers,
+        seed=seed, way=way, wheel=wheel, workers=workers, chunks=chunks,
     )
 
 
@@ -160,19 +164,21 @@ def simulate(hands: int, way: str = DEFAULT_WAY, wheel: str = DEFAULT_WHEEL,
     chunks = [(n, s, way, wheel) for n, s in plan_chunks(hands, seed)]
     workers = min(workers, len(chunks))
     started = time.perf_counter()
-    parts: list[Counts] = []
+    parts: dict[int, Counts] = {}  # by the chunk's place in the plan: they finish in any order
 
-    def collect(part: Counts) -> None:
-        parts.append(part)
+    def collect(done: tuple[int, Counts]) -> None:
+        index, part = done
+        parts[index] = part
         if progress is not None:
-            progress(sum(p["hands"] for p in parts), hands)
+            progress(sum(p["hands"] for p in parts.values()), hands)
 
     if workers == 1:
-        for chunk in chunks:
-            collect(_run(chunk))
+        for job in enumerate(chunks):
+            collect(_run(job))
     else:
         with get_context().Pool(workers) as pool:
-            for part in pool.imap_unordered(_run, chunks):
-                collect(part)
-    return summarize(merge_counts(parts), seconds=time.perf_counter() - started, seed=seed,
-                     way=way, wheel=wheel, workers=workers)
+            for done in pool.imap_unordered(_run, enumerate(chunks)):
+                collect(done)
+    in_order = tuple(parts[index] for index in range(len(chunks)))
+    return summarize(merge_counts(in_order), seconds=time.perf_counter() - started, seed=seed,
+                     way=way, wheel=wheel, workers=workers, chunks=in_order)

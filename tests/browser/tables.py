@@ -12,10 +12,11 @@ import pytest
 from casino import roles
 from casino.models import Player
 from casino.selectors import player_balance
-from casino.services import player_create, player_deposit
+from casino.services import player_deposit
 from ledger.models import Hold
 from rounds import services
 from rounds.models import Round, Table
+from tests.players import make_player
 
 
 @dataclass
@@ -46,7 +47,7 @@ def make_floor(staff_user: Callable[[str, str], Any]) -> Callable[..., Floor]:
         table = services.table_create(by=pit_boss, **settings)
         floor = Floor(table=table, pit_boss=pit_boss)
         for number, (name, funds) in seated.items():
-            player = player_create(name=name, currency=table.currency, by=pit_boss)
+            player = make_player(name=name, currency=table.currency, by=pit_boss)
             if funds:
                 player_deposit(player_id=player.pk, amount=funds, by=pit_boss)
             services.seat_take(table_id=table.pk, number=number, player_id=player.pk,

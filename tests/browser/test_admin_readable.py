@@ -11,11 +11,12 @@ from django.utils.timezone import localtime
 from playwright.sync_api import expect
 
 from casino import roles
-from casino.services import player_create, player_deposit
+from casino.services import player_deposit
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.models import Account, Hold
 from rounds import services
 from rounds.models import Round, RoundEvent
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +38,7 @@ def played(staff_user: Any) -> Round:
     boss = staff_user(roles.PIT_BOSS, "pia")
     table = services.table_create(by=boss, name="Table 1")
     for seat, name in ((1, "Anna"), (2, "Bram"), (3, "Cor")):
-        player = player_create(name=name, currency="EUR", by=boss)
+        player = make_player(name=name, currency="EUR", by=boss)
         player_deposit(player_id=player.pk, amount=59_500, by=boss)
         services.seat_take(table_id=table.pk, number=seat, player_id=player.pk, by=boss)
     round_ = services.round_open(table_id=table.pk, by=boss)

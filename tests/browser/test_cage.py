@@ -19,13 +19,14 @@ from playwright.sync_api import expect
 from casino import roles
 from casino.models import Player
 from casino.selectors import player_account_ref, player_balance
-from casino.services import player_create, player_deposit
+from casino.services import player_deposit
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
 from ledger.models import Account, Entry, Hold
 from ledger.selectors import account_find, account_statement
 from rounds import services
 from tests.browser.tables import seat_row
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,8 +51,8 @@ def anna(staff_user: Any) -> Player:
     """Anna, with 100.00 EUR from an earlier deposit and one round lost (20.00) at a table;
     another player is also called Anna."""
     boss = staff_user(roles.PIT_BOSS, "pia")
-    anna = player_create(name="Anna Jansen", currency="EUR", by=boss)
-    player_create(name="anna jansen", currency="EUR", by=boss)
+    anna = make_player(name="Anna Jansen", currency="EUR", by=boss)
+    make_player(name="anna jansen", currency="EUR", by=boss)
     player_deposit(player_id=anna.pk, amount=10_000, reference="Opening float", by=boss)
     table = services.table_create(by=boss, name="Table 1",
                               deal_modes=["electronic", "physical", "results"])

@@ -12,17 +12,18 @@ from playwright.sync_api import expect
 from casino import roles
 from casino.models import Player
 from casino.selectors import player_balance
-from casino.services import player_create, player_deposit
+from casino.services import player_deposit
 from ledger.models import Entry
+from tests.players import make_player
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.cash_rules]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_deposit_past_the_identity_line_is_refused_in_words_until_the_identity_is_on_file(
         screen_factory: Any, staff_user: Any) -> None:
     # given Anna, registered without an identity, 1,500.00 in today
     carla = staff_user(roles.CAGE, "carla")
-    anna = player_create(name="Anna", currency="EUR", by=carla)
+    anna = make_player(name="Anna", currency="EUR", by=carla, identity=False)
     player_deposit(player_id=anna.pk, amount=150_000, by=carla)
     entries = Entry.objects.count()
     screen = screen_factory()

@@ -9,11 +9,11 @@ from playwright.sync_api import expect
 
 from casino import roles
 from casino.selectors import player_balance
-from casino.services import player_create
 from ledger.models import Entry
 from rounds import services
 from rounds.models import Round, Seat, Table
 from tests.browser.tables import available, make_floor, open_holds, seat_row
+from tests.players import make_player
 
 __all__ = ["make_floor"]
 
@@ -81,7 +81,7 @@ def test_a_pit_boss_seats_players_and_changes_settings_only_between_rounds(
     screen_factory: Any, staff_user: Any, make_floor: Any
 ) -> None:
     floor = make_floor({1: ("Anna", 50_000)})
-    carla = player_create(name="Carla", currency="EUR", by=floor.pit_boss)
+    carla = make_player(name="Carla", currency="EUR", by=floor.pit_boss)
     staff_user(roles.PIT_BOSS, "petra")
     screen = screen_factory(width=768)
     screen.sign_in("petra")

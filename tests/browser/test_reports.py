@@ -22,12 +22,13 @@ from django.db.models import F
 from playwright.sync_api import expect
 
 from casino import roles
-from casino.services import player_create, player_deposit
+from casino.services import player_deposit
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Line
 from reports.models import Report
 from rounds import services
 from rounds.models import Round
+from tests.players import make_player
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -40,11 +41,11 @@ def banked_round(staff_user: Any, settings: Any, tmp_path: Path) -> int:
     settings.MEDIA_ROOT = tmp_path
     boss = staff_user(roles.PIT_BOSS, "pia")
     table = services.table_create(by=boss, name="Table 1", deal_modes=["results"])
-    bram = player_create(name="Bram", currency="EUR", by=boss)
+    bram = make_player(name="Bram", currency="EUR", by=boss)
     player_deposit(player_id=bram.pk, amount=100_000, by=boss)
     services.seat_take(table_id=table.pk, number=1, player_id=bram.pk, by=boss)
     for seat in (2, 3, 4, 5):
-        p = player_create(name=f"Speler {seat}", currency="EUR", by=boss)
+        p = make_player(name=f"Speler {seat}", currency="EUR", by=boss)
         player_deposit(player_id=p.pk, amount=50_000, by=boss)
         services.seat_take(table_id=table.pk, number=seat, player_id=p.pk, by=boss)
     warm = services.round_open(table_id=table.pk, by=boss)

@@ -10,6 +10,7 @@ from rest_framework.exceptions import ValidationError
 from casino.shared.api.fields import AmountField
 from casino.shared.api.parse import parse
 from rounds.models import Table
+from tests.players import IDENTITY_FIELDS
 
 
 class Move(serializers.Serializer):
@@ -61,7 +62,8 @@ def test_a_malformed_wager_and_a_malformed_deposit_get_the_same_answer(dealer_cl
     # given a table with a round open, and a player
     table = Table.objects.create(name="Idiom table")
     round_id = dealer_client.post(f"/api/v1/tables/{table.pk}/rounds").json()["id"]
-    player = cage_client.post("/api/v1/players", {"name": "Anna"}, format="json").json()
+    player = cage_client.post("/api/v1/players", {"name": "Anna", **IDENTITY_FIELDS},
+                              format="json").json()
 
     # when both get an amount with too many decimals
     wager = dealer_client.post(f"/api/v1/rounds/{round_id}/wagers",

@@ -15,6 +15,7 @@ from casino.services import staff_create
 from casino.shared.approvals import Approval
 from ledger.models import Account, Entry
 from ledger.services import account_get_or_create, entry_post
+from tests.players import IDENTITY_FIELDS
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ DUAL = override_settings(CASINO_DUAL_CONTROL=True)
 
 
 def register(client, name="Anna"):
-    response = client.post("/api/v1/players", {"name": name}, format="json")
+    response = client.post("/api/v1/players", {"name": name, **IDENTITY_FIELDS}, format="json")
     assert response.status_code == 201, response.json()
     return response.json()["id"]
 

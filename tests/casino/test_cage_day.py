@@ -15,17 +15,18 @@ from django.test import Client, override_settings
 from casino import roles
 from casino.models import Player
 from casino.selectors import player_balance
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict
 from ledger.models import Account, Entry
 from ledger.services import account_get_or_create, entry_post
+from tests.players import IDENTITY_FIELDS, make_player
 
 pytestmark = pytest.mark.django_db
 
 
 def register(client, name="Anna"):
-    response = client.post("/api/v1/players", {"name": name}, format="json")
+    response = client.post("/api/v1/players", {"name": name, **IDENTITY_FIELDS}, format="json")
     assert response.status_code == 201, response.json()
     return response.json()["id"]
 
@@ -295,7 +296,7 @@ def test_at_the_console_the_eleventh_deposit_of_the_day_waits_and_is_shown(db):
     clerk, _ = staff_create(username="clerk", role=roles.CAGE)
     client = Client()
     client.force_login(clerk)
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", currency="EUR", by=None)
     url = f"/cage/players/{anna.pk}/deposit/"
 
     for n in range(10):
@@ -322,7 +323,7 @@ def test_at_the_console_the_eleventh_deposit_of_the_day_waits_and_is_shown(db):
 def test_two_simultaneous_deposits_cannot_both_pass_the_days_cap():
     from casino.shared.approvals import action_submit
 
-    player = player_create(name="Anna", currency="EUR", by=None)
+    player = make_player(name="Anna", currency="EUR", by=None)
     clerks = [staff_create(username=f"clerk-{n}", role=roles.CAGE)[0] for n in (1, 2)]
     start = threading.Barrier(2)
     outcomes: list[str] = []

@@ -14,10 +14,11 @@ from django.test import Client
 from casino import roles
 from casino.models import Player
 from casino.selectors import player_balance
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def signed_in(role: str) -> Client:
 
 @pytest.fixture
 def anna() -> Player:
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", currency="EUR", by=None)
     player_deposit(player_id=anna.pk, amount=12_000, by=None)
     return anna
 
@@ -315,7 +316,7 @@ def test_a_player_registered_before_the_ledger_gets_an_empty_statement_csv():
 
 
 def test_a_player_named_like_a_formula_is_text_in_the_statement_csv():
-    player = player_create(name="=HYPERLINK(\"http://x.example\")", currency="EUR", by=None)
+    player = make_player(name="=HYPERLINK(\"http://x.example\")", currency="EUR", by=None)
 
     download = signed_in(roles.AUDITOR).get(f"/cage/players/{player.pk}/statement.csv")
 

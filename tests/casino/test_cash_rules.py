@@ -17,7 +17,7 @@ from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Account, Entry, Line
 from ledger.services import account_get_or_create, entry_post
 
-pytestmark = [pytest.mark.django_db, pytest.mark.cash_rules]
+pytestmark = pytest.mark.django_db
 
 IDENTITY: dict[str, Any] = {"birth_date": "1980-05-01",
             "id_document": {"kind": "passport", "number": "NX12-3456 7", "country": "nl"},
@@ -31,7 +31,8 @@ def _cage_cap_out_of_the_way(settings):
     settings.CASINO_CAGE_APPROVAL_ABOVE = "1000000.00"
 
 
-def register(client, name="Anna", identified=False):
+def register(client, name="Anna", identified=True):
+    """A player registered by the API; ``identified=False``: without an identity."""
     body = {"name": name, **(IDENTITY if identified else {})}
     response = client.post("/api/v1/players", body, format="json")
     assert response.status_code == 201, response.json()
@@ -77,7 +78,7 @@ def reports(client, day=None):
 def test_cash_in_past_2000_is_refused_without_an_identity_and_taken_once_one_is_on_file(
         cage_client):
     # given Anna, registered without an identity, 1,500.00 in today
-    anna = register(cage_client)
+    anna = register(cage_client, identified=False)
     moved(cage_client, anna, "deposits", "1500.00")
     before = ledger_state(anna)
 
@@ -112,7 +113,7 @@ def test_cash_in_past_2000_is_refused_without_an_identity_and_taken_once_one_is_
 
 
 def test_reaching_the_identity_line_exactly_is_allowed(cage_client):
-    anna = register(cage_client)
+    anna = register(cage_client, identified=False)
     moved(cage_client, anna, "deposits", "1999.99")
     moved(cage_client, anna, "deposits", "0.01")   # 2,000.00: at the line, not above
     assert move(cage_client, anna, "deposits", "0.01").json()["error"]["code"] == \
@@ -121,7 +122,7 @@ def test_reaching_the_identity_line_exactly_is_allowed(cage_client):
 
 def test_cash_in_and_cash_out_are_counted_apart(cage_client):
     # given 2,000.00 in: the cash-in side is at the line
-    bram = register(cage_client, "Bram")
+    bram = register(cage_client, "Bram", identified=False)
     moved(cage_client, bram, "deposits", "2000.00")
 
     # then paying out 1,500.00 then 500.00 counts on the cash-out side only
@@ -141,7 +142,7 @@ def test_cash_in_and_cash_out_are_counted_apart(cage_client):
 
 def test_a_correction_of_a_deposit_lowers_that_days_cash_in(cage_client):
     # given 2,000.00 deposited, then corrected (keyed twice)
-    chris = register(cage_client, "Chris")
+    chris = register(cage_client, "Chris", identified=False)
     deposit = moved(cage_client, chris, "deposits", "2000.00")
     correct(cage_client, chris, deposit)
     assert shown(cage_client, chris)["cash_in"] == "0.00"
@@ -154,7 +155,7 @@ def test_a_correction_of_a_deposit_lowers_that_days_cash_in(cage_client):
 
 
 def test_identity_is_checked_whole_and_kept(cage_client):
-    anna = register(cage_client)
+    anna = register(cage_client, identified=False)
     # a document's country that is no country
     bad = cage_client.patch(f"/api/v1/players/{anna}",
                             {**IDENTITY, "id_document": {**IDENTITY["id_document"],
@@ -345,7 +346,7 @@ def test_one_movement_just_under_a_line_is_not_splitting(cage_client, auditor_cl
 def test_the_count_starts_again_with_the_next_gaming_day(cage_client, auditor_client,
                                                         monkeypatch):
     # given 2,000.00 in today for a player without an identity, and a report for Lea
-    anna = register(cage_client)
+    anna = register(cage_client, identified=False)
     moved(cage_client, anna, "deposits", "2000.00")
     lea = register(cage_client, "Lea", identified=True)
     moved(cage_client, lea, "deposits", "10000.01")
@@ -406,7 +407,7 @@ def test_a_buy_in_on_the_players_account_counts_as_cash_in(cage_client, auditor_
 
 
 def test_a_buy_in_past_the_identity_line_is_refused_by_the_check(cage_client):
-    anna = register(cage_client)
+    anna = register(cage_client, identified=False)
     moved(cage_client, anna, "deposits", "1500.00")
     with pytest.raises(cash.IdentityRequired) as refused:
         cash.cash_movement_check(player=Player.objects.get(pk=anna), direction="in",
@@ -459,7 +460,7 @@ def test_a_deposit_waiting_for_a_pit_boss_is_not_filed_without_an_identity(
 
     # past the cage's cap and past the identity line: refused now, nothing waits
     settings.CASINO_CAGE_APPROVAL_ABOVE = "10000.00"
-    anna = register(cage_client)
+    anna = register(cage_client, identified=False)
     refused = move(cage_client, anna, "deposits", "10000.01")
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "identity_required"
@@ -512,11 +513,12 @@ def test_two_simultaneous_deposits_cannot_both_pass_the_identity_line():
 
     from django.db import connections
 
-    from casino.services import player_create, player_deposit, staff_create
+    from casino.services import player_deposit, staff_create
     from casino.shared.errors import Conflict
+    from tests.players import make_player
 
     # given Anna without an identity; two clerks take 1,500.00 each at the same moment
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", identity=False)
     clerks = [staff_create(username=f"clerk-{n}", role="cage")[0] for n in (1, 2)]
     start = threading.Barrier(2)
     outcomes: list[str] = []
@@ -579,6 +581,6 @@ def test_a_proposition_players_licence_is_its_identity_and_its_cash_is_reported(
 
 def test_a_player_without_a_document_is_not_identified_by_a_licence_field(cage_client):
     # a person's identity is a document; only a proposition player carries a licence
-    anna = register(cage_client, "Anna")
+    anna = register(cage_client, "Anna", identified=False)
     assert Player.objects.get(pk=anna).identity_on_file is False
     assert move(cage_client, anna, "deposits", "2500.00").status_code == 409

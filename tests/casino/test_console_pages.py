@@ -11,12 +11,13 @@ from django.contrib.auth.models import Permission
 from django.test import Client, override_settings
 
 from casino import roles
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from casino.shared.approvals import Approval
 from casino.shared.permissions import permission_words
 from casino.shared.templatetags.words import sentence_text
 from rounds import services
 from rounds.models import Table
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def table(pit_boss) -> Table:
 
 
 def seat_player(table: Table, by) -> None:
-    player = player_create(name="Anna", currency=table.currency, by=by)
+    player = make_player(name="Anna", currency=table.currency, by=by)
     player_deposit(player_id=player.pk, amount=100_000, by=by)
     services.seat_take(table_id=table.pk, number=1, player_id=player.pk, by=by)
 

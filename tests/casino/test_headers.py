@@ -6,6 +6,8 @@ import re
 import pytest
 from django.test import Client
 
+from tests.players import make_player
+
 pytestmark = pytest.mark.django_db
 
 
@@ -69,9 +71,9 @@ def test_answers_that_carry_balances_are_never_stored(pit_boss_client):
 def test_console_pages_with_balances_are_never_stored():
     # given a player with a movement, and a cage clerk signed in to the console
     from casino import roles
-    from casino.services import player_create, player_deposit, staff_create
+    from casino.services import player_deposit, staff_create
 
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", currency="EUR", by=None)
     entry = player_deposit(player_id=anna.pk, amount=12_000, by=None)
     user, _ = staff_create(username="cage-headers", role=roles.CAGE)
     client = Client()

@@ -11,19 +11,20 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.services import player_create, staff_create
+from casino.services import staff_create
 from casino.shared.idempotency import IdempotencyKey, idempotency_keys_purge
 from casino.tasks import purge_idempotency_keys
 from ledger.models import Entry
 from rounds import services
 from rounds.models import Wager
+from tests.players import IDENTITY_FIELDS, make_player
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def player(db):
-    return player_create(name="Anna", currency="EUR", by=None)
+    return make_player(name="Anna", currency="EUR", by=None)
 
 
 def deposit(client, player, amount="10.00", key="key-1", **headers):
@@ -116,10 +117,9 @@ def test_posts_without_a_key_are_not_deduplicated(cage_client, player):
 
 
 def test_a_replayed_create_keeps_its_status_and_location(cage_client):
-    first = cage_client.post("/api/v1/players", {"name": "Bo"}, format="json",
-                             HTTP_IDEMPOTENCY_KEY="p-1")
-    retry = cage_client.post("/api/v1/players", {"name": "Bo"}, format="json",
-                             HTTP_IDEMPOTENCY_KEY="p-1")
+    bo = {"name": "Bo", **IDENTITY_FIELDS}
+    first = cage_client.post("/api/v1/players", bo, format="json", HTTP_IDEMPOTENCY_KEY="p-1")
+    retry = cage_client.post("/api/v1/players", bo, format="json", HTTP_IDEMPOTENCY_KEY="p-1")
     assert retry.status_code == 201 and retry.json()["id"] == first.json()["id"]
 
 
@@ -143,7 +143,7 @@ def test_keys_are_kept_a_day_then_purged(cage_client, player, celery_worker):
 def test_eight_simultaneous_retries_make_exactly_one_entry():
     # given a cage user and a player, committed so that every thread sees them
     _, token = staff_create(username="cage-threads", role=roles.CAGE)
-    player = player_create(name="Anna", currency="EUR", by=None)
+    player = make_player(name="Anna", currency="EUR", by=None)
     start = threading.Barrier(8)
     answers: list = []
 

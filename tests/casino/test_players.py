@@ -9,13 +9,14 @@ from django.test.utils import CaptureQueriesContext
 from casino.models import Player
 from ledger.models import Entry
 from ledger.services import hold_place
+from tests.players import IDENTITY_FIELDS
 
 pytestmark = pytest.mark.django_db
 
 
 def register(client, name="Anna", currency="EUR"):
-    response = client.post("/api/v1/players", {"name": name, "currency": currency},
-                           format="json")
+    response = client.post("/api/v1/players", {"name": name, "currency": currency,
+                                               **IDENTITY_FIELDS}, format="json")
     assert response.status_code == 201, response.json()
     return response.json()
 

@@ -5,6 +5,7 @@ from django.contrib.auth.models import Group
 
 from casino.models import Player
 from ledger.models import Account
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -51,10 +52,10 @@ def test_a_rename_in_the_admin_goes_through_the_service_and_the_account_follows(
 
 
 def test_a_blank_name_is_refused_by_the_service():
-    from casino.services import player_create, player_rename
+    from casino.services import player_rename
     from casino.shared.errors import ValidationFailed
 
-    player = player_create(name="Dora", currency="EUR", by=None)
+    player = make_player(name="Dora", currency="EUR", by=None)
 
     with pytest.raises(ValidationFailed):
         player_rename(player_id=player.pk, name="   ", by=None)

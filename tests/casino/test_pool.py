@@ -11,9 +11,10 @@ from psycopg_pool import ConnectionPool
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.services import player_create, staff_create
+from casino.services import staff_create
 from casino.shared import pool as pool_check
 from casino.shared.pool import CHECK_IDLE_AFTER, connection_returned, connection_usable
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +49,7 @@ def test_the_service_answers_after_every_backend_is_terminated():
     pool = getattr(connection, "pool", None)  # the PostgreSQL wrapper's, not the base's
     assert pool is not None, "the tests must run with the pool, as production does"
     boss, token = staff_create(username="pool-boss", role=roles.PIT_BOSS)
-    player = player_create(name="Pooled", currency="EUR", by=boss)
+    player = make_player(name="Pooled", currency="EUR", by=boss)
     connection.close()  # the test's own connection goes back to the pool too
     held = [pool.getconn() for _ in range(8)]
     for conn in held:
@@ -76,7 +77,7 @@ def test_connections_back_from_a_request_a_moment_ago_are_not_handed_out_dead():
     pool = getattr(connection, "pool", None)
     assert pool is not None, "the tests must run with the pool, as production does"
     boss, token = staff_create(username="pool-boss", role=roles.PIT_BOSS)
-    player = player_create(name="Pooled", currency="EUR", by=boss)
+    player = make_player(name="Pooled", currency="EUR", by=boss)
     connection.close()
     held = [pool.getconn() for _ in range(8)]
     for conn in held:

@@ -4,6 +4,7 @@ import pytest
 
 from ledger.models import Entry
 from ledger.services import hold_place
+from tests.players import make_player
 
 
 @pytest.fixture
@@ -55,11 +56,11 @@ def test_the_cage_reads_players_accounts_in_the_admin_and_not_the_houses(db):
     from django.test import Client
 
     from casino import roles
-    from casino.services import player_create, player_deposit, staff_create
+    from casino.services import player_deposit, staff_create
     from ledger.models import Account
     from ledger.services import account_get_or_create, entry_post
 
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", currency="EUR", by=None)
     player_deposit(player_id=anna.pk, amount=5_000, by=None)
     bankroll = account_get_or_create(kind="table_bankroll", currency="EUR", ref="table:1")
     commission = account_get_or_create(kind="commission", currency="EUR", ref="table:1")

@@ -12,9 +12,10 @@ from rest_framework.test import APIClient
 from casino import roles
 from casino.models import Player
 from casino.selectors import player_balance
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from rounds import services
 from rounds.models import Table
+from tests.players import make_player
 
 
 @pytest.fixture
@@ -42,11 +43,13 @@ def table(make_table) -> Table:
 
 @pytest.fixture
 def seat_player(pit_boss) -> Callable[..., Player]:
-    """seat_player(table, seat, funds_in_cents) -> a new player with funds in that seat."""
+    """seat_player(table, seat, funds_in_cents) -> a new player with funds in that seat,
+    an identity on file (tests.players); ``identity=False``: without one."""
 
-    def seat(table: Table, number: int, funds: int = 100_000, name: str | None = None) -> Player:
-        player = player_create(name=name or f"Player {number}", currency=table.currency,
-                               by=pit_boss)
+    def seat(table: Table, number: int, funds: int = 100_000, name: str | None = None,
+             identity: bool = True) -> Player:
+        player = make_player(name=name or f"Player {number}", currency=table.currency,
+                             by=pit_boss, identity=identity)
         if funds:
             player_deposit(player_id=player.pk, amount=funds, by=pit_boss)
         services.seat_take(table_id=table.pk, number=number, player_id=player.pk, by=pit_boss)

@@ -348,8 +348,8 @@ def test_a_remade_run_gives_new_figures_and_keeps_the_old(dealer_client, table, 
                                                          tmp_path):
     old = _edge(dealer_client, table)
     remade = tmp_path / "edge_counts.json"
-    remade.write_text(json.dumps({"foxwoods/second_highest": {
-        "hands": 1000, "win": 280, "push": 420, "loss": 300}}))
+    remade.write_text(json.dumps({"runs": {"foxwoods/second_highest": {
+        "hands": 1000, "win": 280, "push": 420, "loss": 300}}}))
     monkeypatch.setattr(edges.engine, "COUNTS_FILE", remade)
 
     new = _edge(dealer_client, table)

@@ -15,12 +15,13 @@ from django.test import Client
 from casino import roles
 from casino.models import Refusal
 from casino.selectors import player_balance
-from casino.services import player_create, player_deposit, staff_create
+from casino.services import player_deposit, staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry, Hold
 from reports.models import ClosedDay
 from rounds import services
 from rounds.models import Round
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +86,7 @@ def test_a_foul_hand_on_the_console_leaves_one_trace(table, seat_player, pit_bos
 
 
 def test_a_withdrawal_beyond_the_funds_at_the_cage_leaves_one_trace():
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", currency="EUR", by=None)
     player_deposit(player_id=anna.pk, amount=12_000, by=None)
     entries = Entry.objects.count()
     cora = signed_in(roles.CAGE, "cora")
@@ -289,7 +290,7 @@ def test_a_settings_change_the_admin_form_refuses_leaves_a_trace(table, seat_pla
 
 
 def test_deciding_ones_own_request_on_the_console_leaves_a_trace():
-    anna = player_create(name="Anna", currency="EUR", by=None)
+    anna = make_player(name="Anna", currency="EUR", by=None)
     cora = signed_in(roles.CAGE, "cora")
     cora.post(f"/cage/players/{anna.pk}/deposit/", {"deposit-amount": "20000.00"})
     from casino.shared.approvals import Approval

@@ -10,6 +10,7 @@ from django.db.models.functions import Now
 
 from ledger.models import Hold
 from rounds.models import Round, Wager
+from tests.players import IDENTITY_FIELDS
 from tests.rounds.conftest import balances
 
 
@@ -21,8 +22,8 @@ def test_cage_rounds_reversals_and_the_audit_run_as_the_runtime_role(
         assert cursor.fetchone() == (as_runtime_role,)
 
     # the cage: a new player, a deposit and a withdrawal
-    player = cage_client.post("/api/v1/players", {"name": "Anna", "currency": "EUR"},
-                              format="json").json()
+    player = cage_client.post("/api/v1/players", {"name": "Anna", "currency": "EUR",
+                                                  **IDENTITY_FIELDS}, format="json").json()
     deposit = cage_client.post(f"/api/v1/players/{player['id']}/deposits",
                                {"amount": "500.00", "reference": "slip 1"}, format="json")
     withdrawal = cage_client.post(f"/api/v1/players/{player['id']}/withdrawals",

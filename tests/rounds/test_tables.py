@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from casino.services import player_create, player_deposit
+from casino.services import player_deposit
 from casino.shared.money import MAX_MINOR
 from rounds import services
 from rounds.models import Round
 from rounds.services import MAX_TABLE_BET
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def test_a_round_within_the_table_limits_can_always_be_settled(make_table, pit_b
     # given a table at the highest limit a table may have
     table = make_table(min_bet=200, max_bet=MAX_TABLE_BET)
     for n in (1, 2):
-        player = player_create(name=f"Whale {n}", currency=table.currency, by=pit_boss)
+        player = make_player(name=f"Whale {n}", currency=table.currency, by=pit_boss)
         player_deposit(player_id=player.pk, amount=MAX_TABLE_BET, by=pit_boss)
         services.seat_take(table_id=table.pk, number=n, player_id=player.pk, by=pit_boss)
     round_ = services.round_open(table_id=table.pk, by=pit_boss)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rounds.models import TableSettingsChange
+from tests.players import make_player
 from tests.rounds.conftest import Dealer
 
 pytestmark = pytest.mark.django_db
@@ -137,10 +138,9 @@ def test_opening_a_table_records_who_opened_it(pit_boss_client):
 
 def test_taking_and_leaving_a_seat_are_recorded_with_who_and_when(dealer, pit_boss_client,
                                                                   table):
-    from casino.services import player_create
     from rounds.models import SeatChange
 
-    anna = player_create(name="Anna", currency=table.currency, by=None)
+    anna = make_player(name="Anna", currency=table.currency, by=None)
     Dealer(pit_boss_client).call("put", f"/api/v1/tables/{table.pk}/seats/2",
                                  {"player": anna.pk})
     dealer.call("delete", f"/api/v1/tables/{table.pk}/seats/2")
@@ -157,9 +157,8 @@ def test_taking_and_leaving_a_seat_are_recorded_with_who_and_when(dealer, pit_bo
 
 def test_a_dealer_cannot_seat_a_player_whose_money_they_would_then_deal_for(dealer, table):
     # an absent player, seated by a dealer, could be made to wager at a deal the dealer runs
-    from casino.services import player_create
 
-    absent = player_create(name="Absent", currency=table.currency, by=None)
+    absent = make_player(name="Absent", currency=table.currency, by=None)
 
     refused = dealer.call("put", f"/api/v1/tables/{table.pk}/seats/1", {"player": absent.pk},
                           expect=403)

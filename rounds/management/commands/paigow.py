@@ -4,7 +4,8 @@
     paigow houseway CARDS [--way W] [--wheel W]
     paigow showdown PLAYER_HIGH PLAYER_LOW BANKER_HIGH BANKER_LOW
     paigow simulate --hands N [--way W] [--wheel W] [--workers K] [--seed S] [--celery]
-    paigow edges [--hands N] [--default-hands N] [--workers K] [--out PATH]
+    paigow edges [--hands N] [--default-hands N] [--workers K] [--file PATH]
+    paigow edges --verify [--runs WAY/WHEEL ...] [--file PATH]
 
 CARDS may be one quoted string ("AS KD JK ...") or separate words (AS KD JK ...).
 """
@@ -33,7 +34,14 @@ from rounds.paigow import (
     showdown,
     validate_setting,
 )
-from rounds.paigow.edge import COUNTS_FILE, long_runs, write_runs
+from rounds.paigow.edge import (
+    COUNTS_FILE,
+    changed_sources,
+    long_runs,
+    read_counts_file,
+    verify_run,
+    write_runs,
+)
 from rounds.paigow.evaluate import DEFAULT_WHEEL
 from rounds.paigow.houseway import DEFAULT_WAY
 from rounds.paigow.simulate import SimulationResult, simulate, summarize
@@ -78,7 +86,14 @@ class Command(BaseCommand):
         edges.add_argument("--default-hands", type=int, default=10_000_000,
                            help="hands for the default rules (default 10,000,000)")
         edges.add_argument("--workers", type=int, default=None, help="default: all cores")
-        edges.add_argument("--out", default=str(COUNTS_FILE))
+        edges.add_argument("--file", "--out", dest="file", default=str(COUNTS_FILE),
+                           help="the file to remake or verify (default: the committed one)")
+        edges.add_argument("--verify", action="store_true",
+                           help="remake nothing: play each run's first chunk again and "
+                                "compare its counts, and compare the digest of the game's "
+                                "sources with the one the file was made with")
+        edges.add_argument("--runs", nargs="+", metavar="WAY/WHEEL",
+                           help="with --verify: only these runs (default: every run)")
 
     @staticmethod
     def _way(parser: ArgumentParser) -> None:
@@ -134,15 +149,55 @@ class Command(BaseCommand):
         self.stdout.write(f"high {outcome.high}, low {outcome.low}: player {outcome.result}")
 
     def _edges(self, options: dict[str, Any]) -> None:
+        if options["verify"]:
+            self._verify_edges(Path(options["file"]), options["runs"])
+            return
+        if options["runs"]:
+            raise CommandError("--runs goes with --verify")
         if options["hands"] < 1 or options["default_hands"] < 1:
             raise CommandError("--hands and --default-hands must be positive")
         plan = {(way, wheel): options["hands"] for way in HOUSE_WAYS for wheel in WHEEL_RULES}
         plan[(DEFAULT_WAY, DEFAULT_WHEEL)] = options["default_hands"]
         runs = long_runs(plan, workers=options["workers"])
-        write_runs(runs, Path(options["out"]))
+        write_runs(runs, Path(options["file"]))
         for key, run in runs.items():
             self.stdout.write(f"{key}: {run['hands']:,} hands, {run['win']:,} won, "
                               f"{run['push']:,} pushed, {run['loss']:,} lost")
+
+    def _verify_edges(self, path: Path, only: list[str] | None) -> None:
+        """Fails, naming each, on a source changed since the file was made and on a run
+        whose first chunk no longer gives its recorded counts."""
+        data = read_counts_file(path)
+        runs = data.get("runs", {})
+        if not runs:
+            raise CommandError(f"{path} holds no runs as manage.py paigow edges writes them "
+                               "now: remake it with that command")
+        unknown = sorted(set(only or ()) - set(runs))
+        if unknown:
+            raise CommandError(f"no run {', '.join(unknown)} in {path}: it has "
+                               f"{', '.join(sorted(runs))}")
+        failed = []
+        changed = changed_sources(data.get("sources"))
+        if changed:
+            failed.append("the game's sources")
+            self.stdout.write(f"sources: changed since the runs were made: {', '.join(changed)}"
+                              " (remake them: manage.py paigow edges)")
+        else:
+            self.stdout.write("sources: as when the runs were made")
+        for key in only or sorted(runs):
+            started = time.perf_counter()
+            problems = verify_run(runs[key])
+            took = f"({time.perf_counter() - started:.1f} s)"
+            if problems:
+                failed.append(key)
+                self.stdout.write(f"{key}: {'; '.join(problems)} {took}")
+            else:
+                first = runs[key]["first_chunk"]
+                self.stdout.write(f"{key}: first chunk as recorded, {first['hands']:,} hands "
+                                  f"{took}")
+        if failed:
+            raise CommandError(f"{path} is not what the game gives now: {', '.join(failed)}")
+        self.stdout.write("OK")
 
     def _simulate(self, options: dict[str, Any]) -> None:
         hands, way, wheel = options["hands"], options["way"], options["wheel"]

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path
 
 import pytest
 
-from rounds.paigow.edge import edges_from_counts, precomputed_counts, simulated_counts
+from rounds.paigow import edge as edge_module
+from rounds.paigow.edge import (
+    RESULT_SOURCES,
+    changed_sources,
+    edges_from_counts,
+    precomputed_counts,
+    simulated_counts,
+    sources_digest,
+)
 from rounds.paigow.evaluate import WHEEL_RULES
 from rounds.paigow.houseway import HOUSE_WAYS
 
@@ -59,3 +69,40 @@ def test_a_short_run_agrees_with_the_committed_one_within_its_confidence() -> No
     assert long is not None
 
     assert abs(short.player - edges_from_counts(long, 0.05).player) < 2 * short.confidence
+
+
+def _imported_here(module: str) -> set[str]:
+    """The modules of rounds.paigow that ``module`` imports, directly or through others."""
+    package = Path(edge_module.__file__).parent
+    found: set[str] = set()
+    todo = [module]
+    while todo:
+        tree = ast.parse((package / todo.pop()).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                name = f"{node.module}.py"
+                if name not in found:
+                    found.add(name)
+                    todo.append(name)
+    return found
+
+
+def test_the_digest_covers_every_module_the_runs_play_by() -> None:
+    # A module the simulation comes to import (a house way split out of houseway.py) must
+    # join the digest, or a change to it would leave the committed runs stale unnoticed;
+    # errors.py holds messages only.
+    played_by = _imported_here("simulate.py") - {"errors.py"}
+
+    assert played_by <= set(RESULT_SOURCES)
+    # The showdown's rule is played inline by the simulation: its source counts too.
+    assert {"simulate.py", "showdown.py"} <= set(RESULT_SOURCES)
+    assert set(sources_digest()) == set(RESULT_SOURCES)
+
+
+def test_a_changed_or_unrecorded_source_is_named() -> None:
+    now = sources_digest()
+
+    assert changed_sources(now) == []
+    assert changed_sources({**now, "evaluate.py": "0" * 64}) == ["evaluate.py"]
+    assert changed_sources({k: v for k, v in now.items() if k != "cards.py"}) == ["cards.py"]
+    assert changed_sources(None) == sorted(RESULT_SOURCES)

@@ -52,3 +52,15 @@ def test_unknown_options_fail_before_any_work() -> None:
         simulate(10, way="nope")
     with pytest.raises(PaiGowError, match="unknown wheel rule"):
         simulate(10, wheel="nope")
+
+
+def test_a_run_keeps_each_chunks_counts_in_the_order_of_its_plan() -> None:
+    # The committed runs record their first chunk from here (rounds.paigow.edge): with
+    # two workers the chunks finish in any order (the second, of one hand, first of all),
+    # the kept ones are in the plan's.
+    run = simulate(20_001, seed=7, workers=2)
+
+    planned = [simulate_chunk(n, s) for n, s in plan_chunks(20_001, 7)]
+    assert [c["hands"] for c in planned] == [20_000, 1]
+    assert list(run.chunks) == planned
+    assert merge_counts(run.chunks)["win"] == run.win
