@@ -19,6 +19,7 @@ from casino.shared.refusals import refusal_trace_request
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.models import Seat, SeatChange, Table, TableSettingsChange
+from rounds.services.tables import table_limits_refusal
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -115,9 +116,12 @@ class TableForm(forms.ModelForm):
         # field with an error here is left out of that validation.
         cleaned = super().clean() or {}
         low, high = cleaned.get("min_bet"), cleaned.get("max_bet")
-        if isinstance(low, int) and isinstance(high, int) and low > high:
-            self.add_error("max_bet", "The minimum bet must be positive and not above the "
-                                      "maximum bet.")
+        if isinstance(low, int) and isinstance(high, int):
+            why = table_limits_refusal(
+                min_bet=low, max_bet=high,
+                currency=cleaned.get("currency") or self.instance.currency)
+            if why is not None:
+                self.add_error("max_bet", why)
         rate = cleaned.get("commission_rate")
         if rate is not None and not Decimal(0) <= rate < 1:
             self.add_error("commission_rate", "The commission rate is a fraction of the win: "

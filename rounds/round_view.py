@@ -260,7 +260,7 @@ class RoundView:
     @property
     def against_bank(self) -> dict[str, int]:
         """Who plays against the bank with each stake (rounds.settlement's one answer)."""
-        return round_positions_against_bank(self, self.active_wagers)  # type: ignore[arg-type]
+        return round_positions_against_bank(self, self.active_wagers)
 
     @property
     def bank_declined(self) -> list[dict[str, int]]:

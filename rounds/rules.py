@@ -52,6 +52,11 @@ class TableRules:
     def card_room(self) -> bool:
         return self.bank_mode == Table.BankMode.CARD_ROOM
 
+    def wager_allowed(self, amount: int) -> bool:
+        """A wager within the table's limits (rules §6): the service refuses any other, the
+        screen greys out a chip outside them."""
+        return self.min_bet <= amount <= self.max_bet
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableRules:
         def get(name: str) -> Any:

@@ -17,6 +17,7 @@ from casino.shared.money import format_minor, to_minor
 from rounds import paigow
 from rounds.models import Table
 from rounds.services import RULE_FIELDS
+from rounds.services.tables import table_limits_refusal
 
 
 class BuyInForm(CurrencyForm):
@@ -144,9 +145,11 @@ class TableSettingsForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         low, high = data.get("min_bet"), data.get("max_bet")
-        if low is not None and high is not None and not 0 < low <= high:
-            raise forms.ValidationError(
-                "The minimum wager must be above zero and not above the maximum.")
+        if low is not None and high is not None:
+            why = table_limits_refusal(min_bet=low, max_bet=high,
+                                       currency=self.instance.currency)
+            if why is not None:
+                self.add_error("max_bet", why)
         return data
 
     def clean_collection_banker(self) -> list[dict[str, int | None]]:

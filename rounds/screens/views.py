@@ -95,9 +95,8 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
     if round_ is not None:
         # A chip outside the round's limits is shown but cannot be pressed (the service
         # refuses such a wager anyway).
-        low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
-        context["chips"] = [{"value": c, "ok": low <= to_minor(c, round_.currency) <= high}
-                            for c in selectors.CHIPS]
+        context["chips"] = [{"value": c, "ok": round_.table_rules.wager_allowed(
+            to_minor(c, round_.currency))} for c in selectors.CHIPS]
     if round_ is not None and round_.state in (Round.State.BETTING, Round.State.BANKER_SET):
         context["offer"] = selectors.banker_offer(round_)
         # Wagers come down (Clear, Lower) until the deal, also once the banker is set

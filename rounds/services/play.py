@@ -90,8 +90,8 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
-    low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
-    if not low <= amount <= high:
+    if not round_.table_rules.wager_allowed(amount):
+        low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
         cur = round_.currency
         raise OutOfLimits(
             f"a wager at this table is from {format_minor(low, cur)} to "

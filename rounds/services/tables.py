@@ -65,25 +65,29 @@ def _check_table_rules(table: Table) -> None:
             detail={"fields": {"house_way": [
                 f"Choose one of {', '.join(sorted(paigow.HOUSE_WAYS))}."]}},
         )
-    if table.min_bet <= 0 or table.max_bet < table.min_bet:
-        raise ValidationFailed(
-            "The minimum bet must be positive and not above the maximum bet.",
-            detail={"fields": {"max_bet": ["The maximum bet must be at least the minimum."]}},
-        )
-    if table.max_bet > MAX_TABLE_BET:
-        # Six wagers and a house stake at the maximum must still fit in one ledger amount,
-        # or a round within the limits could never be settled.
-        raise ValidationFailed(
-            f"The maximum bet may be at most {format_minor(MAX_TABLE_BET, table.currency)} "
-            f"{table.currency}.",
-            detail={"fields": {"max_bet": [
-                f"At most {format_minor(MAX_TABLE_BET, table.currency)} {table.currency}."]}},
-        )
+    why = table_limits_refusal(min_bet=table.min_bet, max_bet=table.max_bet,
+                               currency=table.currency)
+    if why is not None:
+        raise ValidationFailed(why, detail={"fields": {"max_bet": [why]}})
     _check_card_room_settings(table)
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
         raise ValidationFailed("The commission rate is a fraction of the win: at least 0 and "
                                "below 1 (0.05 is 5%).")
     table.full_clean(validate_unique=False, validate_constraints=False)
+
+
+def table_limits_refusal(*, min_bet: int, max_bet: int, currency: str) -> str | None:
+    """Why a table's limits are not limits, in words; None when they are. The one home of
+    the rule: the service refuses by it, and the forms (the console's, the admin's) say it
+    beside the field (the database's CHECK is the last guard)."""
+    if min_bet <= 0 or max_bet < min_bet:
+        return "The minimum bet must be positive and not above the maximum bet."
+    if max_bet > MAX_TABLE_BET:
+        # Six wagers and a house stake at the maximum must still fit in one ledger amount,
+        # or a round within the limits could never be settled.
+        return (f"The maximum bet may be at most {format_minor(MAX_TABLE_BET, currency)} "
+                f"{currency}.")
+    return None
 
 
 def _check_card_room_settings(table: Table) -> None:
