@@ -137,9 +137,11 @@ def test_a_card_already_picked_on_another_screen_is_refused_in_words(
     page.locator("#picker button[name=pick][value='AS']").click()
     picker_saved(page)
 
-    # then it is refused in words, and the picker shows the server's picks
-    refusal = page.get_by_test_id("picker-refusal")
-    assert "A♠ is already picked (for the dealer)" in refusal.inner_text()
+    # then it is refused in words (not naming the dealer: the bank's picks are face down,
+    # rules §4.1), and the picker shows the server's picks
+    refusal = page.get_by_test_id("picker-refusal").inner_text()
+    assert "A♠ is already picked: each card of the deck is dealt once" in refusal
+    assert "dealer" not in refusal
     assert page.locator("#picker button[name=pick][value='AS']").is_disabled()
     assert DealDraft.objects.get(round=round_).picks == [["dealer", "AS"]]
     screen.shot("refused")

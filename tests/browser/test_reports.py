@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from casino import roles
 from casino.services import player_deposit
 from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import to_minor
 from ledger.models import Line
 from reports.models import Report
 from rounds import services
@@ -84,15 +85,16 @@ def test_an_auditor_asks_for_the_banker_report_and_downloads_it(screen_factory, 
     with page.expect_download() as info:
         link.click()
     rows = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text("utf-8"))))
-    assert [(r["banker"], r["bank_won"], r["bank_paid"], r["net"], r["commission"])
-            for r in rows] == [("Bram", "160.00", "140.00", "20.00", "1.00")]
+    assert [(r["player"], r["bank_won"], r["bank_paid"], r["net"], r["commission"],
+             r["result"]) for r in rows] == [("Bram", "160.00", "140.00", "20.00", "1.00",
+                                              "19.00")]
     report = Report.objects.get()
     assert report.status == "done" and report.requested_by.username == "audrey"
-    # the banker's line is what the round's entry moved on Bram's account (20.00 - 1.00)
+    # the banker's result is what the round's entry moved on Bram's account (20.00 - 1.00)
     moved = sum(Line.objects.filter(account__ref=f"player:{banked_round}",
                                     entry__kind="round_settlement")
                 .values_list("amount", flat=True))
-    assert moved == 2_000 - 100
+    assert moved == 2_000 - 100 == to_minor(rows[0]["result"], "EUR")
 
 
 def _doc_shot(screen: Any, name: str) -> None:

@@ -49,8 +49,8 @@ def test_an_auditor_asks_for_the_banker_csv_and_downloads_it(
     assert download["Content-Type"].startswith("text/csv")
     assert 'filename="banker-' in download["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(b"".join(download.streaming_content).decode())))
-    assert [(r["banker"], r["net"], r["commission"]) for r in rows] == [
-        ("Banker Bram", "20.00", "1.00")]
+    assert [(r["player"], r["net"], r["commission"], r["result"]) for r in rows] == [
+        ("Banker Bram", "20.00", "1.00", "19.00")]
     # nothing about a report moves money
     assert (Entry.objects.count(), Hold.objects.count()) == (entries, holds)
 

@@ -50,13 +50,15 @@ def _csv(document: Document) -> list[dict[str, str]]:
 def test_the_banker_csv_has_the_dutch_seed_line_in_the_named_columns(dutch_seed):
     rows = _csv(_document("banker", dutch_seed))
 
-    assert list(rows[0])[:10] == ["gaming_day", "table", "round", "banker", "co_banked",
-                                  "house_stake", "covered", "bank_won", "bank_paid", "net"]
+    assert list(rows[0])[:14] == ["gaming_day", "table", "round", "party", "player",
+                                  "co_banked", "house_stake", "covered", "bank_won",
+                                  "bank_paid", "net", "commission", "fee", "result"]
     (line,) = rows
-    assert line["gaming_day"] == dutch_seed.gaming_day and line["banker"] == "Banker Bram"
+    assert line["gaming_day"] == dutch_seed.gaming_day and line["player"] == "Banker Bram"
+    assert line["party"] == "player_banker"
     assert (line["house_stake"], line["covered"], line["bank_won"], line["bank_paid"],
-            line["net"], line["commission"]) == ("0.00", "300.00", "160.00", "140.00",
-                                                 "20.00", "1.00")
+            line["net"], line["commission"], line["fee"], line["result"]) == (
+        "0.00", "300.00", "160.00", "140.00", "20.00", "1.00", "0.00", "19.00")
 
 
 def test_the_table_day_csv_names_the_issues_columns_and_the_days_commissions(dutch_seed):

@@ -158,12 +158,13 @@ class Round:
     house_stake: int = 0
     covers: dict[Position, PositionCover] | None = None
     player_dealer: bool = True
+    third_party: bool = False
 
     def plan(self) -> Plan:
         return settlement_plan(stakes=self.stakes, outcomes=self.outcomes, rules=self.rules,
                                banker_is_house=self.banker_is_house,
                                house_stake=self.house_stake, covers=self.covers,
-                               player_dealer=self.player_dealer)
+                               player_dealer=self.player_dealer, third_party=self.third_party)
 
 
 seat_wagers = st.dictionaries(st.integers(min_value=1, max_value=6),
@@ -221,7 +222,7 @@ def card_room_rounds(draw: st.DrawFn) -> Round:
                  rules=rules, banker_is_house=False,
                  covers=cover_wagers(wagers=stakes, banker_seat=banker_seat, cover=cover,
                                      third_party=third_party),
-                 player_dealer=banker_seat is not None)
+                 player_dealer=banker_seat is not None, third_party=third_party)
 
 
 def _balanced(money: Plan) -> None:
