@@ -38,7 +38,7 @@ def _cash_lines_out_of_the_way_unless_asked(request: pytest.FixtureRequest,
     sums for players registered without one. Those tests run with the lines far above any
     amount they move; a test of the cash rules (marked ``cash_rules``) has the defaults."""
     if request.node.get_closest_marker("cash_rules") is None:
-        for line in ("CASINO_ID_REQUIRED_ABOVE", "CASINO_CASH_LOG_ABOVE",
+        for line in ("CASINO_ID_REQUIRED_FROM", "CASINO_CASH_LOG_ABOVE",
                      "CASINO_CASH_REPORT_ABOVE"):
             setattr(settings, line, "9999999999999.99")
 
