@@ -24,6 +24,10 @@ class RoundsConfig(AppConfig):
         "rounds_dealdraft": Privileges(delete=True),
         # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
         "rounds_edgefigures": APPEND_ONLY,
+        # A drop count is explained after the count or marked corrected, nothing else
+        # (rounds/services/drop.py; its trigger says how: rounds/migrations/0018).
+        "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
+                                               "explained_at")),
     }
 
     def ready(self) -> None:

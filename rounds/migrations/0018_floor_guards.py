@@ -1,14 +1,22 @@
-"""The database defends the floor's records.
+"""The database defends the floor's records, for every role, whatever path a change takes.
 
-A player sits at one table at a time: ``seat_one_per_player`` (one seat per player across
-all tables) replaces ``seat_one_per_player_per_table``. Seating anyone twice is a fault the
-floor must look at, not one a migration settles: when existing seats break the rule, the
-migration stops and names who sits where, and unseats nobody.
+- A player sits at one table at a time: ``seat_one_per_player`` (one seat per player across
+  all tables) replaces ``seat_one_per_player_per_table``. Seating anyone twice is a fault
+  the floor must look at, not one a migration settles: when existing seats break the rule,
+  the migration stops and names who sits where, and unseats nobody.
+- Finished records do not change (BEFORE UPDATE OR DELETE triggers, owned by the owner, in
+  ``sql/0018_floor_guards.pg.sql`` with their way back): a finished round (settled,
+  reversed, voided) but for a settled round's reversal; a settled hand; a drop count but
+  for the two changes the service makes, explaining its variance and marking it corrected
+  (with the count that corrects it, checked at COMMIT).
 """
 
+from pathlib import Path
 from typing import Any
 
 from django.db import migrations, models
+
+from ledger.sqlfiles import migration_operations
 
 
 class PlayersSeatedTwice(Exception):
@@ -42,6 +50,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("casino", "0011_player_kind_licence"),
+        ("ledger", "0017_collection_account_kind"),
         ("rounds", "0017_drop_variance_explained_later"),
     ]
 
@@ -57,4 +66,5 @@ class Migration(migrations.Migration):
             model_name="seat",
             name="seat_one_per_player_per_table",
         ),
+        *migration_operations("0018_floor_guards", Path(__file__).resolve().parent / "sql"),
     ]
