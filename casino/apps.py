@@ -34,6 +34,10 @@ class CasinoConfig(AppConfig):
         "axes_accessfailurelog": Privileges(delete=True),
         # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
         "casino_refusal": APPEND_ONLY,
+        # A request is decided once, its decision the only columns that change
+        # (casino/shared/approvals.py; its trigger says how: casino/migrations/0012).
+        "casino_approval": Privileges(update=("status", "decided_by_id", "decided_at", "note",
+                                              "result_ref")),
     }
 
     def ready(self) -> None:
