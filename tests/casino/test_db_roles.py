@@ -214,10 +214,12 @@ def test_a_table_declared_by_two_apps_is_refused(monkeypatch):
     from django.core.exceptions import ImproperlyConfigured
 
     from casino.shared.db_roles import READ_ONLY, runtime_privileges
+    from rounds.apps import RoundsConfig
 
     rounds = apps.get_app_config("rounds")
+    assert isinstance(rounds, RoundsConfig)
     monkeypatch.setattr(rounds, "runtime_privileges",
-                        {**rounds.runtime_privileges, "ledger_entry": READ_ONLY}, raising=False)
+                        {**rounds.runtime_privileges, "ledger_entry": READ_ONLY})
 
     with pytest.raises(ImproperlyConfigured, match="ledger_entry are declared by both ledger "
                                                    "and rounds"):
