@@ -1,11 +1,44 @@
+from typing import ClassVar
+
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_login_failed
 from django.db.models.signals import post_migrate
+
+from casino.shared.db_roles import APPEND_ONLY, READ_ONLY, Privileges
 
 
 class CasinoConfig(AppConfig):
     name = "casino"
     verbose_name = "Casino floor"
+
+    # What the service's database role may do to the casino's tables, and to the tables of
+    # the third-party apps the project runs its auth, sessions and migrations with
+    # (casino.shared.db_roles; every table not named: read, insert, update, never delete).
+    runtime_privileges: ClassVar[dict[str, Privileges]] = {
+        # Written by migrations only (the owner): the roles' permissions, content types.
+        "django_migrations": READ_ONLY,
+        "django_content_type": READ_ONLY,
+        "auth_permission": READ_ONLY,
+        "auth_group": READ_ONLY,
+        "auth_group_permissions": READ_ONLY,
+        # A user's role and permissions change with the admin (rows removed from the set).
+        "auth_user_groups": Privileges(delete=True),
+        "auth_user_user_permissions": Privileges(delete=True),
+        # Logging out, expired tokens and sessions, and the hourly purge of Idempotency-Keys.
+        "knox_authtoken": Privileges(delete=True),
+        "django_session": Privileges(delete=True),
+        "casino_idempotencykey": Privileges(delete=True),
+        # Failed logins: a success or an admin's reset deletes the username's attempts
+        # (casino/shared/auth.py); logging out stamps the access log.
+        "axes_accessattempt": Privileges(delete=True),
+        "axes_accessfailurelog": Privileges(delete=True),
+        # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
+        "casino_refusal": APPEND_ONLY,
+        # A request is decided once, its decision the only columns that change
+        # (casino/shared/approvals.py; its trigger says how: casino/migrations/0012).
+        "casino_approval": Privileges(update=("status", "decided_by_id", "decided_at", "note",
+                                              "result_ref")),
+    }
 
     def ready(self) -> None:
         # auth: its signal receivers log refused logins; checks: registers the deploy checks.

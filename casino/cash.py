@@ -2,15 +2,18 @@
 reports, counted per player per gaming day (docs/rules.md, "Cash at the cage and the
 tables").
 
-Three lines, settings in the player's currency, each "above" = strictly above:
+Three lines, settings in the player's currency, each read as the rule it comes from words
+it (docs/rules.md §11):
 
-- ``CASINO_ID_REQUIRED_ABOVE`` (2,000.00): a movement that would bring the day's cash in, or
-  its cash out, above it is refused (409 ``identity_required``) while the player has no
-  identity on file (EU Directive 2015/849 art. 11(d): due diligence from EUR 2,000).
-- ``CASINO_CASH_LOG_ABOVE`` (3,000.00): every single movement above it is a row of the
-  multiple transaction log (``cash_log``).
-- ``CASINO_CASH_REPORT_ABOVE`` (10,000.00): a day's cash in, or cash out, above it makes a
-  cash transaction report (``CashReport``; US 31 CFR 1021.311: more than 10,000).
+- ``CASINO_ID_REQUIRED_FROM`` (2,000.00): a movement that would bring the day's cash in, or
+  its cash out, to the line or above it is refused (409 ``identity_required``) while the
+  player has no identity on file. The EU's directive (2015/849 art. 11(d)) asks due
+  diligence on transactions "amounting to EUR 2 000 or more": reaching the line needs the
+  identity. (The setting was called ``CASINO_ID_REQUIRED_ABOVE``; that name is still read.)
+- ``CASINO_CASH_LOG_ABOVE`` (3,000.00): every single movement strictly above it is a row of
+  the multiple transaction log (``cash_log``): a log "of cash movements above a lower line".
+- ``CASINO_CASH_REPORT_ABOVE`` (10,000.00): a day's cash in, or cash out, strictly above it
+  makes a cash transaction report (``CashReport``; US 31 CFR 1021.311: "more than 10,000").
 
 Cash in is what the player's account received in cash: deposits at the cage and buy-ins at
 a table (ledger entries of kind "deposit" and "buy_in" on the player's account); cash out is
@@ -66,9 +69,35 @@ CASH_KINDS = CASH_IN_KINDS + CASH_OUT_KINDS
 CORRECTION = "correction"
 # "Just under" a line, for splitting: within this share below it (10 %).
 SPLIT_MARGIN = Decimal("0.10")
-LINE_WORDS = {"CASINO_ID_REQUIRED_ABOVE": "identity line",
-              "CASINO_CASH_LOG_ABOVE": "log line",
-              "CASINO_CASH_REPORT_ABOVE": "report line"}
+
+
+@dataclass(frozen=True)
+class CashLine:
+    """One of the three lines (settings.CASH_LINES), and how its rule reads it."""
+
+    setting: str
+    words: str
+    # True: a figure that reaches the line passes it ("2,000 or more"); False: only a figure
+    # strictly above it does ("more than 10,000", a log of movements "above" 3,000).
+    reaching_passes: bool
+
+    def amount(self, currency: str) -> int:
+        return cash_line(self.setting, currency)
+
+    def passed_by(self, figure: int, line: int) -> bool:
+        """Whether ``figure`` passes the line ``line`` (this line in minor units)."""
+        return figure >= line if self.reaching_passes else figure > line
+
+    def just_under(self, figure: int, line: int) -> bool:
+        """Whether ``figure`` stays under the line by at most SPLIT_MARGIN of it: what a
+        movement split to stay under it looks like."""
+        return line - int(line * SPLIT_MARGIN) <= figure and not self.passed_by(figure, line)
+
+
+IDENTITY_LINE = CashLine("CASINO_ID_REQUIRED_FROM", "identity line", reaching_passes=True)
+LOG_LINE = CashLine("CASINO_CASH_LOG_ABOVE", "log line", reaching_passes=False)
+REPORT_LINE = CashLine("CASINO_CASH_REPORT_ABOVE", "report line", reaching_passes=False)
+LINES = (IDENTITY_LINE, LOG_LINE, REPORT_LINE)
 
 
 def cash_line(setting: str, currency: str) -> int:
@@ -77,12 +106,18 @@ def cash_line(setting: str, currency: str) -> int:
     return to_minor(str(getattr(settings, setting)), currency)
 
 
-def money_words(amount: int, currency: str) -> str:
-    """``210000`` EUR -> ``"2,100.00 EUR"``: an amount as a person reads it in a sentence."""
+def number_words(amount: int, currency: str) -> str:
+    """``210000`` EUR -> ``"2,100.00"``: an amount as a person reads it in a sentence that
+    has already named the currency."""
     plain = format_minor(amount, currency)
     sign = "-" if plain.startswith("-") else ""
     whole, _, fraction = plain.lstrip("-").partition(".")
-    return f"{sign}{int(whole):,}{'.' + fraction if fraction else ''} {currency}"
+    return f"{sign}{int(whole):,}{'.' + fraction if fraction else ''}"
+
+
+def money_words(amount: int, currency: str) -> str:
+    """``210000`` EUR -> ``"2,100.00 EUR"``: an amount as a person reads it in a sentence."""
+    return f"{number_words(amount, currency)} {currency}"
 
 
 # --- the player's gaming day in cash ---------------------------------------------------------
@@ -205,25 +240,26 @@ def cash_movement_check(*, player: Player, direction: Direction, amount: int,
 
     Raises IdentityRequired (409 ``identity_required``, a sentence naming the player and
     the figures) when the player has no identity on file (Player.identity_on_file) and
-    the day's cash in (or cash out) with this movement would be strictly above
-    CASINO_ID_REQUIRED_ABOVE. Reaching the line exactly is allowed."""
+    the day's cash in (or cash out) with this movement would reach CASINO_ID_REQUIRED_FROM
+    or more: the line itself needs the identity (EU 2015/849 art. 11(d), "EUR 2 000 or
+    more"); a cent below it does not."""
     if direction not in ("in", "out"):
         raise ValueError(f"direction is 'in' or 'out', not {direction!r}")
     if player.identity_on_file:
         return
     day = cash_day(player=player, gaming_day=gaming_day)
-    line = cash_line("CASINO_ID_REQUIRED_ABOVE", player.currency)
+    cur = player.currency
+    line = IDENTITY_LINE.amount(cur)
     reach = day.total(direction) + amount
-    if reach <= line:
+    if not IDENTITY_LINE.passed_by(reach, line):
         return
     what = "cash in" if direction == "in" else "cash out"
     when = ("today" if day.gaming_day == gaming_day_of()
             else f"on gaming day {day.gaming_day.isoformat()}")
-    cur = player.currency
     raise IdentityRequired(
-        f"{player.name} #{player.pk} needs an identity on file: {what} {when} would reach "
-        f"{money_words(reach, cur)}, above {money_words(line, cur)}. Record their date of "
-        "birth and identity document first.",
+        f"{player.name} #{player.pk} needs an identity on file: {what} {when} would come to "
+        f"{money_words(reach, cur)}, which reaches {number_words(line, cur)} or more. Record "
+        "their date of birth and identity document first.",
         detail={"player_id": player.pk, "direction": direction,
                 "gaming_day": day.gaming_day.isoformat(), "currency": cur,
                 "amount": format_minor(amount, cur),
@@ -248,28 +284,27 @@ def splitting_reasons(day: CashDay) -> list[str]:
     """Why the day looks split to stay under a line, in words; empty when it does not.
 
     In each direction apart, over the movements no correction took back:
-    - two or more movements each just under one line (at most the line, at least 90 % of
-      it), for each of the identity, log and report lines;
-    - two or more movements each at or under the log line that together pass the report
-      line."""
+    - two or more movements each just under one line (at least 90 % of it, and not passing
+      it: below the identity line, at most the log and report lines), for each line;
+    - two or more movements each at or under the log line (none of them logged) that
+      together pass the report line."""
     reasons = []
     cur = day.currency
     for direction in ("in", "out"):
         what = "cash-in" if direction == "in" else "cash-out"
         standing = day.standing(direction)  # type: ignore[arg-type]
-        for setting, words in LINE_WORDS.items():
-            line = cash_line(setting, cur)
-            floor = line - int(line * SPLIT_MARGIN)
-            under = [m for m in standing if floor <= m.amount <= line]
+        for kind in LINES:
+            line = kind.amount(cur)
+            under = [m for m in standing if kind.just_under(m.amount, line)]
             if len(under) >= 2:
                 reasons.append(
-                    f"{len(under)} {what} movements just under the {words} "
+                    f"{len(under)} {what} movements just under the {kind.words} "
                     f"({money_words(line, cur)}): "
                     + ", ".join(f"#{m.entry_id} {money_words(m.amount, cur)}" for m in under))
-        log = cash_line("CASINO_CASH_LOG_ABOVE", cur)
-        report = cash_line("CASINO_CASH_REPORT_ABOVE", cur)
-        small = [m for m in standing if m.amount <= log]
-        if len(small) >= 2 and sum(m.amount for m in small) > report:
+        log = LOG_LINE.amount(cur)
+        report = REPORT_LINE.amount(cur)
+        small = [m for m in standing if not LOG_LINE.passed_by(m.amount, log)]
+        if len(small) >= 2 and REPORT_LINE.passed_by(sum(m.amount for m in small), report):
             reasons.append(
                 f"{len(small)} {what} movements each at or under the log line "
                 f"({money_words(log, cur)}) add up to "
@@ -280,11 +315,11 @@ def splitting_reasons(day: CashDay) -> list[str]:
 
 def _report_fields(player: Player, day: CashDay) -> dict[str, Any]:
     cur = player.currency
-    report = cash_line("CASINO_CASH_REPORT_ABOVE", cur)
+    report = REPORT_LINE.amount(cur)
     reasons = [f"{what} {money_words(total, cur)}, above the report line "
                f"({money_words(report, cur)})"
                for what, total in (("cash in", day.cash_in), ("cash out", day.cash_out))
-               if total > report]
+               if REPORT_LINE.passed_by(total, report)]
     passed = bool(reasons)
     split = splitting_reasons(day)
     return {"currency": cur, "identity": identity_snapshot(player),
@@ -377,9 +412,9 @@ def cash_log(*, gaming_day: date) -> list[CashLogRow]:
     for row in rows:
         cur = row["account__currency"]
         if cur not in lines:
-            lines[cur] = cash_line("CASINO_CASH_LOG_ABOVE", cur)
+            lines[cur] = LOG_LINE.amount(cur)
         movement = _movement(row)
-        if abs(movement.amount) > lines[cur]:
+        if LOG_LINE.passed_by(abs(movement.amount), lines[cur]):
             found.append(CashLogRow(player_id=int(row["account__ref"].split(":", 1)[1]),
                                     player_name=row["account__name"], currency=cur,
                                     movement=movement))

@@ -428,7 +428,7 @@ def player_cage_correct(*, player_id: int, entry_id: int, reason: str, by: User,
         # A correction only lowers the day's cash in or out: nothing to refuse for the cash
         # rules, but the day's report follows it (casino.cash).
         correction = entry_reverse(entry_id=entry_id, reason=reason, by=by, by_owner=True,
-                                   permission=CORRECT)
+                                   permission=CORRECT, approved_by=approved_by)
         cash.cash_movement_record(player=player, entry=correction)
         return correction
 

@@ -289,12 +289,20 @@ if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
 
 # --- Cash rules (casino/cash.py, docs/rules.md "Cash at the cage and the tables") ----------
 # Each a decimal in the player's currency, counted per player and gaming day, cash in and
-# cash out apart; "above" is strictly above. Past the identity line a player without an
-# identity on file is refused (EU AMLD art. 11(d): EUR 2,000); a single movement above the
-# log line goes in the multiple transaction log; a day above the report line makes a cash
-# transaction report (US 31 CFR 1021.311: more than 10,000).
-CASH_LINES = ("CASINO_ID_REQUIRED_ABOVE", "CASINO_CASH_LOG_ABOVE", "CASINO_CASH_REPORT_ABOVE")
-CASINO_ID_REQUIRED_ABOVE = env.str("CASINO_ID_REQUIRED_ABOVE", default="2000.00")
+# cash out apart. A day that reaches the identity line (2,000.00 itself included) needs an
+# identity on file (EU AMLD art. 11(d): "EUR 2 000 or more"); a single movement strictly
+# above the log line goes in the multiple transaction log; a day strictly above the report
+# line makes a cash transaction report (US 31 CFR 1021.311: more than 10,000).
+CASH_LINES = ("CASINO_ID_REQUIRED_FROM", "CASINO_CASH_LOG_ABOVE", "CASINO_CASH_REPORT_ABOVE")
+# Environment variables set under an older name, as {old: new}: the old one is still read
+# when the new one is not set, and the checks warn while it is set (casino.W003).
+DEPRECATED_SETTINGS: dict[str, str] = {}
+# The identity line was named CASINO_ID_REQUIRED_ABOVE while a day could reach it without
+# an identity; its value is now the amount from which one is needed.
+if "CASINO_ID_REQUIRED_ABOVE" in env:
+    DEPRECATED_SETTINGS["CASINO_ID_REQUIRED_ABOVE"] = "CASINO_ID_REQUIRED_FROM"
+CASINO_ID_REQUIRED_FROM = env.str(
+    "CASINO_ID_REQUIRED_FROM", default=env.str("CASINO_ID_REQUIRED_ABOVE", default="2000.00"))
 CASINO_CASH_LOG_ABOVE = env.str("CASINO_CASH_LOG_ABOVE", default="3000.00")
 CASINO_CASH_REPORT_ABOVE = env.str("CASINO_CASH_REPORT_ABOVE", default="10000.00")
 for _line in CASH_LINES:

@@ -356,18 +356,25 @@ def entry_reverse(*, entry_id: int, reason: str, by: User, by_owner: bool = Fals
     reopen a wager. An entry of an owned kind (OWNED_KINDS), or the reversal of one, is
     reversed only by its owner's flow, which says so with ``by_owner`` and names the
     permission it requires of ``by``. A reversal is never reversed. ``approved_by``: the
-    second person's approval it carries out, under dual control.
+    second person's approval it carries out: a plain reversal's own request, or the request
+    of the owner's flow (its correction, its round's reversal), which the flow checked and
+    hands on here. Under dual control no reversal runs without one, whoever calls.
     """
     if by is None or not by.has_perm(permission):
         raise permission_refused(permission)
     if not reason or not reason.strip():
         raise ValidationFailed("A reversal needs a reason.", code="reason_required")
     if not by_owner:
-        # Under dual control a second person approves first, whoever calls; an owner's
-        # flow (a round, the cage) asks for its own approval before it gets here.
+        # Under dual control a second person approves first, whoever calls.
         approvals.approval_required_check(action="ledger.entry_reverse",
                                           params={"entry_id": entry_id, "reason": reason},
                                           by=by, approved_by=approved_by)
+    else:
+        # The owner's flow asked for its own request (its action, its arguments) before it
+        # got here; the ledger still refuses a reversal that carries none, so a flow that
+        # forgot to ask cannot move money back on one person's word.
+        approvals.approval_carried_check(approved_by=approved_by, by=by,
+                                         what=f"Reversing entry #{entry_id}")
     original = entry_reverse_check(entry_id=entry_id, by=by, by_owner=by_owner,
                                    permission=permission)
     # Lines never change, so they can be read before the locks entry_post takes.

@@ -29,9 +29,10 @@ MIGRATIONS = HERE / "migrations" / "sql"
 _BLOCK = re.compile(r"^--- (forward|reverse):[ \t]*$", re.MULTILINE)
 
 
-def migration_operations(name: str) -> list[Any]:
-    """The RunSQL operations of ``ledger/migrations/sql/<name>.pg.sql``, in its order."""
-    text = (MIGRATIONS / f"{name}.pg.sql").read_text()
+def migration_operations(name: str, directory: Path | None = None) -> list[Any]:
+    """The RunSQL operations of ``<directory>/<name>.pg.sql``, in its order: the ledger's
+    ``ledger/migrations/sql`` by default; another app's migration names its own folder."""
+    text = ((directory or MIGRATIONS) / f"{name}.pg.sql").read_text()
     parts = _BLOCK.split(text)
     # parts: [preamble, kind, body, kind, body, ...]
     blocks = list(zip(parts[1::2], parts[2::2], strict=True))

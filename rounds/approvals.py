@@ -1,6 +1,7 @@
-"""The round operations that may wait for a second person (casino.shared.approvals): reversing a
-settled round, and settling a round from outcomes alone (no cards prove them), both only
-when CASINO_DUAL_CONTROL is on."""
+"""The round operations that may wait for a second person (casino.shared.approvals), each only
+when CASINO_DUAL_CONTROL is on: reversing a settled round, settling a round from outcomes
+alone (no cards prove them), and the table's cash corrections, a buy-in's and a drop
+count's (each reverses ledger entries, as a cage correction does)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from casino.shared import approvals
+from casino.shared.money import format_minor
+from casino.shared.templatetags.money import money_text
+from ledger.models import Entry
 from rounds import services
 from rounds.errors import RoundNotFound
-from rounds.models import Round
+from rounds.models import DropCount, Round
 from rounds.selectors import round_active_wagers
+from rounds.services import drop
 from rounds.services.settling import round_outcomes_check
 from rounds.services.steps import round_require_state
 
@@ -55,6 +60,60 @@ def _round_ref(round_: Round) -> str:
     return f"round:{round_.pk}"
 
 
+# --- the table's cash corrections -------------------------------------------------------------
+
+def _buy_in_correct_check(params: Mapping[str, Any], by: User) -> None:
+    drop.buy_in_correct_check(entry_id=params["entry_id"], reason=params["reason"], by=by)
+
+
+def _buy_in_summary(params: Mapping[str, Any]) -> str:
+    """"Correct the buy-in of 250.00 EUR by Anna at Table 1, seat 2 (entry #12): keyed
+    twice"."""
+    entry = Entry.objects.filter(pk=params["entry_id"]).first()
+    line = entry.lines.filter(amount__gt=0).select_related("account").first() if entry else None
+    if entry is None or line is None:
+        return f"Correct buy-in #{params['entry_id']}: {params['reason']}"
+    where = entry.memo.removeprefix("Buy-in at ")
+    return (f"Correct the buy-in of {money_text(line.amount, line.account.currency)} by "
+            f"{line.account.name} at {where} (entry #{entry.pk}): {params['reason']}")
+
+
+def _count_correct_check(params: Mapping[str, Any], by: User) -> None:
+    drop.drop_count_correct_check(count_id=params["count_id"],
+                                  counted=int(params["counted_minor"]),
+                                  witness=params["witness"], reason=params["reason"], by=by)
+
+
+def _count_summary(params: Mapping[str, Any]) -> str:
+    """"Correct the drop count of Table 1 for gaming day 2026-12-02 (#3) to 480.00 EUR,
+    witness wendy: miscounted"."""
+    count = DropCount.objects.filter(pk=params["count_id"]).select_related("table").first()
+    if count is None:
+        return f"Correct drop count #{params['count_id']}: {params['reason']}"
+    return (f"Correct the drop count of {count.table.name} for gaming day "
+            f"{count.gaming_day} (#{count.pk}) to "
+            f"{money_text(int(params['counted_minor']), count.currency)}, witness "
+            f"{params['witness']}: {params['reason']}")
+
+
+def _count_shown(params: Mapping[str, Any]) -> dict[str, Any]:
+    # The amount in the unit at every edge; the minor units stay the service's argument.
+    currency = (DropCount.objects.filter(pk=params["count_id"])
+                .values_list("currency", flat=True).first() or "")
+    shown = {k: v for k, v in params.items() if k != "counted_minor"}
+    counted = format_minor(int(params["counted_minor"]), currency) if currency else \
+        str(params["counted_minor"])
+    return {**shown, "counted": counted, "currency": currency}
+
+
+def _entry_ref(entry: Entry) -> str:
+    return f"entry:{entry.pk}"
+
+
+def _count_ref(count: DropCount) -> str:
+    return f"drop_count:{count.pk}"
+
+
 def approval_actions_register() -> None:
     approvals.action_register(approvals.Action(
         name=SETTLE_RESULTS, ask_permission="rounds.run_rounds",
@@ -78,3 +137,20 @@ def approval_actions_register() -> None:
         result_ref=_round_ref,
         summary=lambda p: f"Reverse {_round_name(p['round_id'])}: {p['reason']}",
         ref=lambda p: f"round:{p['round_id']}", check=_reverse_check))
+    approvals.action_register(approvals.Action(
+        name=drop.CORRECT_BUY_IN, ask_permission=drop.CORRECT_DROP,
+        approve_permission=drop.CORRECT_DROP,
+        needs_approval=lambda p: approvals.dual_control(),
+        run=lambda p, by, approved: drop.buy_in_correct(
+            entry_id=p["entry_id"], reason=p["reason"], by=by, approved_by=approved),
+        result_ref=_entry_ref, summary=_buy_in_summary,
+        ref=lambda p: f"entry:{p['entry_id']}", check=_buy_in_correct_check))
+    approvals.action_register(approvals.Action(
+        name=drop.CORRECT_COUNT, ask_permission=drop.CORRECT_DROP,
+        approve_permission=drop.CORRECT_DROP,
+        needs_approval=lambda p: approvals.dual_control(),
+        run=lambda p, by, approved: drop.drop_count_correct(
+            count_id=p["count_id"], counted=int(p["counted_minor"]), witness=p["witness"],
+            reason=p["reason"], by=by, approved_by=approved),
+        result_ref=_count_ref, summary=_count_summary, shown=_count_shown,
+        ref=lambda p: f"drop_count:{p['count_id']}", check=_count_correct_check))

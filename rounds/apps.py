@@ -1,9 +1,34 @@
+from typing import ClassVar
+
 from django.apps import AppConfig
+
+from casino.shared.db_roles import APPEND_ONLY, Privileges
 
 
 class RoundsConfig(AppConfig):
     name = "rounds"
     verbose_name = "Rounds"
+
+    # What the service's database role may do to the rounds' tables (casino.shared.db_roles;
+    # every table not named: read, insert, update, never delete).
+    runtime_privileges: ClassVar[dict[str, Privileges]] = {
+        # A round's story is append-only (rounds/migrations/0002).
+        "rounds_roundevent": APPEND_ONLY,
+        # Who took and left each seat, and when: appended by the seat services, never changed.
+        "rounds_seatchange": APPEND_ONLY,
+        # A closed gaming day's figures never change (rounds/migrations/0008).
+        "rounds_closedday": APPEND_ONLY,
+        "rounds_closedtableday": APPEND_ONLY,
+        # A physical deal's picks while the dealer keys them in: working state, deleted when
+        # the deal is posted (rounds/services/deal_draft.py); the round's story keeps the deal.
+        "rounds_dealdraft": Privileges(delete=True),
+        # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
+        "rounds_edgefigures": APPEND_ONLY,
+        # A drop count is explained after the count or marked corrected, nothing else
+        # (rounds/services/drop.py; its trigger says how: rounds/migrations/0018).
+        "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
+                                               "explained_at")),
+    }
 
     def ready(self) -> None:
         from ledger.services import entry_kind_register_owner

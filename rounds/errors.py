@@ -39,6 +39,12 @@ class SeatProblem(Conflict):
     code = "seat_unavailable"
 
 
+class PlayerSeatedElsewhere(SeatProblem):
+    """A player sits at one table at a time: they leave the seat they have first."""
+
+    code = "player_seated_elsewhere"
+
+
 class TableBusy(Conflict):
     """Table settings change only between rounds."""
 

@@ -6,7 +6,8 @@ can never wait on each other in a cycle.
   2. the round: every step of a round, and a seat's leaving, which locks the round in play
      (``round_lock``, ``round_in_play_lock``);
   3. seats: taking and leaving one; a wager or the bank locks its player's seat
-     (``seat_lock``, ``seats_lock``);
+     (``seat_lock``, ``seats_lock``); then, seating a player, the player's row
+     (``player_seating_lock``), which two tables seating one player both take;
   4. a drop count being explained or corrected (``drop_count_lock``);
   5. ledger accounts, in primary-key order, every account a step touches at once
      (``ledger.services.account_lock``), then holds and the chain head as the ledger's own
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from casino.models import Player
 from casino.shared.errors import NotFound
 from rounds.models import DropCount, Round, Seat, Table
 
@@ -60,6 +62,14 @@ def seat_lock(*, table_id: int, number: int) -> Seat | None:
 def seats_lock(table_id: int) -> QuerySet[Seat]:
     """Every seat of the table, locked in primary-key order (seating a player)."""
     return Seat.objects.select_for_update().filter(table_id=table_id).order_by("pk")
+
+
+def player_seating_lock(player_id: int) -> Player | None:
+    """The player's row, while a table seats them (after that table's seats): a player sits
+    at one table at a time, and two tables seating the same player at once would each see
+    the player unseated without it. FOR NO KEY UPDATE: nothing that only references the
+    player (a wager, a hold) waits for it."""
+    return Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
 
 
 def drop_count_lock(count_id: int) -> DropCount | None:

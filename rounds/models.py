@@ -11,7 +11,7 @@ Design overview
   records each position's outcome). Choosing cards or outcomes decides the money, so a
   table allows results only when a pit boss says it deals that way.
 - A ``Seat`` is one of a table's six player seats (1-6); the dealer's position is not a
-  seat. One player per seat and one seat per player at a table.
+  seat. One player per seat, and a player in one seat of one table at a time.
 - A ``Round`` moves through ``betting -> banker_set -> dealt -> settled`` (or ``voided``
   before settlement, or ``reversed`` after it). Each step is a service in rounds.services
   that locks the round row first, refuses to run out of order, and appends a ``RoundEvent``
@@ -202,9 +202,10 @@ class Seat(models.Model):
         ordering = ["table_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
+            # A player sits at one table at a time, in one seat (rounds/migrations/0018).
             models.UniqueConstraint(
-                fields=["table", "player"], condition=Q(player__isnull=False),
-                name="seat_one_per_player_per_table",
+                fields=["player"], condition=Q(player__isnull=False),
+                name="seat_one_per_player",
             ),
             models.CheckConstraint(condition=Q(number__gte=1, number__lte=6),
                                    name="seat_number_1_to_6"),

@@ -112,7 +112,7 @@ class PlayerDetailView(APIView):
         description="Only the fields given change. The identity is checked whole again "
                     "(a date of birth and a document together, of age, countries as ISO "
                     "3166 alpha-2); an identity on file is corrected, never removed. Once "
-                    "it is on file, cash past CASINO_ID_REQUIRED_ABOVE is taken.")
+                    "it is on file, a day's cash reaching CASINO_ID_REQUIRED_FROM is taken.")
     def patch(self, request: Request, player_id: int) -> Response:
         data = parse(PlayerChangeInput, request.data, partial=True)
         by = acting_user(request)

@@ -106,7 +106,7 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         # The cash rules (casino.cash): who the player is on file, and today's cash in and
         # out against the lines, so the clerk sees a refusal coming.
         "cash": cash.cash_day(player=player),
-        "id_line": cash.cash_line("CASINO_ID_REQUIRED_ABOVE", player.currency),
+        "id_line": cash.IDENTITY_LINE.amount(player.currency),
         "identity": identity or IdentityForm(prefix="identity"),
         "may_identify": request.user.has_perm("casino.change_player"),
         "balance": selectors.player_balance(player),

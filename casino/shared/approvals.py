@@ -19,8 +19,12 @@ everyone else (409 ``approval_pending``): one request per thing concerned (a rou
 a player's cage movements), decided before anything else happens to it.
 
 Which operations need approval:
-- reversals (ledger entries, cage corrections, rounds) and results-only settlements, when
-  ``CASINO_DUAL_CONTROL`` is on (off by default);
+- every reversal of a ledger entry, when ``CASINO_DUAL_CONTROL`` is on (off by default): a
+  plain ledger reversal, a cage correction, a buy-in's correction, a drop count's
+  correction, a round's reversal. Each asks for its own request, and the ledger's
+  ``entry_reverse`` refuses a reversal that carries none (``approval_carried_check``), so a
+  flow that forgot to ask cannot reverse on one person's word;
+- results-only settlements, when ``CASINO_DUAL_CONTROL`` is on;
 - a cage deposit, withdrawal or correction that brings what the cage credited to the player
   (or debited from them) in the gaming day above ``CASINO_CAGE_APPROVAL_ABOVE`` (always;
   casino.services).
@@ -159,6 +163,29 @@ def approval_required_check(*, action: str, params: Mapping[str, Any], by: User 
                        "and a colleague with the right decides.", code="approval_required",
                        detail={"action": action})
     approval_pending_check(ref=spec.ref(params))
+
+
+def approval_carried_check(*, approved_by: Approval | None, by: User | None,
+                           what: str) -> None:
+    """For a step that an operation with its own request takes inside it: the ledger's
+    reversal of an entry a flow owns (a cage correction, a buy-in's or a drop count's
+    correction, a round's reversal). The operation checked its request already
+    (approval_required_check, its own action and arguments); this refuses the step to any
+    caller that carries none, so no flow, present or future, reverses an entry on one
+    person's word while dual control is on.
+
+    Without ``approved_by``: refused (409 ``approval_required``) under dual control, let
+    through otherwise. With one: it must be a request being carried out now (still pending
+    in the database, approval_decide holding it), for ``by``, who asked, decided by another
+    person allowed to approve it (approval_run_check, on the request's own action)."""
+    if approved_by is None:
+        if dual_control():
+            raise Conflict(f"{what} needs a second person's approval: ask for it and a "
+                           "colleague with the right decides.", code="approval_required",
+                           detail={"action": "ledger.entry_reverse"})
+        return
+    spec = _action(approved_by.action)
+    approval_run_check(approval=approved_by, spec=spec, params=approved_by.params, by=by)
 
 
 def approval_pending_check(*, ref: str) -> None:

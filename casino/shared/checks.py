@@ -1,4 +1,5 @@
-"""Deployment checks (`manage.py check --deploy`): the database role, the static files."""
+"""Deployment checks (`manage.py check --deploy`): the database role, the static files; and,
+at every start, settings still set under an older name."""
 
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ def static_manifest_problem() -> str | None:
     return (f"The static files have not been collected into {settings.STATIC_ROOT}: with "
             "DJANGO_DEBUG off every page would answer 500. Run `manage.py collectstatic "
             "--noinput` first (`make serve` and the Docker image do).")
+
+
+@register("casino_settings")
+def check_deprecated_settings(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Warn while an environment variable is set under a name the service has replaced
+    (settings.DEPRECATED_SETTINGS): it is still read, until the next release drops it."""
+    found: dict[str, str] = getattr(settings, "DEPRECATED_SETTINGS", {})
+    return [Warning(f"{old} is deprecated: set {new} instead (the README says what it means "
+                    f"now). {old} is read only while {new} is not set, and will stop being "
+                    "read.", id="casino.W003") for old, new in sorted(found.items())]
 
 
 @register("casino_static", deploy=True)

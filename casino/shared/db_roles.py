@@ -2,9 +2,10 @@
 
 The owner (``DATABASE_OWNER_URL``, by default ``DATABASE_URL``) creates and alters the
 tables and owns them and their trigger functions. The service connects as a login role that
-owns nothing and holds only the privileges its code uses (``RUNTIME_PRIVILEGES``), so what
-it may not do (disable a trigger, truncate, edit or delete ledger rows, rewrite a round's
-story) it cannot do, whatever the code above it gets wrong. ``manage.py
+owns nothing and holds only the privileges its code uses (``runtime_privileges``: each app
+declares its own tables' in its AppConfig), so what it may not do (disable a trigger,
+truncate, edit or delete ledger rows, rewrite a round's story) it cannot do, whatever the
+code above it gets wrong. ``manage.py
 create_runtime_role`` makes that role; ``manage.py migrate`` always connects as the owner
 (casino/management/commands/migrate.py) and re-applies the grants afterwards, so tables
 that later migrations add are covered too.
@@ -19,6 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from psycopg import sql
 
@@ -35,59 +37,37 @@ class Privileges:
 READ_ONLY = Privileges(insert=False, update=False)
 APPEND_ONLY = Privileges(update=False)
 
-# What the service does to each table, read from its code; every other table gets the
-# default (read, insert, update; never delete). TRUNCATE, REFERENCES and TRIGGER are
-# granted on nothing, nor CREATE on the schema.
-RUNTIME_PRIVILEGES: dict[str, Privileges] = {
-    # Written by migrations only (the owner): the roles' permissions, content types.
-    "django_migrations": READ_ONLY,
-    "django_content_type": READ_ONLY,
-    "auth_permission": READ_ONLY,
-    "auth_group": READ_ONLY,
-    "auth_group_permissions": READ_ONLY,
-    # A user's role and permissions change with the admin (rows removed from the set).
-    "auth_user_groups": Privileges(delete=True),
-    "auth_user_user_permissions": Privileges(delete=True),
-    # Logging out, expired tokens and sessions, and the hourly purge of Idempotency-Keys.
-    "knox_authtoken": Privileges(delete=True),
-    "django_session": Privileges(delete=True),
-    "casino_idempotencykey": Privileges(delete=True),
-    # Failed logins: a success or an admin's reset deletes the username's attempts
-    # (casino/shared/auth.py); logging out stamps the access log.
-    "axes_accessattempt": Privileges(delete=True),
-    "axes_accessfailurelog": Privileges(delete=True),
-    # The ledger: entries and lines are appended; an account's cached posted and held are
-    # moved by its triggers (SECURITY DEFINER), never by the service's own UPDATE.
-    "ledger_entry": APPEND_ONLY,
-    "ledger_line": APPEND_ONLY,
-    # SELECT ... FOR UPDATE needs UPDATE on one column: the account's display name, the one
-    # column outside every hash and balance (ledger_account_guard refuses the others).
-    "ledger_account": Privileges(update=("name",)),
-    # A hold only ever gets its resolution (ledger.services); the trigger says which.
-    "ledger_hold": Privileges(update=("status", "captured_amount", "entry_id", "resolved_at",
-                                      "resolved_by_id")),
-    # The append statement moves the head; its trigger says how.
-    "ledger_chainhead": Privileges(update=("seq", "last_entry_id", "last_hash", "prev_hash")),
-    # A round's story is append-only (rounds/migrations/0002).
-    "rounds_roundevent": APPEND_ONLY,
-    # Who took and left each seat, and when: appended by the seat services, never changed.
-    "rounds_seatchange": APPEND_ONLY,
-    # A closed gaming day's figures never change (rounds/migrations/0008).
-    "rounds_closedday": APPEND_ONLY,
-    "rounds_closedtableday": APPEND_ONLY,
-    # A physical deal's picks while the dealer keys them in: working state, deleted when the
-    # deal is posted (rounds/services/deal_draft.py); the round's story keeps the deal.
-    "rounds_dealdraft": Privileges(delete=True),
-    # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
-    "rounds_edgefigures": APPEND_ONLY,
-    # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
-    "casino_refusal": APPEND_ONLY,
-}
 
-# Functions the service calls (ledger/migrations/0009): SECURITY INVOKER, so EXECUTE lets the
-# role do through them only what its table privileges let it do anyway. EXECUTE is taken
-# from PUBLIC when they are made; the owner's other functions (triggers) are granted nothing.
-RUNTIME_FUNCTIONS = ("ledger_entry_post", "ledger_hold_place", "ledger_holds_release")
+def runtime_privileges() -> dict[str, Privileges]:
+    """What the service does to each table, as each installed app declares it for its own
+    tables in its AppConfig (``runtime_privileges``, a mapping of table name to
+    Privileges; the project's ``casino`` app declares the third-party tables it runs auth
+    with); every other table gets the default (read, insert, update; never delete).
+    TRUNCATE, REFERENCES and TRIGGER are granted on nothing, nor CREATE on the schema. A
+    table declared by two apps is a mistake, refused rather than settled by app order."""
+    from django.apps import apps
+
+    found: dict[str, Privileges] = {}
+    declared_by: dict[str, str] = {}
+    for config in apps.get_app_configs():
+        for table, privileges in getattr(config, "runtime_privileges", {}).items():
+            if table in declared_by:
+                raise ImproperlyConfigured(
+                    f"The runtime privileges of {table} are declared by both "
+                    f"{declared_by[table]} and {config.label}: one app declares a table.")
+            found[table], declared_by[table] = privileges, config.label
+    return found
+
+
+def runtime_functions() -> tuple[str, ...]:
+    """The functions the service calls, as each app declares its own in its AppConfig
+    (``runtime_functions``): SECURITY INVOKER, so EXECUTE lets the role do through them only
+    what its table privileges let it do anyway. EXECUTE is taken from PUBLIC when they are
+    made; the owner's other functions (triggers) are granted nothing."""
+    from django.apps import apps
+
+    return tuple(name for config in apps.get_app_configs()
+                 for name in getattr(config, "runtime_functions", ()))
 
 
 def _tables_and_owner(cursor: Any) -> tuple[list[str], list[str], str]:
@@ -106,10 +86,11 @@ def _tables_and_owner(cursor: Any) -> tuple[list[str], list[str], str]:
 
 
 def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
-    """Give ``role`` exactly RUNTIME_PRIVILEGES on this schema's tables, and the defaults
+    """Give ``role`` exactly runtime_privileges() on this schema's tables, and the defaults
     (read, insert, update) on tables the owner creates later. Idempotent, and in one
     transaction, so a service running meanwhile never sees a table between its REVOKE and
     its GRANT."""
+    declared = runtime_privileges()
     with transaction.atomic(using=using), connections[using].cursor() as cursor:
         tables, sequences, owner = _tables_and_owner(cursor)
         r = sql.Identifier(role)
@@ -124,7 +105,7 @@ def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
         for table in tables:
             t = sql.Identifier(table)
             run(sql.SQL("REVOKE ALL ON TABLE {} FROM {}").format(t, r))
-            p = RUNTIME_PRIVILEGES.get(table, Privileges())
+            p = declared.get(table, Privileges())
             grants = [name for name, on in (("SELECT", p.select), ("INSERT", p.insert),
                                             ("DELETE", p.delete)) if on]
             if p.update is True:
@@ -141,11 +122,11 @@ def runtime_grant(*, role: str, using: str = DEFAULT_DB_ALIAS) -> None:
         # Those that exist by now: a schema migrated only part of the way has fewer.
         run("SELECT p.oid::regprocedure::text FROM pg_proc p"
             " WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = ANY(%s)",
-            [list(RUNTIME_FUNCTIONS)])
+            [list(runtime_functions())])
         for (function,) in cursor.fetchall():
             # regprocedure's text is the function's name and argument types, quoted as needed.
             run(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), r))
-        # Tables of later migrations; migrate then re-applies RUNTIME_PRIVILEGES
+        # Tables of later migrations; migrate then re-applies runtime_privileges()
         # (runtime_roles_regrant), which also takes back what the defaults gave too much.
         run(sql.SQL("ALTER DEFAULT PRIVILEGES FOR ROLE {} IN SCHEMA {}"
                     " GRANT SELECT, INSERT, UPDATE ON TABLES TO {}").format(

@@ -8,6 +8,14 @@ from datetime import date, datetime, time, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+# The gaming days the service can work with: each one's start and the start of the day
+# after it are moments Python and PostgreSQL both hold, in the casino's zone and in UTC
+# (9999-12-31 has no next day; 0001-01-01 starts before the calendar east of UTC). Every
+# door holds the days it takes to them (casino.shared.api.fields.GamingDayField), and the
+# moments it takes too (``moment_in_range``): outside, a 400, never an overflow later.
+FIRST_DAY = date(1, 1, 2)
+LAST_DAY = date(9999, 12, 30)
+
 
 def gaming_day_of(moment: datetime | None = None) -> date:
     local = timezone.localtime(moment or timezone.now())
@@ -26,3 +34,13 @@ def gaming_days_bounds(first: date | None, last: date | None,
     since = gaming_day_start(first) if first is not None else None
     until = gaming_day_start(last + timedelta(days=1)) if last is not None else None
     return since, until
+
+
+def moment_in_range(moment: datetime) -> bool:
+    """Whether an aware ``moment`` falls within the gaming days FIRST_DAY to LAST_DAY, the
+    days every date a door takes is held to: shown in any zone, or set against a day's
+    bounds, it stays within the calendar. (Aware datetimes compare without converting, so
+    this never overflows itself.)"""
+    since, until = gaming_days_bounds(FIRST_DAY, LAST_DAY)
+    assert since is not None and until is not None
+    return since <= moment < until

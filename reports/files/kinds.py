@@ -22,6 +22,7 @@ from casino.selectors import player_statement
 from casino.shared.api.fields import GamingDayField
 from casino.shared.db import read_snapshot
 from casino.shared.errors import ValidationFailed
+from casino.shared.gaming_day import FIRST_DAY, LAST_DAY, moment_in_range
 from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
@@ -548,6 +549,9 @@ def _parse_one(name: str, raw: Any) -> Any:
         raise ValueError("a time, ISO 8601 with an offset") from None
     if moment.tzinfo is None:
         raise ValueError("a time, ISO 8601 with an offset")
+    # Held to the gaming days every date is held to: beyond them, no zone can show it.
+    if not moment_in_range(moment):
+        raise ValueError(f"a time within gaming days {FIRST_DAY} to {LAST_DAY}")
     return moment
 
 

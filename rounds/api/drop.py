@@ -14,22 +14,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.shared import approvals
+from casino.shared.api.approvals import approval_response
 from casino.shared.api.fields import AmountField, GamingDayField
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.serializers import ApprovalOutput
 from casino.shared.errors import NotFound, ValidationFailed
 from casino.shared.money import format_minor
 from rounds.drop import drop_count_list
 from rounds.models import DropCount, Table
 from rounds.services.drop import (
+    CORRECT_BUY_IN,
+    CORRECT_COUNT,
     CORRECT_DROP,
     COUNT_DROP,
     TAKE_BUY_IN,
     BuyIn,
-    buy_in_correct,
     buy_in_take,
-    drop_count_correct,
     drop_count_explain,
     drop_count_record,
 )
@@ -213,7 +216,11 @@ class DropCountCorrectView(APIView):
     refusal_ref = "drop_count:{count_id}"
 
     @extend_schema(summary="Correct a drop count (pit boss): reverse it, count again",
-                   request=DropCountCorrectIn, responses={201: DropCountOut})
+                   description="With dual control on, the answer is 202 with a pending "
+                               "request that a second pit boss approves (POST "
+                               "/approvals/{id}/approve); nothing moves before.",
+                   request=DropCountCorrectIn, responses={201: DropCountOut,
+                                                          202: ApprovalOutput})
     def post(self, request: Request, count_id: int) -> Response:
         currency = DropCount.objects.filter(pk=count_id).values_list(
             "currency", flat=True).first()
@@ -221,10 +228,14 @@ class DropCountCorrectView(APIView):
             raise NotFound(f"There is no drop count #{count_id}.",
                            detail={"count_id": count_id})
         data = parse(DropCountCorrectIn, request.data, currency=currency)
-        count = drop_count_correct(count_id=count_id, counted=data["counted"],
-                                   witness=data["witness"], reason=data["reason"],
-                                   by=acting_user(request))
-        return _count_out(count, status.HTTP_201_CREATED)
+        done = approvals.action_submit(
+            action=CORRECT_COUNT,
+            params={"count_id": count_id, "counted_minor": data["counted"],
+                    "witness": data["witness"], "reason": data["reason"]},
+            by=acting_user(request))
+        if done.approval is not None:
+            return approval_response(done.approval, status.HTTP_202_ACCEPTED)
+        return _count_out(done.result, status.HTTP_201_CREATED)
 
 
 class DropCountExplainView(APIView):
@@ -262,10 +273,17 @@ class BuyInCorrectView(APIView):
     @extend_schema(summary="Correct a buy-in taken in error (pit boss): reverse it",
                    description="The player's account back to the drop box, the player's "
                                "cash in for its day lowered; 409 drop_counted once the "
-                               "box of its day is counted (correct the count instead).",
-                   request=BuyInCorrectIn, responses={201: BuyInCorrectOut})
+                               "box of its day is counted (correct the count instead). "
+                               "With dual control on, the answer is 202 with a pending "
+                               "request that a second pit boss approves (POST "
+                               "/approvals/{id}/approve); nothing moves before.",
+                   request=BuyInCorrectIn, responses={201: BuyInCorrectOut,
+                                                      202: ApprovalOutput})
     def post(self, request: Request, entry_id: int) -> Response:
         data = parse(BuyInCorrectIn, request.data)
-        reversal = buy_in_correct(entry_id=entry_id, reason=data["reason"],
-                                  by=acting_user(request))
-        return Response(BuyInCorrectOut(reversal).data, status=status.HTTP_201_CREATED)
+        done = approvals.action_submit(
+            action=CORRECT_BUY_IN, params={"entry_id": entry_id, "reason": data["reason"]},
+            by=acting_user(request))
+        if done.approval is not None:
+            return approval_response(done.approval, status.HTTP_202_ACCEPTED)
+        return Response(BuyInCorrectOut(done.result).data, status=status.HTTP_201_CREATED)

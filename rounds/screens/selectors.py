@@ -595,8 +595,9 @@ def reverse_preview(*, entry_id: int | None) -> list[MoneyLine]:
 
 
 def seatable_players(*, table: Table) -> list[Player]:
-    """Players of the table's currency not seated at it, by name."""
-    seated = Seat.objects.filter(table=table, player__isnull=False).values_list("player_id")
+    """Players of the table's currency who sit at no table (a player sits at one table at a
+    time: the seating service refuses the others in words), by name."""
+    seated = Seat.objects.filter(player__isnull=False).values_list("player_id")
     return list(Player.objects.filter(currency=table.currency, kind=Player.Kind.PLAYER)
                 .exclude(pk__in=seated).order_by("name", "id")[:500])
 

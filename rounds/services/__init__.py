@@ -16,7 +16,9 @@ Locking, always in this order (a service may skip a step, never go back to one),
 services can never wait on each other in a cycle:
   1. the table (settings, seating, opening a round: ``table_lock``);
   2. the round (every round step, and a seat's leaving, which locks the round in play);
-  3. seats (taking and leaving one; a wager or the bank locks the seat of its player);
+  3. seats (taking and leaving one; a wager or the bank locks the seat of its player), and,
+     taking a seat, the player's row after the table's seats (FOR NO KEY UPDATE, so two
+     tables seating one player queue on it: a player sits at one table at a time);
   4. ledger accounts, in primary-key order, all those a step touches at once, then holds
      and the chain head as ledger.services orders them. A step that places a hold and
      posts an entry in one transaction (a results-only settlement holding the banker's

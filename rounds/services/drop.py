@@ -28,6 +28,8 @@ from django.utils import timezone
 
 from casino import cash
 from casino.models import Player
+from casino.shared import approvals
+from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.permissions import permission_refused
@@ -52,6 +54,9 @@ TAKE_BUY_IN = "rounds.take_buy_in"
 COUNT_DROP = "rounds.count_drop"
 WITNESS_DROP = "rounds.witness_drop"
 CORRECT_DROP = "rounds.correct_drop_count"
+# The corrections' requests for a second pit boss, under dual control (rounds.approvals).
+CORRECT_BUY_IN = "rounds.buy_in_correct"
+CORRECT_COUNT = "rounds.drop_count_correct"
 
 
 # --- buy-ins ----------------------------------------------------------------------------------
@@ -281,6 +286,8 @@ def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCo
         if count is None:
             raise NotFound(f"There is no drop count #{count_id}.",
                            detail={"count_id": count_id})
+        # A correction waiting for a second pit boss is decided first, not explained around.
+        approvals.approval_pending_check(ref=f"drop_count:{count_id}")
         if count.status != DropCount.Status.UNEXPLAINED:
             raise Conflict(f"Drop count #{count_id} has no variance left to explain "
                            f"({count.get_status_display().lower()}).",
@@ -294,11 +301,11 @@ def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCo
         return count
 
 
-def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str,
-                       by: User | None) -> DropCount:
-    """A pit boss corrects a count that was wrong: its entries are reversed and the box is
-    counted again (``counted``, ``witness``), with a reason, in one transaction. The
-    corrected count stays, marked corrected, beside the new one."""
+def drop_count_correct_check(*, count_id: int, counted: int, witness: str, reason: str,
+                             by: User | None) -> CountPlan:
+    """What may refuse a count's correction before anything is locked: a reason, the count
+    exists and is not corrected already, and the recount's own checks (drop_count_check,
+    with the pit boss's permission). Returns the recount's plan."""
     if not reason.strip():
         raise ValidationFailed("A correction needs a reason.", code="reason_required")
     old = DropCount.objects.filter(pk=count_id).first()
@@ -306,31 +313,63 @@ def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str
         raise NotFound(f"There is no drop count #{count_id}.", detail={"count_id": count_id})
     plan = drop_count_check(table_id=old.table_id, gaming_day=old.gaming_day,
                             counted=counted, witness=witness, by=by, permission=CORRECT_DROP)
+    if old.status == DropCount.Status.CORRECTED:
+        raise _already_corrected(count_id)
+    return plan
+
+
+def _already_corrected(count_id: int) -> Conflict:
+    return Conflict(f"Drop count #{count_id} was already corrected.",
+                    code="already_corrected", detail={"count_id": count_id})
+
+
+def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str,
+                       by: User | None, approved_by: Approval | None = None) -> DropCount:
+    """A pit boss corrects a count that was wrong: its entries are reversed and the box is
+    counted again (``counted``, ``witness``), with a reason, in one transaction. The
+    corrected count stays, marked corrected, beside the new one. Under dual control a
+    second pit boss approves first (``approved_by``: the approval it carries out;
+    rounds.approvals registers the request)."""
+    plan = drop_count_correct_check(count_id=count_id, counted=counted, witness=witness,
+                                    reason=reason, by=by)
     assert by is not None
     with transaction.atomic():
         table = table_lock(plan.table.pk)
         old = drop_count_lock(count_id)
         assert old is not None  # counts are never deleted (read above)
         if old.status == DropCount.Status.CORRECTED:
-            raise Conflict(f"Drop count #{count_id} was already corrected.",
-                           code="already_corrected", detail={"count_id": count_id})
+            raise _already_corrected(count_id)
+        approvals.approval_required_check(
+            action=CORRECT_COUNT,
+            params={"count_id": count_id, "counted_minor": counted, "witness": witness,
+                    "reason": reason},
+            by=by, approved_by=approved_by)
         box, cage = drop_box_account(table), _cage_account(table.currency)
         ledger.account_lock(account_ids=[box.pk, cage.pk, drop_variance_account(table).pk])
         for entry_id in (old.entry_id, old.variance_entry_id):
             if entry_id is not None:
                 ledger.entry_reverse(entry_id=entry_id, reason=f"Drop count corrected: {reason}",
-                                     by=by, by_owner=True, permission=CORRECT_DROP)
+                                     by=by, by_owner=True, permission=CORRECT_DROP,
+                                     approved_by=approved_by)
         old.status = DropCount.Status.CORRECTED
         old.save(update_fields=["status"])
         return drop_count_post(table=table, gaming_day=old.gaming_day, counted=counted,
                                reason=reason, witness=plan.witness, by=by, corrects=old)
 
 
-def buy_in_correct(*, entry_id: int, reason: str, by: User | None) -> Entry:
-    """A buy-in taken in error (the wrong seat, an amount mistyped), corrected by a pit
-    boss: its entry reversed (the player's account back to the drop box) and the player's
-    cash in for its day lowered with it (casino.cash), in one transaction. Refused once the
-    box of its day is counted: the count saw that cash, so the count is what is corrected."""
+@dataclass(frozen=True)
+class BuyInTaken:
+    """A buy-in entry as its correction reads it: where it was taken and whose it was."""
+
+    entry: Entry
+    table_id: int
+    player: Player
+    gaming_day: date
+
+
+def buy_in_correct_check(*, entry_id: int, reason: str, by: User | None) -> BuyInTaken:
+    """What may refuse a buy-in's correction before anything is locked: the pit boss's
+    permission, a reason, a buy-in of that id. Returns it, read."""
     if by is None or not by.has_perm(CORRECT_DROP):
         raise permission_refused(CORRECT_DROP)
     if not reason.strip():
@@ -339,22 +378,39 @@ def buy_in_correct(*, entry_id: int, reason: str, by: User | None) -> Entry:
     entry = Entry.objects.filter(pk=entry_id, kind=BUY_IN).first()
     if entry is None:
         raise NotFound(f"There is no buy-in #{entry_id}.", detail={"entry_id": entry_id})
-    table_id = int(entry.ref.removeprefix("table:"))
     credited = (entry.lines.filter(account__kind=Account.Kind.PLAYER)
                 .values_list("account__ref", flat=True).get())
-    player = Player.objects.get(pk=int(credited.removeprefix("player:")))
-    day = gaming_day_of(entry.created_at)
+    return BuyInTaken(entry=entry, table_id=int(entry.ref.removeprefix("table:")),
+                      player=Player.objects.get(pk=int(credited.removeprefix("player:"))),
+                      gaming_day=gaming_day_of(entry.created_at))
+
+
+def buy_in_correct(*, entry_id: int, reason: str, by: User | None,
+                   approved_by: Approval | None = None) -> Entry:
+    """A buy-in taken in error (the wrong seat, an amount mistyped), corrected by a pit
+    boss: its entry reversed (the player's account back to the drop box) and the player's
+    cash in for its day lowered with it (casino.cash), in one transaction. Refused once the
+    box of its day is counted: the count saw that cash, so the count is what is corrected.
+    Under dual control a second pit boss approves first (``approved_by``: the approval it
+    carries out; rounds.approvals registers the request)."""
+    taken = buy_in_correct_check(entry_id=entry_id, reason=reason, by=by)
+    assert by is not None
+    day = taken.gaming_day
     with transaction.atomic():
-        table = table_lock(table_id)   # a count of the table waits for us, or we see it
+        table = table_lock(taken.table_id)   # a count of the table waits for us, or we see it
         if (DropCount.objects.filter(table=table, gaming_day=day)
                 .exclude(status=DropCount.Status.CORRECTED).exists()):
             raise Conflict(f"{table.name}'s drop box for gaming day {day} is counted: "
                            "correct the count, not the buy-in.", code="drop_counted",
                            detail={"table_id": table.pk, "gaming_day": str(day)})
+        approvals.approval_required_check(
+            action=CORRECT_BUY_IN, params={"entry_id": entry_id, "reason": reason},
+            by=by, approved_by=approved_by)
         # entry_reverse locks both accounts in key order; once per entry (409 after).
-        reversal = ledger.entry_reverse(entry_id=entry.pk, reason=reason.strip(), by=by,
-                                        by_owner=True, permission=CORRECT_DROP)
-        cash.cash_movement_record(player=player, entry=reversal)
+        reversal = ledger.entry_reverse(entry_id=taken.entry.pk, reason=reason.strip(), by=by,
+                                        by_owner=True, permission=CORRECT_DROP,
+                                        approved_by=approved_by)
+        cash.cash_movement_record(player=taken.player, entry=reversal)
         return reversal
 
 

@@ -332,7 +332,7 @@ def round_reverse(*, round_id: int, reason: str, by: User,
     reversal_id = None
     if round_.entry_id is not None:
         reversal_id = ledger.entry_reverse(entry_id=round_.entry_id, reason=reason, by=by,
-                                           by_owner=True).pk
+                                           by_owner=True, approved_by=approved_by).pk
     round_.reversal_entry_id = reversal_id
     round_.state = Round.State.REVERSED
     round_.closed_reason = reason

@@ -16,10 +16,17 @@ from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.money import MAX_MINOR, format_minor
 from rounds import accounts, paigow
 from rounds.errors import (
+    PlayerSeatedElsewhere,
     SeatProblem,
     TableBusy,
 )
-from rounds.locks import round_in_play_lock, seat_lock, seats_lock, table_lock
+from rounds.locks import (
+    player_seating_lock,
+    round_in_play_lock,
+    seat_lock,
+    seats_lock,
+    table_lock,
+)
 from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange, Wager
 from rounds.rules import fee_bands
 from rounds.settlement import bands_check
@@ -192,14 +199,19 @@ def _jsonable(value: Any) -> Any:
 
 @transaction.atomic
 def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
-    """Seat a player. Locks the table's seat rows in primary-key order."""
+    """Seat a player: one seat, at one table, at a time (a player's rating and their cash
+    are one person's, and a player cannot play two tables at once).
+
+    Locks the table, its seat rows in primary-key order, then the player's row (FOR NO KEY
+    UPDATE: it queues a seating of the same player at another table, which holds that
+    table's locks, and blocks nothing that only refers to the player, such as a wager).
+    The database refuses a second seat as well (``seat_one_per_player``)."""
     table = table_lock(table_id)
     seat_number_check(number)
     seats = {s.number: s for s in seats_lock(table.pk)}
-    try:
-        player = Player.objects.get(pk=player_id)
-    except Player.DoesNotExist:
-        raise NotFound(f"no player #{player_id}") from None
+    player = player_seating_lock(player_id)
+    if player is None:
+        raise NotFound(f"no player #{player_id}")
     # Named apart from a namesake already at the table ("Anna #4").
     who = player_label(player, among=Player.objects.filter(
         pk__in=[s.player_id for s in seats.values() if s.player_id]))
@@ -223,12 +235,31 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     if elsewhere:
         raise SeatProblem(f"{who} already sits at seat {elsewhere[0]} of this table",
                           detail={"seat": elsewhere[0]})
+    seated_elsewhere_check(player=player, table=table)
     seat.player = player
     seat.since = timezone.now()
     seat.save(update_fields=["player", "since"])
     SeatChange.objects.create(table=table, number=number, player=player,
                               kind=SeatChange.Kind.TOOK, by=by)
     return seat
+
+
+def seated_elsewhere_check(*, player: Player, table: Table) -> None:
+    """Refuse (409 ``player_seated_elsewhere``, naming where) to seat a player who sits at
+    another table. The caller holds the player's row locked, so the seat read here is the
+    last one committed."""
+    other = (Seat.objects.filter(player=player).exclude(table=table).select_related("table")
+             .first())
+    if other is None:
+        return
+    # Named apart from a namesake at either table ("Anna #4").
+    who = player_label(player, among=Player.objects.filter(
+        seats__table__in=[table.pk, other.table_id]))
+    raise PlayerSeatedElsewhere(
+        f"{who} already sits at {other.table.name}, seat {other.number}: they leave that "
+        "seat first",
+        detail={"player": player.pk, "table": other.table_id,
+                "table_name": other.table.name, "seat": other.number})
 
 
 @transaction.atomic

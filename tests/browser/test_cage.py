@@ -362,7 +362,9 @@ def test_a_namesake_is_registered_with_the_warning_then_told_apart_at_the_table(
     cage.shot("namesake-registered")
 
     # at the table, the two Anna Jansens are told apart in the buttons and the messages
+    # (Anna leaves Table 1 first: a player sits at one table at a time)
     pia = User.objects.get(username="pia")
+    services.seat_leave(table_id=anna.seats.get().table_id, number=1, by=pia)
     table = services.table_create(by=pia, name="Table 2")
     services.seat_take(table_id=table.pk, number=1, player_id=anna.pk, by=pia)
     services.seat_take(table_id=table.pk, number=2, player_id=third.pk, by=pia)

@@ -41,8 +41,8 @@ def test_a_deposit_past_the_identity_line_is_refused_in_words_until_the_identity
     page.wait_for_load_state("networkidle")
 
     # then refused in words on the same page, and nothing moved
-    refusal = (f"Anna #{anna.pk} needs an identity on file: cash in today would reach "
-               "2,100.00 EUR, above 2,000.00 EUR")
+    refusal = (f"Anna #{anna.pk} needs an identity on file: cash in today would come to "
+               "2,100.00 EUR, which reaches 2,000.00 or more.")
     expect(page.get_by_text(refusal)).to_be_visible()
     screen.shot("refused")
     assert Entry.objects.count() == entries

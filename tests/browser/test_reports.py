@@ -29,6 +29,7 @@ from ledger.models import Line
 from reports.models import Report
 from rounds import services
 from rounds.models import Round
+from tests.conftest import played_rounds_rewritten
 from tests.players import make_player
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -143,7 +144,8 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
     day = gaming_day_of()
     said = f"{day.day} {day:%b %Y}"
     # the warm-up round settled two hours before Bram's: the day has a result by hour
-    Round.objects.filter(number=1).update(settled_at=F("settled_at") - timedelta(hours=2))
+    played_rounds_rewritten(Round.objects.filter(number=1),
+                            settled_at=F("settled_at") - timedelta(hours=2))
     page.get_by_role("link", name="Reports").click()
 
     # a table's day: only the table and the gaming day are asked; the table by its name

@@ -6,6 +6,7 @@ lines are the settings' defaults: 2,000.00 (identity), 3,000.00 (log), 10,000.00
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -75,7 +76,7 @@ def reports(client, day=None):
 
 # --- the identity line ---------------------------------------------------------------------
 
-def test_cash_in_past_2000_is_refused_without_an_identity_and_taken_once_one_is_on_file(
+def test_cash_in_reaching_2000_is_refused_without_an_identity_and_taken_once_one_is_on_file(
         cage_client):
     # given Anna, registered without an identity, 1,500.00 in today
     anna = register(cage_client, identified=False)
@@ -90,9 +91,12 @@ def test_cash_in_past_2000_is_refused_without_an_identity_and_taken_once_one_is_
     error = refused.json()["error"]
     assert error["code"] == "identity_required"
     assert error["message"].startswith(
-        f"Anna #{anna} needs an identity on file: cash in today would reach 2,100.00 EUR, "
-        "above 2,000.00 EUR")
+        f"Anna #{anna} needs an identity on file: cash in today would come to 2,100.00 EUR, "
+        "which reaches 2,000.00 or more.")
     assert error["detail"]["would_reach"] == "2100.00"
+    assert ledger_state(anna) == before
+    # 500.00 would bring it to 2,000.00 exactly, which reaches the line too
+    assert move(cage_client, anna, "deposits", "500.00").status_code == 409
     assert ledger_state(anna) == before
     assert shown(cage_client, anna)["identity_on_file"] is False
     assert shown(cage_client, anna)["cash_in"] == "1500.00"
@@ -112,38 +116,66 @@ def test_cash_in_past_2000_is_refused_without_an_identity_and_taken_once_one_is_
     assert shown(cage_client, anna)["cash_in"] == "2100.00"
 
 
-def test_reaching_the_identity_line_exactly_is_allowed(cage_client):
+@pytest.mark.parametrize(("amount", "taken"), [
+    ("1999.99", True),     # a cent below the line
+    ("2000.00", False),    # at the line: "EUR 2 000 or more" needs the identity
+    ("2000.01", False),    # a cent above it
+])
+def test_the_identity_line_is_reached_at_2000_itself(cage_client, amount, taken):
+    # given a player without an identity, and the day's cash in or out brought to amount
+    for kind in ("deposits", "withdrawals"):
+        anna = register(cage_client, identified=False)
+        if kind == "withdrawals":
+            # funds from a table's win: not cash in (deposits would count against the line)
+            account = Account.objects.get(kind="player", ref=f"player:{anna}")
+            house = account_get_or_create(kind="table_bankroll", currency="EUR", ref="t:1")
+            entry_post(kind="round_settlement", memo="", by=None,
+                       lines=[(house.pk, -300_000), (account.pk, 300_000)])
+
+        response = move(cage_client, anna, kind, amount)
+
+        if taken:
+            assert response.status_code == 201, response.json()
+        else:
+            assert response.status_code == 409, response.json()
+            error = response.json()["error"]
+            assert error["code"] == "identity_required"
+            assert "which reaches 2,000.00 or more" in error["message"]
+
+
+def test_a_cent_below_the_identity_line_then_the_cent_that_reaches_it(cage_client):
     anna = register(cage_client, identified=False)
-    moved(cage_client, anna, "deposits", "1999.99")
-    moved(cage_client, anna, "deposits", "0.01")   # 2,000.00: at the line, not above
+    moved(cage_client, anna, "deposits", "1999.98")
+    moved(cage_client, anna, "deposits", "0.01")   # 1,999.99: under the line
     assert move(cage_client, anna, "deposits", "0.01").json()["error"]["code"] == \
-        "identity_required"
+        "identity_required"                        # 2,000.00 reaches it
+    assert shown(cage_client, anna)["cash_in"] == "1999.99"
 
 
 def test_cash_in_and_cash_out_are_counted_apart(cage_client):
-    # given 2,000.00 in: the cash-in side is at the line
+    # given 1,999.99 in: the cash-in side a cent below the line
     bram = register(cage_client, "Bram", identified=False)
-    moved(cage_client, bram, "deposits", "2000.00")
+    moved(cage_client, bram, "deposits", "1999.99")
 
-    # then paying out 1,500.00 then 500.00 counts on the cash-out side only
+    # then paying out 1,500.00 then 499.99 counts on the cash-out side only
     moved(cage_client, bram, "withdrawals", "1500.00")
-    moved(cage_client, bram, "withdrawals", "500.00")
+    moved(cage_client, bram, "withdrawals", "499.99")
     day = shown(cage_client, bram)
-    assert (day["cash_in"], day["cash_out"]) == ("2000.00", "2000.00")
+    assert (day["cash_in"], day["cash_out"]) == ("1999.99", "1999.99")
     listed = cage_client.get("/api/v1/players?search=Bram").json()["results"]
-    assert [(p["cash_in"], p["cash_out"]) for p in listed] == [("2000.00", "2000.00")]
+    assert [(p["cash_in"], p["cash_out"]) for p in listed] == [("1999.99", "1999.99")]
 
-    # and a further 0.01 out, or in, passes its own side's line
+    # and a further 0.01 out, or in, reaches its own side's line
     out = move(cage_client, bram, "withdrawals", "0.01").json()["error"]
     assert out["code"] == "identity_required"
-    assert "cash out today would reach 2,000.01 EUR" in out["message"]
+    assert "cash out today would come to 2,000.00 EUR" in out["message"]
     assert move(cage_client, bram, "deposits", "0.01").status_code == 409
 
 
 def test_a_correction_of_a_deposit_lowers_that_days_cash_in(cage_client):
-    # given 2,000.00 deposited, then corrected (keyed twice)
+    # given 1,999.00 deposited, then corrected (keyed twice)
     chris = register(cage_client, "Chris", identified=False)
-    deposit = moved(cage_client, chris, "deposits", "2000.00")
+    deposit = moved(cage_client, chris, "deposits", "1999.00")
     correct(cage_client, chris, deposit)
     assert shown(cage_client, chris)["cash_in"] == "0.00"
 
@@ -220,6 +252,20 @@ def test_every_single_movement_above_3000_is_in_the_log(cage_client, auditor_cli
     assert dealer_client.get("/api/v1/cash-log").status_code == 403
 
 
+@pytest.mark.parametrize(("amount", "logged"), [
+    ("2999.99", False),    # a cent below the line
+    ("3000.00", False),    # at the line: the log holds movements above it
+    ("3000.01", True),     # a cent above it
+])
+def test_the_log_line_is_passed_only_above_3000(cage_client, auditor_client, amount, logged):
+    dana = register(cage_client, "Dana", identified=True)
+    deposit = moved(cage_client, dana, "deposits", amount)
+
+    log = auditor_client.get(f"/api/v1/cash-log?gaming_day={gaming_day_of()}").json()
+
+    assert [r["entry"] for r in log] == ([deposit] if logged else [])
+
+
 # --- the cash transaction report ----------------------------------------------------------
 
 def test_a_day_above_10000_in_makes_a_report_with_its_totals_and_entries(
@@ -249,6 +295,29 @@ def test_a_day_above_10000_in_makes_a_report_with_its_totals_and_entries(
 
     # the cage does not read the reports
     assert cage_client.get("/api/v1/cash-reports").status_code == 403
+
+
+@pytest.mark.parametrize(("amount", "reported"), [
+    ("9999.99", False),    # a cent below the line
+    ("10000.00", False),   # at the line: a report is for more than 10,000
+    ("10000.01", True),    # a cent above it
+])
+def test_the_report_line_is_passed_only_above_10000(cage_client, auditor_client, amount,
+                                                    reported):
+    # one deposit of amount (with 5,000.00 first: no movement near a line, no splitting)
+    emil = register(cage_client, "Emil", identified=True)
+    first = moved(cage_client, emil, "deposits", "5000.00")
+    rest = f"{Decimal(amount) - 5000:.2f}"
+    second = moved(cage_client, emil, "deposits", rest)
+
+    found = reports(auditor_client)
+
+    if reported:
+        (report,) = found
+        assert (report["cash_in"], report["movements"]) == (amount, [first, second])
+        assert report["report_line_passed"] is True
+    else:
+        assert found == []
 
 
 def test_cash_in_and_out_are_not_added_for_the_report(cage_client, auditor_client):
@@ -321,6 +390,41 @@ def test_two_deposits_just_under_the_identity_line_are_flagged(cage_client,
     assert "just under the identity line" in report["reasons"][0]
 
 
+@pytest.mark.parametrize(("amount", "flagged"), [
+    ("1799.99", False),    # more than 10 % under the line
+    ("1800.00", True),     # 10 % under it
+    ("1999.99", True),     # a cent below it
+    ("2000.00", False),    # at the line: it reaches it, so it is not under it
+])
+def test_just_under_the_identity_line_is_below_2000(cage_client, auditor_client, amount,
+                                                    flagged):
+    ida = register(cage_client, "Ida", identified=True)
+    moved(cage_client, ida, "deposits", amount)
+    moved(cage_client, ida, "deposits", amount)
+
+    found = reports(auditor_client)
+
+    reasons = [r for report in found for r in report["reasons"]]
+    assert any("just under the identity line" in r for r in reasons) is flagged
+
+
+@pytest.mark.parametrize(("amount", "flagged"), [
+    ("2699.99", False),    # more than 10 % under the line
+    ("2700.00", True),
+    ("3000.00", True),     # at the line: not logged, so still under it
+    ("3000.01", False),    # a cent above it: logged
+])
+def test_just_under_the_log_line_is_at_most_3000(cage_client, auditor_client, amount,
+                                                 flagged):
+    kim = register(cage_client, "Kim", identified=True)
+    moved(cage_client, kim, "deposits", amount)
+    moved(cage_client, kim, "deposits", amount)
+
+    reasons = [r for report in reports(auditor_client) for r in report["reasons"]]
+
+    assert any("just under the log line" in r for r in reasons) is flagged
+
+
 def test_small_movements_that_add_up_past_the_report_line_are_flagged(cage_client,
                                                                      auditor_client):
     # five deposits of 2,500.00: none near a line, none logged, 12,500.00 together
@@ -345,9 +449,9 @@ def test_one_movement_just_under_a_line_is_not_splitting(cage_client, auditor_cl
 
 def test_the_count_starts_again_with_the_next_gaming_day(cage_client, auditor_client,
                                                         monkeypatch):
-    # given 2,000.00 in today for a player without an identity, and a report for Lea
+    # given 1,999.99 in today for a player without an identity, and a report for Lea
     anna = register(cage_client, identified=False)
-    moved(cage_client, anna, "deposits", "2000.00")
+    moved(cage_client, anna, "deposits", "1999.99")
     lea = register(cage_client, "Lea", identified=True)
     moved(cage_client, lea, "deposits", "10000.01")
     today = gaming_day_of()
@@ -356,8 +460,8 @@ def test_the_count_starts_again_with_the_next_gaming_day(cage_client, auditor_cl
     monkeypatch.setattr(cash, "gaming_day_of", lambda moment=None: (
         gaming_day_of(moment) if moment else today + timedelta(days=1)))
 
-    # then today's cash no longer counts: 2,000.00 more is taken without an identity
-    moved(cage_client, anna, "deposits", "2000.00")
+    # then today's cash no longer counts: 1,999.99 more is taken without an identity
+    moved(cage_client, anna, "deposits", "1999.99")
     # and the reports are the day's: none for the new day, Lea's for the one before
     assert reports(auditor_client, today + timedelta(days=1)) == []
     assert lea in [r["player"] for r in reports(auditor_client, today)]
@@ -412,7 +516,7 @@ def test_a_buy_in_past_the_identity_line_is_refused_by_the_check(cage_client):
     with pytest.raises(cash.IdentityRequired) as refused:
         cash.cash_movement_check(player=Player.objects.get(pk=anna), direction="in",
                                  amount=60_000)
-    assert "cash in today would reach 2,100.00 EUR" in refused.value.message
+    assert "cash in today would come to 2,100.00 EUR" in refused.value.message
 
 
 # --- the reports machinery: the cash_report kind -------------------------------------------

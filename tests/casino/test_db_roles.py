@@ -77,7 +77,7 @@ def test_tables_of_later_migrations_are_covered_and_regranted(role_name):
     assert sql("SELECT has_sequence_privilege(%s, 'rounds_later_id_seq', 'USAGE')",
                [role_name]) == [(True,)]
 
-    # what migrate does afterwards (post_migrate): RUNTIME_PRIVILEGES again, on every table
+    # what migrate does afterwards (post_migrate): the declared privileges again, on every table
     sql(f"GRANT TRUNCATE ON ledger_line TO {role_name}")
     from django.apps import apps
 
@@ -170,3 +170,57 @@ def test_runtime_role_url_prints_an_existing_roles_url_and_creates_none(role_nam
     made = capsys.readouterr().out.strip()
     call_command("runtime_role_url", role_name)
     assert capsys.readouterr().out.strip() == made
+
+
+# --- each app declares its own tables' privileges (its AppConfig.runtime_privileges) ---------
+
+PROJECT_APPS = {"casino", "ledger", "rounds", "reports"}
+
+
+def test_each_app_declares_the_runtime_privileges_of_its_own_tables_only():
+    from django.apps import apps
+
+    tables_of = {config.label: {m._meta.db_table
+                                for m in config.get_models(include_auto_created=True)}
+                 for config in apps.get_app_configs()}
+    project_tables = set().union(*(tables_of[label] for label in PROJECT_APPS))
+    for config in apps.get_app_configs():
+        declared = set(getattr(config, "runtime_privileges", {}))
+        if config.label == "casino":
+            # its own tables, and the third-party ones the project runs auth with
+            assert not (declared - tables_of["casino"]) & project_tables
+        elif config.label in PROJECT_APPS:
+            assert declared <= tables_of[config.label], (config.label, declared)
+        else:
+            assert not declared, config.label
+
+
+def test_every_declared_table_and_function_exists_in_the_database():
+    from casino.shared.db_roles import runtime_functions, runtime_privileges
+
+    tables = {name for (name,) in sql("SELECT tablename FROM pg_tables"
+                                      " WHERE schemaname = current_schema()")}
+    functions = {name for (name,) in sql("SELECT proname FROM pg_proc"
+                                         " WHERE pronamespace = current_schema()::regnamespace")}
+    # a declaration under a mistyped name would leave its table with the defaults
+    assert set(runtime_privileges()) <= tables
+    assert set(runtime_functions()) <= functions
+    assert runtime_functions() == ("ledger_entry_post", "ledger_hold_place",
+                                   "ledger_holds_release")
+
+
+def test_a_table_declared_by_two_apps_is_refused(monkeypatch):
+    from django.apps import apps
+    from django.core.exceptions import ImproperlyConfigured
+
+    from casino.shared.db_roles import READ_ONLY, runtime_privileges
+    from rounds.apps import RoundsConfig
+
+    rounds = apps.get_app_config("rounds")
+    assert isinstance(rounds, RoundsConfig)
+    monkeypatch.setattr(rounds, "runtime_privileges",
+                        {**rounds.runtime_privileges, "ledger_entry": READ_ONLY})
+
+    with pytest.raises(ImproperlyConfigured, match="ledger_entry are declared by both ledger "
+                                                   "and rounds"):
+        runtime_privileges()

@@ -108,3 +108,31 @@ def test_a_socket_directory_in_database_url_is_decoded():
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "/var/run/postgresql"
+
+
+def identity_line_read(**env: str) -> subprocess.CompletedProcess:
+    return run_manage("shell", "-c", "from django.conf import settings; "
+                      "print(settings.CASINO_ID_REQUIRED_FROM)",
+                      DJANGO_SECRET_KEY=secrets.token_urlsafe(60), **env)
+
+
+def test_the_identity_line_set_under_its_old_name_is_read_with_a_deprecation_warning():
+    # given the line set as it was named while a day could reach it without an identity
+    old = {"CASINO_ID_REQUIRED_ABOVE": "1500.00"}
+
+    # then it is still read, and every start of the service says to rename it
+    read = identity_line_read(**old)
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.strip().splitlines()[-1] == "1500.00"
+    checked = run_manage("check", DJANGO_SECRET_KEY=secrets.token_urlsafe(60), **old)
+    assert "casino.W003" in checked.stderr
+    assert "CASINO_ID_REQUIRED_ABOVE is deprecated: set CASINO_ID_REQUIRED_FROM" in \
+        checked.stderr
+
+    # the new name wins over the old; without either the line is 2,000.00
+    both = identity_line_read(CASINO_ID_REQUIRED_FROM="2500.00", **old)
+    assert both.stdout.strip().splitlines()[-1] == "2500.00"
+    assert identity_line_read().stdout.strip().splitlines()[-1] == "2000.00"
+    quiet = run_manage("check", DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
+                       CASINO_ID_REQUIRED_FROM="2500.00")
+    assert "casino.W003" not in quiet.stdout + quiet.stderr

@@ -10,7 +10,7 @@ import pytest
 from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.db.models.functions import Now
 
-from casino.shared.db_roles import RUNTIME_FUNCTIONS
+from casino.shared.db_roles import runtime_functions
 from casino.shared.errors import ValidationFailed
 from ledger.models import Account, ChainHead, Entry, Hold, Line
 from ledger.services import entry_post, entry_reverse, hold_place
@@ -351,7 +351,7 @@ def test_a_direct_call_is_chained_and_checked_like_a_posting(as_runtime_role):
     assert ledger_verify().ok
 
 
-@pytest.mark.parametrize("function", RUNTIME_FUNCTIONS)
+@pytest.mark.parametrize("function", runtime_functions())
 def test_only_the_runtime_role_is_granted_the_posting_functions(runtime_role, db, function):
     (oid,) = sql("SELECT oid FROM pg_proc WHERE proname = %s", [function])[0]
     assert sql("SELECT has_function_privilege(%s, %s, 'EXECUTE')", [runtime_role, oid]) \

@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from casino.shared.db_roles import runtime_url
-from ledger.sqlfiles import MIGRATIONS, database_definitions, function_files, migration_operations
+from ledger.sqlfiles import database_definitions, function_files, migration_operations
 
 ROOT = Path(__file__).resolve().parents[2]
 AT_0009 = ("ledger", "0009_post_in_one_call")
@@ -33,9 +33,12 @@ def test_every_ledger_function_and_its_triggers_are_as_their_file_says(db):
 
 
 def test_a_migrations_sql_file_is_pairs_of_forward_and_reverse_blocks(tmp_path, monkeypatch):
-    # given each migration's own file: every operation has its way back, as text
-    for path in sorted(MIGRATIONS.glob("*.pg.sql")):
-        operations = migration_operations(path.name.removesuffix(".pg.sql"))
+    # given each migration's own file, the ledger's and the other apps' that keep theirs
+    # the same way: every operation has its way back, as text
+    files = sorted(ROOT.glob("*/migrations/sql/*.pg.sql"))
+    assert {p.parts[-4] for p in files} >= {"ledger", "rounds", "casino"}
+    for path in files:
+        operations = migration_operations(path.name.removesuffix(".pg.sql"), path.parent)
         assert operations and all(op.reverse_sql for op in operations), path.name
     # and a file whose reverse is missing is refused rather than migrated one way only
     monkeypatch.setattr("ledger.sqlfiles.MIGRATIONS", tmp_path)

@@ -16,6 +16,7 @@ from ledger.models import ChainHead, Entry, Line
 from ledger.reports import statement_report, trial_balance
 from reports.play import banker_report, floor_day_report, table_day_report
 from rounds.models import Round
+from tests.conftest import played_rounds_rewritten
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -182,8 +183,8 @@ def test_the_day_by_hour_adds_up_to_the_days_house_result_and_the_ledger(
     # the warm-up round settled three hours before the rest
     warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
     assert warm_up.settled_at is not None
-    Round.objects.filter(pk=warm_up.pk).update(
-        settled_at=warm_up.settled_at - timedelta(hours=3))
+    played_rounds_rewritten(Round.objects.filter(pk=warm_up.pk),
+                            settled_at=warm_up.settled_at - timedelta(hours=3))
     day = date.fromisoformat(dutch_seed.gaming_day)
 
     one = day_by_hour(gaming_day=day, table_id=dutch_seed.table.pk)

@@ -21,6 +21,7 @@ from reports.files.formats import FORMATS
 from reports.files.kinds import report_document
 from reports.play import floor_day_report, table_day_report
 from rounds.models import Round, Table
+from tests.conftest import played_rounds_rewritten
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +254,7 @@ def test_a_closed_day_keeps_the_collection_by_kind(card_table, card_day, pit_bos
 
     # the card room's rounds, as if played on the previous gaming day (a day over)
     yesterday = gaming_day_of() - timedelta(days=1)
-    Round.objects.filter(table=card_table).update(gaming_day=yesterday)
+    played_rounds_rewritten(Round.objects.filter(table=card_table), gaming_day=yesterday)
     live = table_day_report(table_id=card_table.pk, gaming_day=yesterday)
 
     closed = pit_boss_client.post("/api/v1/gaming-days/close",

@@ -20,6 +20,7 @@ from reports.models import ClosedDay, ClosedTableDay
 from reports.play import floor_day_report, table_day_report
 from reports.tasks import gaming_day_close_task
 from rounds.models import Round
+from tests.conftest import played_rounds_rewritten
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def _close(client, day):
 def yesterday_seed(dutch_seed: DutchSeed) -> DutchSeed:
     """The Dutch seed's rounds, as if played on the previous gaming day (a day over)."""
     yesterday = gaming_day_of() - timedelta(days=1)
-    Round.objects.filter(table=dutch_seed.table).update(gaming_day=yesterday)
+    played_rounds_rewritten(Round.objects.filter(table=dutch_seed.table), gaming_day=yesterday)
     dutch_seed.gaming_day = yesterday.isoformat()
     return dutch_seed
 
@@ -171,7 +172,8 @@ def test_the_command_and_the_scheduled_task_close_the_previous_day(yesterday_see
     assert refusal.detail == {"gaming_day": earlier.isoformat(),
                               "first_gaming_day": yesterday_seed.gaming_day}
     # one of the seed's rounds played the day before: that day closes
-    Round.objects.filter(pk=yesterday_seed.round_id).update(gaming_day=earlier)
+    played_rounds_rewritten(Round.objects.filter(pk=yesterday_seed.round_id),
+                            gaming_day=earlier)
 
     call_command("gaming_day_close", "--day", earlier.isoformat())
 

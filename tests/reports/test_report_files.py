@@ -21,6 +21,7 @@ from reports.files.document import Document, Section
 from reports.files.formats import FORMATS
 from reports.files.kinds import report_document
 from reports.files.readable import grid
+from tests.conftest import played_rounds_rewritten
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -279,8 +280,8 @@ def test_a_one_hour_day_has_no_chart_and_a_day_over_hours_has_its_result_by_hour
     assert _document("table_day", dutch_seed).charts == []
     warm_up = Round.objects.get(pk=dutch_seed.warm_up["id"])
     assert warm_up.settled_at is not None
-    Round.objects.filter(pk=warm_up.pk).update(
-        settled_at=warm_up.settled_at - timedelta(hours=2))
+    played_rounds_rewritten(Round.objects.filter(pk=warm_up.pk),
+                            settled_at=warm_up.settled_at - timedelta(hours=2))
 
     (chart,) = _document("table_day", dutch_seed).charts
 

@@ -18,6 +18,7 @@ from casino.shared.gaming_day import gaming_day_of
 from reports.closing import gaming_day_close
 from reports.models import Report
 from rounds.models import Round, Table
+from tests.conftest import played_rounds_rewritten
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_asking_with_a_missing_parameter_says_which_and_stores_nothing(client, a
 
 def test_a_closed_day_shows_its_figures_and_its_chart(client, auditor, dutch_seed):
     yesterday = gaming_day_of() - timedelta(days=1)
-    Round.objects.filter(table=dutch_seed.table).update(gaming_day=yesterday)
+    played_rounds_rewritten(Round.objects.filter(table=dutch_seed.table), gaming_day=yesterday)
     gaming_day_close(gaming_day=yesterday, by=None)
 
     text = client.get("/reports/").content.decode()
@@ -232,8 +233,8 @@ def test_a_report_reads_as_a_page_with_its_figures_in_words_and_its_chart(
         client, auditor, dutch_seed, settings, tmp_path, django_capture_on_commit_callbacks):
     settings.MEDIA_ROOT = tmp_path
     # the warm-up round settled two hours earlier: the day spans three hours
-    Round.objects.filter(pk=dutch_seed.warm_up["id"]).update(
-        settled_at=timezone.now() - timedelta(hours=2))
+    played_rounds_rewritten(Round.objects.filter(pk=dutch_seed.warm_up["id"]),
+                            settled_at=timezone.now() - timedelta(hours=2))
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/reports/ask/", {"kind": "table_day", "format": "pdf",
                                       "table": dutch_seed.table.pk,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db.models import Sum
+from django.test import override_settings
 
 from casino import roles
 from casino.selectors import player_balance
@@ -502,3 +503,93 @@ def test_a_buy_in_of_a_counted_day_is_corrected_by_correcting_the_count(
 
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "drop_counted"
     assert not Entry.objects.filter(reverses_id=taken["id"]).exists()
+
+
+# --- under dual control, a correction waits for a second pit boss ----------------------------
+
+@pytest.fixture
+def second_pit_boss(staff_client):
+    return staff_client(roles.PIT_BOSS)
+
+
+def _money_and_counts(table):
+    return (Entry.objects.count(), account("drop_box", table).posted,
+            list(DropCount.objects.order_by("pk").values_list("status", flat=True)))
+
+
+@override_settings(CASINO_DUAL_CONTROL=True)
+def test_a_buy_in_correction_waits_for_a_second_pit_boss_who_approves_it_by_the_api(
+        dealer_client, pit_boss_client, second_pit_boss, table, seat_player):
+    player = seat_player(table, 1, funds=0)
+    wrong = buy_in(dealer_client, table, 1, "120.00")
+    before = _money_and_counts(table)
+
+    asked = pit_boss_client.post(f"/api/v1/buy-ins/{wrong['id']}/correct",
+                                 {"reason": "120.00 keyed for 12.00"}, format="json")
+
+    # then a request, and nothing moved
+    assert asked.status_code == 202, asked.json()
+    request = asked.json()
+    assert (request["action"], request["status"]) == ("rounds.buy_in_correct", "pending")
+    assert request["summary"] == (f"Correct the buy-in of 120.00 EUR by {player.name} at "
+                                  f"{table.name}, seat 1 (entry #{wrong['id']}): 120.00 "
+                                  "keyed for 12.00")
+    assert _money_and_counts(table) == before
+    # the one who asked does not decide it
+    own = pit_boss_client.post(f"/api/v1/approvals/{request['id']}/approve")
+    assert own.status_code == 403 and own.json()["error"]["code"] == "own_request"
+
+    # when a second pit boss approves it with their own credentials, it is corrected
+    approved = second_pit_boss.post(f"/api/v1/approvals/{request['id']}/approve")
+    assert approved.status_code == 200, approved.json()
+    reversal = Entry.objects.get(reverses_id=wrong["id"])
+    assert approved.json()["result_ref"] == f"entry:{reversal.pk}"
+    assert reversal.created_by == pit_boss_client.user
+    assert available(player) == 0 and account("drop_box", table).posted == 0
+
+
+@override_settings(CASINO_DUAL_CONTROL=True)
+def test_a_drop_count_correction_waits_for_a_second_pit_boss_on_the_approvals_page(
+        dealer_client, cage_client, pit_boss_client, second_pit_boss, witness, table,
+        seat_player):
+    from django.test import Client
+
+    seat_player(table, 1, funds=0)
+    buy_in(dealer_client, table, 1, "100.00")
+    wrong = count(cage_client, table, gaming_day_of(), "90.00", witness.username,
+                  reason="short")
+    before = _money_and_counts(table)
+
+    asked = pit_boss_client.post(f"/api/v1/drop-counts/{wrong['id']}/correct",
+                                 {"counted": "100.00", "witness": witness.username,
+                                  "reason": "a bundle miscounted"}, format="json")
+
+    assert asked.status_code == 202, asked.json()
+    request = asked.json()
+    assert request["params"] == {"count_id": wrong["id"], "counted": "100.00",
+                                 "currency": "EUR", "witness": witness.username,
+                                 "reason": "a bundle miscounted"}
+    assert _money_and_counts(table) == before
+    # while it waits, the count is not explained around it
+    explained = cage_client.post(f"/api/v1/drop-counts/{wrong['id']}/explain",
+                                 {"reason": "a tip"}, format="json")
+    assert explained.status_code == 409
+    assert explained.json()["error"]["code"] == "approval_pending"
+
+    # when the second pit boss approves it on the console's Approvals page
+    page = Client()
+    page.force_login(second_pit_boss.user)
+    listed = page.get("/approvals/").content.decode()
+    assert (f"Correct the drop count of {table.name} for gaming day {gaming_day_of()} "
+            f"(#{wrong['id']}) to 100.00 EUR") in listed
+    decided = page.post(f"/approvals/{request['id']}/decide/", {"decision": "approve"},
+                        follow=True)
+
+    # then the count is corrected, in the asker's name
+    assert decided.status_code == 200
+    assert "is approved" in decided.content.decode()
+    assert DropCount.objects.get(pk=wrong["id"]).status == "corrected"
+    recount = DropCount.objects.get(corrects_id=wrong["id"])
+    assert (recount.counted, recount.status, recount.counted_by) == (
+        10_000, "balanced", pit_boss_client.user)
+    assert account("drop_box", table).posted == 0

@@ -25,6 +25,7 @@ from rounds import services
 from rounds.models import Round, RoundParty, Table
 from rounds.screens.history_selectors import ROUNDS_PER_PAGE
 from rounds.templatetags.cards import card_html, cards_html
+from tests.conftest import played_rounds_rewritten
 from tests.rounds.conftest import balances
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,8 @@ def test_the_history_lists_a_gaming_days_rounds_newest_first(table, players, pit
         voided_round(table, pit_boss)
     today = gaming_day_of()
     yesterday = today - timedelta(days=1)
-    Round.objects.filter(table=table, number__lte=3).update(gaming_day=yesterday)
+    played_rounds_rewritten(Round.objects.filter(table=table, number__lte=3),
+                            gaming_day=yesterday)
     client = login(roles.PIT_BOSS, "petra")
 
     # when the pit boss opens the history, then picks yesterday

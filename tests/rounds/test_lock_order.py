@@ -125,17 +125,23 @@ def books_are_clean() -> None:
 
 
 # --- a results-only settlement: the banker's cover and the entry's accounts --------------------
+# Two rounds whose players banked at each other's tables once deadlocked: a results-only
+# settlement held the banker's cover (locking that account) before letting entry_post lock
+# every account of the round in key order. A player now sits at one table at a time, so no
+# two rounds share two players; what stays is the order itself: the settlement locks the
+# union of the cover's and the entry's accounts first, in key order, and so never holds the
+# banker's account while it waits for one that comes before it.
 
 @pytest.fixture
-def crossed_tables(make_table, seat_player, pit_boss) -> tuple[Table, Table, Player, Player]:
-    """Two results tables where each of two players banks against the other (the tables'
-    accounts are older than the players', so they come first in key order)."""
+def banked_tables(make_table, seat_player) -> tuple[Table, Table, Player, Player]:
+    """Two results tables, each with a player banking against another's wager (the
+    tables' accounts are older than the players', so they come first in key order)."""
     rules = {"bank_rotation": "open", "banker_must_have_played": False}
     one, two = make_table(name="One", **rules), make_table(name="Two", **rules)
     p = seat_player(one, 1, funds=1_000_000, name="P")
     q = seat_player(one, 2, funds=1_000_000, name="Q")
-    services.seat_take(table_id=two.pk, number=1, player_id=q.pk, by=pit_boss)
-    services.seat_take(table_id=two.pk, number=2, player_id=p.pk, by=pit_boss)
+    seat_player(two, 1, funds=1_000_000, name="R")
+    seat_player(two, 2, funds=1_000_000, name="S")
     return one, two, p, q
 
 
@@ -150,46 +156,64 @@ def banker_result(round_: Round) -> int:
     return RoundParty.objects.get(round=round_, role=RoundParty.Role.PLAYER_BANKER).result
 
 
-def test_results_only_settlements_of_crossed_banks_do_not_deadlock_when_both_hold_a_cover(
-    crossed_tables,
-):
-    # given P banks at table One against Q's wager, and Q at table Two against P's
-    one, two, p, q = crossed_tables
-    dealer, _ = staff_create(username="crossed", role=roles.DEALER)
-    first, second = banked_by_seat_1(one, 5_000, dealer), banked_by_seat_1(two, 7_000, dealer)
-    before = posted(p), posted(q)
+def row_is_locked(table: str, pk: int) -> bool:
+    """Whether another transaction holds the row (asked from a connection of our own)."""
+    found: list[bool] = []
 
-    # when One's settlement waits for One's commission account (locked elsewhere), and
-    # Two's settles meanwhile; before the fix, One's held P's account for the cover
-    # already, and Two's, holding Q's for its cover, waited for P's: a deadlock once
-    # One's went on to Q's
+    def ask() -> None:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR UPDATE SKIP LOCKED",
+                               [pk])
+                found.append(cursor.fetchone() is None)
+        finally:
+            connections.close_all()
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    asker.join(timeout=TIMEOUT)
+    return found == [True]
+
+
+def test_a_results_only_settlement_holds_no_cover_while_it_waits_for_an_earlier_account(
+    banked_tables,
+):
+    # given P banks at table One against Q's wager
+    one, _, p, q = banked_tables
+    dealer, _ = staff_create(username="banked", role=roles.DEALER)
+    first = banked_by_seat_1(one, 5_000, dealer)
+    before = posted(p), posted(q)
+    banker = Account.objects.get(kind="player", ref=player_account_ref(p.pk))
+
+    # when its settlement waits for One's commission account (locked elsewhere), which
+    # comes before the players' accounts in key order
     commission = Account.objects.get(kind="commission", ref=f"table:{one.pk}")
+    assert commission.pk < banker.pk
     with row_locked("ledger_account", commission.pk):
         a = Worker(lambda: services.round_settle(round_id=first.pk, by=dealer,
-                                                 outcomes={"2": "loss"}))
-        b = Worker(lambda: services.round_settle(round_id=second.pk, by=dealer,
                                                  outcomes={"2": "loss"}))
         a.start()
         until(lambda: waits_or_is_done(a), "One's settlement waits")
         assert a.is_alive()
-        b.start()
-        until(lambda: waits_or_is_done(b), "Two's waits or is done")
-    a.finish()
-    b.finish()
 
-    # then neither failed (PostgreSQL breaks a deadlock by failing one), and the money adds up
-    assert (a.error, b.error) == (None, None)
-    assert banker_result(first) == 5_000 - 250 and banker_result(second) == 7_000 - 350
-    assert (posted(p), posted(q)) == (before[0] + 4_750 - 7_000, before[1] - 5_000 + 6_650)
+        # then it has not locked the banker's account for the cover yet (before the fix it
+        # had, and a settlement at another table needing it in the other order deadlocked)
+        assert not row_is_locked("ledger_account", banker.pk)
+    a.finish()
+
+    # and once it may, it settles, the cover and the entry together
+    assert a.error is None
+    assert banker_result(first) == 5_000 - 250
+    assert (posted(p), posted(q)) == (before[0] + 4_750, before[1] - 5_000)
     books_are_clean()
 
 
-def test_many_results_only_settlements_of_crossed_banks_at_once(crossed_tables):
-    one, two, p, q = crossed_tables
-    dealer, _ = staff_create(username="crossed", role=roles.DEALER)
+def test_many_results_only_settlements_at_two_tables_at_once(banked_tables):
+    one, two, p, q = banked_tables
+    dealer, _ = staff_create(username="banked", role=roles.DEALER)
     expected_p, expected_q = posted(p), posted(q)
     for n in range(15):
-        # P's bank beats Q's wager at One; P's wager beats Q's bank at Two
+        # P's bank beats Q's wager at One; S's wager beats R's bank at Two
         at_one, at_two = 1_000 + 100 * n, 2_000 + 100 * n
         first, second = banked_by_seat_1(one, at_one, dealer), banked_by_seat_1(two, at_two,
                                                                                 dealer)
@@ -202,9 +226,9 @@ def test_many_results_only_settlements_of_crossed_banks_at_once(crossed_tables):
         for worker in workers:
             worker.finish()
         assert [w.error for w in workers] == [None, None], n
-        # 5% commission on each win: the banker's at One, the player's at Two
-        expected_p += at_one * 95 // 100 + at_two * 95 // 100
-        expected_q -= at_one + at_two
+        # 5% commission on the bank's win at One
+        expected_p += at_one * 95 // 100
+        expected_q -= at_one
 
     assert Round.objects.filter(state="settled").count() == 30
     assert Entry.objects.filter(kind="round_settlement").count() == 30

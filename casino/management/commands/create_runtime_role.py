@@ -2,7 +2,7 @@
 
 Run as the tables' owner (DATABASE_OWNER_URL, else DATABASE_URL) or a superuser. Creates the
 login role, or brings an existing one back in line (no superuser, owns nothing), grants it
-exactly what the service uses (casino.shared.db_roles.RUNTIME_PRIVILEGES) and prints the
+exactly what the service uses (casino.shared.db_roles.runtime_privileges) and prints the
 DATABASE_URL the service should use. Safe to run again, e.g. at every deployment.
 """
 

@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino.shared.errors import ValidationFailed
+from casino.shared.gaming_day import FIRST_DAY, LAST_DAY
 from casino.shared.money import format_minor, to_minor
 
 
@@ -90,8 +91,8 @@ class GamingDayField(serializers.DateField):
     after it are moments Python and PostgreSQL both hold (9999-12-31's next day is not).
     Outside that, a 400 in the one error shape instead of an overflow deep in a report."""
 
-    FIRST = date(1, 1, 2)
-    LAST = date(9999, 12, 30)
+    FIRST = FIRST_DAY
+    LAST = LAST_DAY
 
     def to_internal_value(self, value: Any) -> date:
         day = super().to_internal_value(value)
