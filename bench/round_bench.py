@@ -207,36 +207,43 @@ class Api:
         self.conn.close()
 
 
-def play_round_http(api: Api, table_id: int, number: int, rng: random.Random) -> float:
-    """One complete round through the API; returns the settle request's wall time."""
+def play_round_http(api: Api, table_id: int, number: int, rng: random.Random,
+                    steps: list[float]) -> float:
+    """One complete round through the API; each request's wall time is added to ``steps``;
+    returns the settle request's."""
+
+    def step(method: str, path: str, body: Any, expect: int = 200) -> Any:
+        started = time.perf_counter()
+        answer = api.call(method, path, body, expect=expect)
+        steps.append(time.perf_counter() - started)
+        return answer
+
     banker = banker_for(number)
-    round_id = api.call("POST", f"/api/v1/tables/{table_id}/rounds", {}, expect=201)["id"]
+    round_id = step("POST", f"/api/v1/tables/{table_id}/rounds", {}, expect=201)["id"]
     base = f"/api/v1/rounds/{round_id}"
     for seat in range(1, 7):
         if seat != banker:
-            api.call("POST", f"{base}/wagers",
-                     {"seat": seat, "amount": amount_text(rng.choice(WAGERS))}, expect=201)
+            step("POST", f"{base}/wagers",
+                 {"seat": seat, "amount": amount_text(rng.choice(WAGERS))}, expect=201)
     if banker is None:
-        api.call("POST", f"{base}/banker", {"house": True})
+        step("POST", f"{base}/banker", {"house": True})
     else:
-        api.call("POST", f"{base}/banker",
-                 {"seat": banker, "house_stake": amount_text(HOUSE_STAKE)})
-    dealt = api.call("POST", f"{base}/deal", {})
+        step("POST", f"{base}/banker", {"seat": banker, "house_stake": amount_text(HOUSE_STAKE)})
+    dealt = step("POST", f"{base}/deal", {})
     bank = dealt["banker"]["position"]  # its hand is set last (rules §4.1)
     for hand in sorted(dealt["hands"], key=lambda h: h["position"] == bank):
         if hand["position"] != "dealer":
-            api.call("POST", f"{base}/hands", {"position": hand["position"], "house_way": True})
-    started = time.perf_counter()
-    settled = api.call("POST", f"{base}/settle", {})
-    elapsed = time.perf_counter() - started
+            step("POST", f"{base}/hands", {"position": hand["position"], "house_way": True})
+    settled = step("POST", f"{base}/settle", {})
     if settled["state"] != "settled":
         raise RuntimeError(f"round {round_id} is {settled['state']} after settle")
-    return elapsed
+    return steps[-1]
 
 
 @dataclass
 class ClientResult:
     settle_times: list[float] = field(default_factory=list)
+    step_times: list[float] = field(default_factory=list)   # every request of its rounds
     error: BaseException | None = None
 
 
@@ -249,10 +256,27 @@ def http_client(port: int, token: str, table_id: int, seed: int, start: float,
             time.sleep(0.001)
         number = 0
         while time.perf_counter() < deadline and number < MAX_HTTP_ROUNDS_PER_CLIENT:
-            result.settle_times.append(play_round_http(api, table_id, number, rng))
+            result.settle_times.append(play_round_http(api, table_id, number, rng,
+                                                       result.step_times))
             number += 1
     except BaseException as exc:  # reported by the main thread
         result.error = exc
+    finally:
+        api.close()
+
+
+def health_prober(port: int, start: float, deadline: float, times: list[float]) -> None:
+    """A health request every 50 ms while the clients play: what the same load does to a
+    request that is one query through the whole stack."""
+    api = Api(port)
+    try:
+        while time.perf_counter() < start:
+            time.sleep(0.001)
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            api.call("GET", "/api/v1/health")
+            times.append(time.perf_counter() - started)
+            time.sleep(0.05)
     finally:
         api.close()
 
@@ -332,9 +356,12 @@ def bench_http(clients: int, seconds: float, workers: int, by: Any) -> tuple[flo
                                     args=(port, tokens[n], tables[n].pk, 100 + n, start,
                                           deadline, results[n]))
                    for n in range(clients)]
-        for thread in threads:
+        health_under_load: list[float] = []
+        prober = threading.Thread(target=health_prober, daemon=True,
+                                  args=(port, start, deadline, health_under_load))
+        for thread in [*threads, prober]:
             thread.start()
-        for thread in threads:
+        for thread in [*threads, prober]:
             thread.join(timeout=seconds + 120)
         wall = time.perf_counter() - start
         errors = [r.error for r in results if r.error is not None]
@@ -351,6 +378,7 @@ def bench_http(clients: int, seconds: float, workers: int, by: Any) -> tuple[flo
     log.unlink()  # kept when the run failed, for its tracebacks
 
     settle_times = [t for r in results for t in r.settle_times]
+    step_times = [t for r in results for t in r.step_times]
     played = len(settle_times)
     settle_p50, settle_p99 = percentile(settle_times, 50), percentile(settle_times, 99)
     print(f"\n2. Through the HTTP API: gunicorn -w {workers} on 127.0.0.1:{port}, "
@@ -358,8 +386,15 @@ def bench_http(clients: int, seconds: float, workers: int, by: Any) -> tuple[flo
     print(f"   rounds per second, overall    {played / wall:8.1f}   ({played} rounds, "
           f"{', '.join(str(len(r.settle_times)) for r in results)} per client)")
     print(f"   settle request latency        p50 {ms(settle_p50)}   p99 {ms(settle_p99)}")
+    print(f"   any step's latency            p50 {ms(percentile(step_times, 50))}   "
+          f"p99 {ms(percentile(step_times, 99))}   ({len(step_times)} requests)")
     print(f"   reference, same run           GET /api/v1/health p50 {ms(health_p50)} "
           "(alone, before the load)")
+    if health_under_load:
+        print(f"   reference, under the load     GET /api/v1/health "
+              f"p50 {ms(percentile(health_under_load, 50))}   "
+              f"p99 {ms(percentile(health_under_load, 99))}   "
+              f"({len(health_under_load)} requests, one every 50 ms)")
     print(f"   settle request p50 = {settle_p50 / health_p50:.1f} {TIMES} a health request")
     return settle_p50, settle_p99
 

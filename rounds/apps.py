@@ -16,16 +16,15 @@ class RoundsConfig(AppConfig):
         "rounds_roundevent": APPEND_ONLY,
         # Who took and left each seat, and when: appended by the seat services, never changed.
         "rounds_seatchange": APPEND_ONLY,
-        # A closed gaming day's figures never change (rounds/migrations/0008).
-        "rounds_closedday": APPEND_ONLY,
-        "rounds_closedtableday": APPEND_ONLY,
+        # A settled round's parties are its record, written once (rounds/migrations/0018).
+        "rounds_roundparty": APPEND_ONLY,
         # A physical deal's picks while the dealer keys them in: working state, deleted when
         # the deal is posted (rounds/services/deal_draft.py); the round's story keeps the deal.
         "rounds_dealdraft": Privileges(delete=True),
         # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
         "rounds_edgefigures": APPEND_ONLY,
         # A drop count is explained after the count or marked corrected, nothing else
-        # (rounds/services/drop.py; its trigger says how: rounds/migrations/0018).
+        # (rounds/services/drop.py; its trigger says how: rounds/migrations/0021).
         "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
                                                "explained_at")),
     }
