@@ -13,6 +13,7 @@ at settlement: nothing here works a figure out from hands.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -22,6 +23,7 @@ from django.contrib.auth.models import User
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import (
     CharField,
+    F,
     OuterRef,
     QuerySet,
     Value,
@@ -299,35 +301,42 @@ def _pending() -> ArraySubquery:
                                 requested_at="requested_at")))
 
 
+@functools.cache
+def _read() -> QuerySet[Round]:
+    """The read's queryset, built once: building its annotations cost as much CPU as the
+    database takes to answer it. Every use filters a clone of it; it is never evaluated
+    itself (rounds_read hands out a clone)."""
+    return Round.objects.annotate(
+        # Of the rows it names, only the words shown: no whole table, user or players.
+        table_name=F("table__name"), opened_by_name=F("opened_by__username"),
+        banker_name=F("banker_player__name"), third_party_name=F("third_party__name"),
+        third_party_licence=F("third_party__licence"),
+        pending_json=_pending(),
+        wagers_json=_rows(Wager.objects.order_by("seat", "id"), seat="seat",
+                          player_id="player_id", player_name="player__name",
+                          amount="amount", state="state", hold_id="hold_id",
+                          placed_at="placed_at"),
+        hands_json=_rows(Hand.objects.order_by("id"), position="position", cards="cards",
+                         high="high", low="low", set_by="set_by", outcome="outcome",
+                         high_result="high_result", low_result="low_result"),
+        events_json=_rows(RoundEvent.objects.order_by("id"), kind="kind", at="at",
+                          by="by__username", data="data"),
+        parties_json=_rows(RoundParty.objects.order_by("id"), role="role",
+                           position="position", player_id="player_id",
+                           player_name="player__name", player_licence="player__licence",
+                           account_id="account_id", wager="wager", covered="covered",
+                           won="won", paid="paid", net="net", commission="commission",
+                           fee="fee", result="result"))
+
+
 def rounds_read(viewer: User) -> QuerySet[Round]:
-    """Rounds as ``round_view`` shows them, for ``viewer``: each with its table, who opened
-    it, its bank's players, and as JSON its pending requests, wagers, hands, events and
-    settlement's parties (module comment above). Refused to a viewer who may not see
-    rounds."""
+    """Rounds as ``round_view`` shows them, for ``viewer``: each with the names it shows,
+    and as JSON its pending requests, wagers, hands, events and settlement's parties
+    (module comment above). Refused to a viewer who may not see rounds."""
     if not viewer.has_perm(VIEW_ROUNDS):
         raise PermissionRefused("You may not see the rounds of the tables.",
                                 detail={"permission": VIEW_ROUNDS})
-    return (Round.objects
-            .select_related("table", "opened_by", "banker_player", "third_party")
-            .annotate(
-                pending_json=_pending(),
-                wagers_json=_rows(Wager.objects.order_by("seat", "id"), seat="seat",
-                                  player_id="player_id", player_name="player__name",
-                                  amount="amount", state="state", hold_id="hold_id",
-                                  placed_at="placed_at"),
-                hands_json=_rows(Hand.objects.order_by("id"), position="position",
-                                 cards="cards", high="high", low="low", set_by="set_by",
-                                 outcome="outcome", high_result="high_result",
-                                 low_result="low_result"),
-                events_json=_rows(RoundEvent.objects.order_by("id"), kind="kind", at="at",
-                                  by="by__username", data="data"),
-                parties_json=_rows(RoundParty.objects.order_by("id"), role="role",
-                                   position="position", player_id="player_id",
-                                   player_name="player__name",
-                                   player_licence="player__licence", account_id="account_id",
-                                   wager="wager", covered="covered", won="won", paid="paid",
-                                   net="net", commission="commission", fee="fee",
-                                   result="result")))
+    return _read().all()
 
 
 def round_for(viewer: User, round_id: int) -> RoundView:
@@ -340,7 +349,7 @@ def round_for(viewer: User, round_id: int) -> RoundView:
 
 def round_view(round_: Round) -> RoundView:
     """A round read by ``rounds_read`` as anyone watching may see it now."""
-    read: Any = round_  # its JSON columns are the annotations rounds_read adds
+    read: Any = round_  # its names and JSON columns are the annotations rounds_read adds
     hands = [_Hand(**row) for row in read.hands_json]
     protected = round_.state in Round.State.OPEN
     players_set = round_players_set(round_, hands)
@@ -348,24 +357,23 @@ def round_view(round_: Round) -> RoundView:
     events = tuple(_event_view(row, protected, hidden) for row in read.events_json)
     wagers = tuple(WagerView(**{**row, "placed_at": datetime.fromisoformat(row["placed_at"])})
                    for row in read.wagers_json)
-    banker, third = round_.banker_player, round_.third_party
     return RoundView(
-        id=round_.pk, table_id=round_.table_id, table_name=round_.table.name,
+        id=round_.pk, table_id=round_.table_id, table_name=read.table_name,
         number=round_.number, state=round_.state,
         state_words=round_.get_state_display(), gaming_day=round_.gaming_day,
         currency=round_.currency, rules=round_.rules, table_rules=round_.table_rules,
         banker_is_house=round_.banker_is_house, banker_seat=round_.banker_seat,
         banker_player_id=round_.banker_player_id,
-        banker_name=banker.name if banker is not None else "",
+        banker_name=read.banker_name or "",
         banker_cover=round_.banker_cover, third_party_id=round_.third_party_id,
-        third_party_name=third.name if third is not None else "",
-        third_party_licence=third.licence if third is not None else "",
+        third_party_name=read.third_party_name or "",
+        third_party_licence=read.third_party_licence or "",
         house_stake=round_.house_stake, solvency_required=round_.solvency_required,
         solvency_available=round_.solvency_available, banker_hold_id=round_.banker_hold_id,
         deal_kind=round_.deal_kind, dice=round_.dice,
         counted_position=round_.counted_position, deal_order=round_.deal_order,
         burnt=None if protected else tuple(round_.burnt.split()),
-        opened_by=round_.opened_by.get_username(), opened_at=round_.opened_at,
+        opened_by=read.opened_by_name, opened_at=round_.opened_at,
         settled_at=round_.settled_at, closed_reason=round_.closed_reason,
         protected=protected, players_set=players_set, wagers=wagers,
         hands=tuple(_hand_view(h, h.position in hidden) for h in
