@@ -103,7 +103,7 @@ class ClosedDay(models.Model):
 
 
 class ClosedTableDay(models.Model):
-    """One table's figures of a closed day (reports.play.TableDayReport's), or, with no
+    """One table's figures of a closed day (reports.play.DayFigures'), or, with no
     table, the floor's total in one currency."""
 
     closed_day = models.ForeignKey(ClosedDay, on_delete=models.PROTECT, related_name="tables")

@@ -147,10 +147,6 @@ class DayFigures:
         return win_to_drop(self.win, self.drop)
 
 
-# The name the figures were first known by, kept for the callers that still say it.
-TableDayReport = DayFigures
-
-
 # The rounds counted, each with the rounds it counts.
 _SETTLED = Q(state=Round.State.SETTLED)
 _HOUSE = _SETTLED & Q(banker_is_house=True)
@@ -160,7 +156,9 @@ _COUNTS = {
     "rounds_settled": Count("id", filter=_SETTLED),
     "rounds_house_banked": Count("id", filter=_HOUSE),
     "rounds_player_banked": Count("id", filter=_PLAYER),
-    "rounds_co_banked": Count("id", filter=_PLAYER & Q(rules__co_banking=True)),
+    # Co-banking is a casino table's (rounds.rules.TableRules.co_banks).
+    "rounds_co_banked": Count("id", filter=_PLAYER & Q(rules__co_banking=True)
+                              & ~Q(rules__bank_mode="card_room")),
     "rounds_reversed": Count("id", filter=Q(state=Round.State.REVERSED)),
     "rounds_voided": Count("id", filter=Q(state=Round.State.VOIDED)),
 }
@@ -266,9 +264,9 @@ def _table_days(alias: str, gaming_day: date, tables: list[Table]) -> list[DayFi
 
 
 def _play_days(alias: str, gaming_day: date, tables: list[Table]) -> list[DayFigures]:
-    """Every given table's play in two grouped queries (rounds, then wagers), whatever the
-    number of tables; both are served by the (table, gaming_day) index of rounds. A closed
-    day is read from its stored figures instead."""
+    """Every given table's play in two grouped queries (the rounds' counts, then their
+    parties' money), whatever the number of tables; both are served by the (table,
+    gaming_day) index of rounds. A closed day is read from its stored figures instead."""
     closed = ClosedDay.objects.using(alias).filter(gaming_day=gaming_day).first()
     if closed is not None:
         return _closed_days(alias, gaming_day, tables, closed)
@@ -463,7 +461,7 @@ def banker_report(*, date_from: date, date_to: date) -> BankerReport:
             table_name=round_.table.name, round_id=round_.pk, round_number=round_.number,
             party=p.role, player_id=p.player_id, player=p.player.name,
             currency=round_.currency,
-            co_banked=round_.table_rules.co_banking and round_.banker_is_house is False,
+            co_banked=round_.table_rules.co_banks and round_.banker_is_house is False,
             house_stake=round_.house_stake, covered=p.covered, bank_won=p.won,
             bank_paid=p.paid, net=p.net, commission=p.commission, fee=p.fee,
             result=p.result))

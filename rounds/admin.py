@@ -30,13 +30,12 @@ from casino.shared.templatetags.casino_time import casino_time_text
 from casino.shared.templatetags.money import money_text
 from rounds import paigow, services
 from rounds.approvals import REVERSE
-from rounds.models import Hand, Round
+from rounds.models import Hand, Round, RoundParty
 from rounds.round_view import RoundView, round_view, rounds_read
 from rounds.templatetags.cards import cards_html
 
 EMPTY = "—"
-_ROLE_WORDS = {"player_banker": "Player-banker", "player_dealer": "Player-dealer",
-               "proposition": "Proposition player", "house": "House"}
+
 HIDDEN = "hidden until every player hand is set"
 HIDDEN_IN_PLAY = "hidden while the round is in play"
 # Money keys of an event's data: decimal strings in the round's currency (as the services
@@ -266,13 +265,13 @@ class RoundAdmin(StyledAdmin):
             return EMPTY
         cur = shown.currency
         rows: list[list[Any]] = [
-            [_ROLE_WORDS[p.role] + (f": {p.player_name}" if p.player_name else ""),
+            [RoundParty.Role(p.role).label + (f": {p.player_name}" if p.player_name else ""),
              money_shown(p.covered, cur), money_shown(p.won, cur), money_shown(p.paid, cur),
              money_shown(p.net, cur, signed=True), money_shown(p.commission, cur),
              money_shown(p.fee, cur), money_shown(p.result, cur, signed=True)]
             for p in settled.parties if p.role != "seat"]
-        rows.append(["House: commission income", EMPTY, EMPTY, EMPTY, EMPTY,
-                     money_shown(settled.commission_income, cur), EMPTY, EMPTY])
+        rows.append([f"{RoundParty.Role.HOUSE.label}: commission income", EMPTY, EMPTY,
+                     EMPTY, EMPTY, money_shown(settled.commission_income, cur), EMPTY, EMPTY])
         return _html_table(["", "covered", "won", "paid", "net", "commission", "fee",
                             "result"], rows)
 

@@ -46,6 +46,7 @@ from django.utils.timezone import localtime
 from casino.models import Currency
 from casino.shared.money import format_minor
 from rounds.paigow.showdown import Result
+from rounds.settlement import Role as PartyRole
 
 if TYPE_CHECKING:
     # rounds.rules reads the Table model's choices and defaults, so it imports this module.
@@ -202,7 +203,7 @@ class Seat(models.Model):
         ordering = ["table_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
-            # A player sits at one table at a time, in one seat (rounds/migrations/0018).
+            # A player sits at one table at a time, in one seat (rounds/migrations/0021).
             models.UniqueConstraint(
                 fields=["player"], condition=Q(player__isnull=False),
                 name="seat_one_per_player",
@@ -490,11 +491,11 @@ class RoundParty(models.Model):
 
     class Role(models.TextChoices):
         # The values of the one role type (rounds.settlement.Role), with labels.
-        SEAT = "seat", "Seat"
-        PLAYER_BANKER = "player_banker", "Player-banker"
-        PLAYER_DEALER = "player_dealer", "Player-dealer"
-        PROPOSITION = "proposition", "Proposition player"
-        HOUSE = "house", "The house"
+        SEAT = PartyRole.SEAT.value, "Seat"
+        PLAYER_BANKER = PartyRole.PLAYER_BANKER.value, "Player-banker"
+        PLAYER_DEALER = PartyRole.PLAYER_DEALER.value, "Player-dealer"
+        PROPOSITION = PartyRole.PROPOSITION.value, "Proposition player"
+        HOUSE = PartyRole.HOUSE.value, "The house"
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="parties")
     role = models.CharField(max_length=20, choices=Role.choices)
@@ -507,6 +508,9 @@ class RoundParty(models.Model):
                                 on_delete=models.PROTECT, related_name="+")
     wager = models.BigIntegerField(default=0)
     covered = models.BigIntegerField(default=0)
+    # A card-room seat: the part of its covered action the player-dealer covered (the
+    # proposition player covered the rest of it).
+    covered_by_player_dealer = models.BigIntegerField(default=0)
     won = models.BigIntegerField(default=0)
     paid = models.BigIntegerField(default=0)
     commission = models.BigIntegerField(default=0)
@@ -524,9 +528,8 @@ class RoundParty(models.Model):
                                     name="round_party_unique_role_position"),
             models.UniqueConstraint(fields=["round", "player"], condition=Q(player__isnull=False),
                                     name="round_party_one_per_player"),
-            models.CheckConstraint(
-                condition=Q(role__in=["seat", "player_banker", "player_dealer", "proposition",
-                                      "house"]), name="round_party_role_known"),
+            models.CheckConstraint(condition=Q(role__in=[r.value for r in PartyRole]),
+                                   name="round_party_role_known"),
             models.CheckConstraint(
                 condition=Q(wager__gte=0, covered__gte=0, won__gte=0, paid__gte=0,
                             commission__gte=0, fee__gte=0),
@@ -537,6 +540,10 @@ class RoundParty(models.Model):
                                    name="round_party_player_unless_house"),
             models.CheckConstraint(condition=~Q(role="seat") | Q(covered__lte=models.F("wager")),
                                    name="round_party_seat_action_within_wager"),
+            models.CheckConstraint(
+                condition=Q(covered_by_player_dealer__gte=0)
+                & Q(covered_by_player_dealer__lte=models.F("covered")),
+                name="round_party_player_dealers_part_within_covered"),
         ]
         indexes = [models.Index(fields=["player", "round"], name="rounds_party_player_round")]
 

@@ -40,7 +40,7 @@ from rounds.selectors import (
     round_players_set,
     round_positions_against_bank,
 )
-from rounds.settlement import Position, PositionCover, cover_wagers
+from rounds.settlement import Position, PositionCover
 
 VIEW_ROUNDS = "rounds.view_round"
 
@@ -113,6 +113,7 @@ class PartyView:
     account_id: int | None
     wager: int
     covered: int
+    covered_by_player_dealer: int
     won: int
     paid: int
     net: int
@@ -325,8 +326,9 @@ def _read() -> QuerySet[Round]:
                            position="position", player_id="player_id",
                            player_name="player__name", player_licence="player__licence",
                            account_id="account_id", wager="wager", covered="covered",
-                           won="won", paid="paid", net="net", commission="commission",
-                           fee="fee", result="result"))
+                           covered_by_player_dealer="covered_by_player_dealer", won="won",
+                           paid="paid", net="net", commission="commission", fee="fee",
+                           result="result"))
 
 
 def rounds_read(viewer: User) -> QuerySet[Round]:
@@ -380,7 +382,7 @@ def round_view(round_: Round) -> RoundView:
                     sorted(hands, key=lambda h: POSITIONS.index(h.position))),
         events=events,
         pending=tuple(_pending_view(p) for p in read.pending_json),
-        settlement=_settlement(round_, hands, wagers, read.parties_json),
+        settlement=_settlement(round_, hands, read.parties_json),
         unused_stacks=() if protected else _unused_stacks(events),
     )
 
@@ -437,7 +439,7 @@ def _unused_stacks(events: Sequence[EventView]) -> tuple[tuple[str, str], ...]:
     return tuple((p, stacks.get(p, "")) for p in dealt.data.get("discarded", []))
 
 
-def _settlement(round_: Round, hands: list[_Hand], wagers: tuple[WagerView, ...],
+def _settlement(round_: Round, hands: list[_Hand],
                 party_rows: list[dict[str, Any]]) -> SettlementView | None:
     if round_.state not in Round.State.PLAYED:
         return None
@@ -445,25 +447,20 @@ def _settlement(round_: Round, hands: list[_Hand], wagers: tuple[WagerView, ...]
                                  "player_licence": row["player_licence"] or ""})
                     for row in party_rows)
     rules = round_.table_rules
-    covers: dict[Position, PositionCover] = {}
-    if rules.card_room:
-        # Who covered each wager: the cover rule the settlement used, on the wagers it
-        # settled (rounds.settlement.cover_wagers).
-        played = {Position.seat(w.seat): w.amount for w in wagers if w.state == "active"}
-        covers = cover_wagers(wagers=played, banker_seat=round_.banker_seat,
-                              cover=round_.banker_cover,
-                              third_party=round_.third_party_id is not None)
     by_hand = {h.position: h for h in hands if h.outcome}
     # A position against the bank: a seat, or the house's stake on the dealer's hand.
     stakers = [p for p in parties if p.role == "seat" or (p.role == "house" and p.wager)]
     positions = tuple(PositionView(
         position=p.position, outcome=by_hand[p.position].outcome,
         high=by_hand[p.position].high_result, low=by_hand[p.position].low_result, party=p,
-        cover=covers.get(Position(p.position)))
+        # A card-room seat's cover, as the settlement stored it.
+        cover=PositionCover(Position(p.position), p.wager, p.covered_by_player_dealer,
+                            p.covered - p.covered_by_player_dealer)
+        if rules.card_room and p.role == "seat" else None)
         for p in sorted(stakers, key=lambda p: POSITIONS.index(p.position))
         if p.position in by_hand)
     return SettlementView(parties=parties, positions=positions, entry_id=round_.entry_id,
                           reversal_entry_id=round_.reversal_entry_id,
                           card_room=rules.card_room,
-                          co_banked=rules.co_banking and round_.banker_is_house is False,
+                          co_banked=rules.co_banks and round_.banker_is_house is False,
                           banker_is_house=bool(round_.banker_is_house))

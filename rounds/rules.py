@@ -52,6 +52,12 @@ class TableRules:
     def card_room(self) -> bool:
         return self.bank_mode == Table.BankMode.CARD_ROOM
 
+    @property
+    def co_banks(self) -> bool:
+        """The house takes half of a player's bank (rules §7.8): a casino table's setting; a
+        card room's banks are its player-dealer's and its proposition player's."""
+        return self.co_banking and not self.card_room
+
     def wager_allowed(self, amount: int) -> bool:
         """A wager within the table's limits (rules §6): the service refuses any other, the
         screen greys out a chip outside them."""

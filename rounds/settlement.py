@@ -319,6 +319,7 @@ class PartyFigures:
     party: Party
     wager: int = 0
     covered: int = 0
+    covered_by_player_dealer: int = 0   # a card-room seat: of covered, the player-dealer's
     won: int = 0
     paid: int = 0
     commission: int = 0
@@ -346,26 +347,13 @@ class PositionResult:
 
 @dataclass(frozen=True)
 class Plan:
-    """The money of a round: its lines, each with its reason, and the figures the round
-    keeps. ``moves`` sums the lines per party; they sum to zero."""
+    """The money of a round: its lines, each with its reason, and each party's figures (the
+    seats in position order, then the house and the banks): what the round's settlement
+    stores and every report reads. ``moves`` sums the lines per party; they sum to zero.
+    The round's totals below are read from the parties' figures, never kept beside them."""
 
     lines: tuple[Line, ...]
     positions: list[PositionResult]
-    banker_won: int        # everything the bank took from losing positions (under
-    banker_paid: int       # co-banking or in a card room, the player-banker's share);
-    banker_commission: int  # and paid to winners; its commission on the net
-    house_stake_result: int  # + the house's stake won, - lost (player-banked rounds only)
-    player_commission: int   # total commission from winning players
-    house_bank_share: int = 0  # co-banking: the house's half of the bank's result
-    # card room: the proposition player's result before commission and fee, its commission,
-    # and the collection fees (the bank's, every wager's together)
-    third_party_net: int = 0
-    third_party_commission: int = 0
-    collection_banker: int = 0
-    collection_players: int = 0
-    collection_payer: Party | None = None  # who paid the bank's fee
-    # Each party's figures (seats in position order, then the house and the banks): what
-    # the round's settlement stores, and every report reads.
     parties: tuple[PartyFigures, ...] = ()
     moves: Moves = field(init=False)
 
@@ -393,13 +381,65 @@ class Plan:
     def party(self, party: Party) -> PartyFigures | None:
         return next((f for f in self.parties if f.party is party), None)
 
+    def _of(self, party: Party) -> PartyFigures:
+        return self.party(party) or PartyFigures(party)
+
+    # The bank's side: everything it took from losing positions and paid to winners (under
+    # co-banking or in a card room, the player-banker's or player-dealer's share), its net
+    # and its commission on it.
+    @property
+    def banker_won(self) -> int:
+        return self._of(Party.BANK).won
+
+    @property
+    def banker_paid(self) -> int:
+        return self._of(Party.BANK).paid
+
     @property
     def banker_net(self) -> int:
-        return self.banker_won - self.banker_paid
+        return self._of(Party.BANK).net
 
+    @property
+    def banker_commission(self) -> int:
+        return self._of(Party.BANK).commission
 
-# The name the settlement's answer had before it became a plan.
-Settlement = Plan
+    @property
+    def house_stake_result(self) -> int:
+        """+ the house's stake won, - lost (player-banked rounds only)."""
+        house = self._of(Party.HOUSE)
+        return house.net if house.wager else 0
+
+    @property
+    def house_bank_share(self) -> int:
+        """Co-banking: the house's half of the bank's result."""
+        house = self._of(Party.HOUSE)
+        return house.net if house.covered and not house.wager else 0
+
+    @property
+    def player_commission(self) -> int:
+        return sum(f.commission for f in self.parties if f.party.seat_number is not None)
+
+    @property
+    def third_party_net(self) -> int:
+        return self._of(Party.THIRD_PARTY).net
+
+    @property
+    def third_party_commission(self) -> int:
+        return self._of(Party.THIRD_PARTY).commission
+
+    @property
+    def collection_banker(self) -> int:
+        return sum(f.fee for f in self.parties if f.party.seat_number is None)
+
+    @property
+    def collection_players(self) -> int:
+        return sum(f.fee for f in self.parties if f.party.seat_number is not None)
+
+    @property
+    def collection_payer(self) -> Party | None:
+        """Who paid the bank's fee: the player-dealer, or a proposition player alone."""
+        return next((f.party for f in self.parties
+                     if f.party.seat_number is None and f.fee), None)
 
 
 @dataclass(frozen=True)
@@ -466,7 +506,6 @@ def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
         raise ValueError("the house stakes nothing against a bank it half holds")
     lines: list[Line] = []
     results: list[PositionResult] = []
-    player_commission = stake_result = 0
     # Each party's figures as they add up: the stakers', the bank's, and the house's half
     # of a co-banked bank.
     figures: dict[Party, dict[str, int]] = {}
@@ -509,7 +548,6 @@ def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
             tally(Party.BANK, paid=share)
             if co_banking:
                 tally(Party.HOUSE, paid=wager - share)
-            player_commission += commission
             amount = wager
         elif outcome is Outcome.LOSS:
             add(party, -wager, Reason.WAGER_LOST, position)
@@ -520,24 +558,16 @@ def _casino_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
             if co_banking:
                 tally(Party.HOUSE, won=wager - share)
             amount = -wager
-        if is_house_stake:
-            stake_result = amount
         results.append(PositionResult(position.value, wager, outcome, amount, commission))
 
     won, paid = figures[Party.BANK]["won"], figures[Party.BANK]["paid"]
-    banker_commission = 0
     if not banker_is_house:
         banker_commission = commission_on(won - paid, rate, rounding)
         tally(Party.BANK, commission=banker_commission)
         if banker_commission:
             lines.append(Line(Party.BANK, -banker_commission, Reason.BANKER_COMMISSION))
             lines.append(Line(Party.COMMISSION, banker_commission, Reason.BANKER_COMMISSION))
-    house_share = sum(line.amount for line in lines if line.party is Party.HOUSE) \
-        if co_banking else 0
-    return Plan(lines=tuple(lines), positions=results, banker_won=won, banker_paid=paid,
-                banker_commission=banker_commission, house_stake_result=stake_result,
-                player_commission=player_commission, house_bank_share=house_share,
-                parties=_parties(figures))
+    return Plan(lines=tuple(lines), positions=results, parties=_parties(figures))
 
 
 def _parties(figures: Mapping[Party, Mapping[str, int]]) -> tuple[PartyFigures, ...]:
@@ -566,7 +596,7 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
     figures: dict[Party, dict[str, int]] = {
         bank: dict.fromkeys(("wager", "covered", "won", "paid", "commission", "fee"), 0)
         for bank in banks}
-    player_commission = fees = action_total = 0
+    action_total = 0
 
     def add(party: Party, amount: int, reason: Reason, position: Position | None) -> None:
         if amount:
@@ -583,7 +613,8 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
         party = Party.of(position)
         action = cover.action
         shares = {Party.BANK: cover.player_dealer, Party.THIRD_PARTY: cover.third_party}
-        seat = {"wager": cover.wager, "covered": action, "won": 0, "paid": 0,
+        seat = {"wager": cover.wager, "covered": action,
+                "covered_by_player_dealer": cover.player_dealer, "won": 0, "paid": 0,
                 "commission": 0, "fee": 0}
         for bank in banks:
             figures[bank]["covered"] += shares[bank]
@@ -614,9 +645,7 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
             add(Party.COLLECTION, fee, Reason.COLLECTION_PLAYER, position)
         seat.update(commission=commission, fee=fee)
         figures[party] = seat
-        fees += fee
         action_total += action
-        player_commission += commission
         results.append(PositionResult(position.value, cover.wager, outcome, amount,
                                       commission, fee, cover))
 
@@ -632,18 +661,7 @@ def _card_room_plan(round_: RoundStakes, *, rate: Decimal, rounding: str,
     figures[payer]["fee"] = banker_collection
     add(payer, -banker_collection, Reason.COLLECTION_BANKER, None)
     add(Party.COLLECTION, banker_collection, Reason.COLLECTION_BANKER, None)
-    no_figures: dict[str, int] = {}
-    bank_figures = figures.get(Party.BANK, no_figures)
-    third = figures.get(Party.THIRD_PARTY, no_figures)
-    return Plan(lines=tuple(lines), positions=results, banker_won=bank_figures.get("won", 0),
-                banker_paid=bank_figures.get("paid", 0),
-                banker_commission=bank_figures.get("commission", 0),
-                house_stake_result=0, player_commission=player_commission,
-                third_party_net=third.get("won", 0) - third.get("paid", 0),
-                third_party_commission=third.get("commission", 0),
-                collection_banker=banker_collection, collection_players=fees,
-                collection_payer=payer if banker_collection else None,
-                parties=_parties(figures))
+    return Plan(lines=tuple(lines), positions=results, parties=_parties(figures))
 
 
 def positions_against_bank(*, wagers: Mapping[int, int], banker_is_house: bool | None,

@@ -5,11 +5,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Iterator
-from typing import TypeVar
 
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
-
-M = TypeVar("M", bound=models.Model)
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 
 @contextlib.contextmanager

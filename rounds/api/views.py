@@ -306,7 +306,6 @@ class SettleView(APIView):
         data = parse(SettleIn, request.data)
         outcomes = data.get("outcomes")
         if outcomes is None:
-            # Answered from the round the settlement holds (its row and hands as written).
             services.round_settle(round_id=round_id, by=acting_user(request))
             return _round_response(request, round_id)
         done = approvals.action_submit(action=SETTLE_RESULTS,

@@ -1,8 +1,9 @@
 """Each party's figures of a settled round, stored once (RoundParty): the record every
 report reads. The rounds settled before are filled in from what they stored (the hands' and
-the round's figures), each party's result checked against its line of the round's ledger
-entry; migration 0019 then drops those columns. PostgreSQL refuses UPDATE and DELETE of a
-party's figures, as of a round's events."""
+the round's figures), checked against the round's ledger entry, every line of it;
+migration 0019 then drops those columns. PostgreSQL refuses UPDATE and DELETE of a party's
+figures, as of a round's events, and a party added to a round already finished (the
+settlement writes its parties before the round's state, in one transaction)."""
 
 import django.db.models.deletion
 import django.db.models.expressions
@@ -11,12 +12,21 @@ from django.db import migrations, models
 FORWARD = """
 CREATE FUNCTION rounds_refuse_party_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF EXISTS (SELECT 1 FROM rounds_round r WHERE r.id = NEW.round_id
+                   AND r.state IN ('settled', 'reversed', 'voided')) THEN
+            RAISE EXCEPTION 'a settled round''s figures never change: a party added to '
+                'finished round % refused', NEW.round_id
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+    END IF;
     RAISE EXCEPTION 'a settled round''s figures never change: % refused on party %',
         TG_OP, OLD.id USING ERRCODE = 'integrity_constraint_violation';
 END;
 $$;
 CREATE TRIGGER rounds_roundparty_append_only
-    BEFORE UPDATE OR DELETE ON rounds_roundparty
+    BEFORE INSERT OR UPDATE OR DELETE ON rounds_roundparty
     FOR EACH ROW EXECUTE FUNCTION rounds_refuse_party_change();
 """
 
@@ -41,7 +51,8 @@ def parties_of(round_, hands, wagers):
     co_banking = bool(rules.get("co_banking")) and round_.banker_is_house is False
     bank_position = ("dealer" if round_.banker_is_house or round_.banker_seat is None
                      else str(round_.banker_seat))
-    zero = {"wager": 0, "covered": 0, "won": 0, "paid": 0, "commission": 0, "fee": 0}
+    zero = {"wager": 0, "covered": 0, "covered_by_player_dealer": 0, "won": 0, "paid": 0,
+            "commission": 0, "fee": 0}
     bank, house, third = dict(zero), dict(zero), dict(zero)
     rows = []
     for hand in hands:
@@ -76,6 +87,7 @@ def parties_of(round_, hands, wagers):
         rows.append({**zero, "role": "seat", "position": hand.position,
                      "player_id": wagers[hand.position], "wager": hand.wager,
                      "covered": action, "won": won, "paid": paid,
+                     "covered_by_player_dealer": hand.cover_banker if card_room else 0,
                      "commission": hand.commission, "fee": hand.fee})
     bank_fee = round_.collection_banker or 0
     if round_.banker_is_house:
@@ -116,18 +128,27 @@ def fill_parties(apps, schema_editor):
             accounts[(kind, ref)] = pk
         lines = dict(Line.objects.filter(entry_id=round_.entry_id)
                      .values_list("account_id", "amount")) if round_.entry_id else {}
-        made = []
+        income = dict(Account.objects.filter(
+            currency=round_.currency, ref=f"table:{round_.table_id}",
+            kind__in=["commission", "collection"]).values_list("kind", "pk"))
+        made, told = [], {}
         for row in parties_of(round_, hands, wagers):
             key = (("table_bankroll", f"table:{round_.table_id}") if row["player_id"] is None
                    else ("player", f"player:{row['player_id']}"))
             account = accounts.get(key)
             result = row["won"] - row["paid"] - row["commission"] - row["fee"]
-            if lines.get(account, 0) != result:
-                raise RuntimeError(
-                    f"round #{round_.pk}: the {row['role']} at {row['position']} comes to "
-                    f"{result}, but its account #{account} moved {lines.get(account, 0)} in "
-                    f"entry #{round_.entry_id}; nothing was migrated")
+            told[account] = told.get(account, 0) + result
+            for kind, name in (("commission", "commission"), ("collection", "fee")):
+                if row[name]:
+                    told[income.get(kind)] = told.get(income.get(kind), 0) + row[name]
             made.append(RoundParty(round_id=round_.pk, account_id=account, **row))
+        # The parties tell the whole entry: each party's result on its account, and their
+        # commission and fees on the table's income accounts; no line left over.
+        told = {a: v for a, v in told.items() if v}
+        if told != lines:
+            raise RuntimeError(
+                f"round #{round_.pk}: its parties come to {told} by account, but its entry "
+                f"#{round_.entry_id} moved {lines}; nothing was migrated")
         RoundParty.objects.bulk_create(made)
 
 
@@ -148,6 +169,7 @@ class Migration(migrations.Migration):
                 ('position', models.CharField(max_length=10)),
                 ('wager', models.BigIntegerField(default=0)),
                 ('covered', models.BigIntegerField(default=0)),
+                ('covered_by_player_dealer', models.BigIntegerField(default=0)),
                 ('won', models.BigIntegerField(default=0)),
                 ('paid', models.BigIntegerField(default=0)),
                 ('commission', models.BigIntegerField(default=0)),
@@ -201,6 +223,10 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name='roundparty',
             constraint=models.CheckConstraint(condition=models.Q(models.Q(('role', 'seat'), _negated=True), ('covered__lte', models.F('wager')), _connector='OR'), name='round_party_seat_action_within_wager'),
+        ),
+        migrations.AddConstraint(
+            model_name='roundparty',
+            constraint=models.CheckConstraint(condition=models.Q(('covered_by_player_dealer__gte', 0), ('covered_by_player_dealer__lte', models.F('covered'))), name='round_party_player_dealers_part_within_covered'),
         ),
         migrations.RunSQL(FORWARD, BACKWARD),
         migrations.RunPython(fill_parties, migrations.RunPython.noop),

@@ -5,25 +5,10 @@ parties."""
 from django.db import migrations
 
 
-def _share(amount, co_banking):
-    return amount // 2 if co_banking else amount
-
-
-def _covers(wagers, banker_seat, cover, third_party):
-    """Who covered each seat's wager in a card room (rounds.settlement.cover_wagers): the
-    player-dealer from their left up to their cover, the proposition player the rest."""
-    start = banker_seat or 0
-    left = 0 if banker_seat is None else (sum(wagers.values()) if cover is None else cover)
-    out = {}
-    for seat in sorted(wagers, key=lambda s: (s - start - 1) % 6):
-        mine = min(left, wagers[seat])
-        left -= mine
-        out[seat] = (mine, wagers[seat] - mine if third_party else 0)
-    return out
-
-
 def fill_columns(apps, schema_editor):
-    """Back to the columns: each seat's and the house stake's hand, the round's figures."""
+    """Back to the columns, as the settlement wrote them before: each seat's and the house
+    stake's hand (before commission), the bank's hand (its net less its commission), the
+    round's figures."""
     Round = apps.get_model("rounds", "Round")
     Hand = apps.get_model("rounds", "Hand")
     RoundParty = apps.get_model("rounds", "RoundParty")
@@ -33,40 +18,44 @@ def fill_columns(apps, schema_editor):
         card_room = rules.get("bank_mode") == "card_room"
         co_banking = bool(rules.get("co_banking")) and round_.banker_is_house is False
         hands = {h.position: h for h in Hand.objects.filter(round_id=round_.pk)}
-        seats = {p.position: p for p in parties if p.role == "seat"}
-        covers = _covers({int(s): p.wager for s, p in seats.items()}, round_.banker_seat,
-                         round_.banker_cover, round_.third_party_id is not None) \
-            if card_room else {}
+        seats = [p for p in parties if p.role == "seat"]
         for party in parties:
             if party.role == "seat" or (party.role == "house" and party.wager):
                 hand = hands[party.position]
                 hand.wager = party.wager
                 hand.amount = party.won - party.paid
                 hand.commission, hand.fee = party.commission, party.fee
-                hand.cover_banker, hand.cover_third_party = covers.get(
-                    int(party.position), (0, 0)) if party.role == "seat" and card_room \
-                    else (0, 0)
+                if party.role == "seat" and card_room:
+                    hand.cover_banker = party.covered_by_player_dealer
+                    hand.cover_third_party = party.covered - party.covered_by_player_dealer
                 hand.save()
-        bank = next((p for p in parties if p.role in ("player_banker", "player_dealer")
-                     or (p.role == "house" and round_.banker_is_house)), None)
+        if round_.banker_is_house:
+            bank = next((p for p in parties if p.role == "house"), None)
+        else:
+            bank = next((p for p in parties if p.role in ("player_banker", "player_dealer")),
+                        None)
         third = next((p for p in parties if p.role == "proposition"), None)
         house = next((p for p in parties if p.role == "house"
                       and not round_.banker_is_house), None)
+        bank_position = ("dealer" if round_.banker_is_house or round_.banker_seat is None
+                         else str(round_.banker_seat))
+        if bank_position in hands:
+            # The bank's own hand carried the bank's result after its commission (none when
+            # a proposition player banked alone: the player-dealer's figures were the bank's).
+            hand = hands[bank_position]
+            hand.amount = bank.won - bank.paid - bank.commission if bank else 0
+            hand.commission = bank.commission if bank else 0
+            hand.save()
         round_.banker_net = bank.won - bank.paid if bank else 0
         round_.banker_commission = bank.commission if bank else 0
-        if bank is not None and bank.position in hands and not round_.banker_is_house:
-            hand = hands[bank.position]
-            hand.amount = bank.won - bank.paid - bank.commission
-            hand.commission = bank.commission
-            hand.save()
-        round_.player_commission = sum(p.commission for p in seats.values())
+        round_.player_commission = sum(p.commission for p in seats)
         round_.house_stake_result = (house.won - house.paid) if house and house.wager else 0
         round_.house_bank_share = (house.won - house.paid) if house and co_banking else 0
         if card_room:
             round_.third_party_net = third.won - third.paid if third else 0
             round_.third_party_commission = third.commission if third else 0
             round_.collection_banker = sum(p.fee for p in parties if p.role != "seat")
-            round_.collection_players = sum(p.fee for p in seats.values())
+            round_.collection_players = sum(p.fee for p in seats)
         round_.save()
 
 

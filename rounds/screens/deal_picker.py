@@ -42,7 +42,10 @@ def picker_context(round_: Round | RoundView, screen: selectors.TableScreen, act
         active = next((p for p in positions if not full[p]), "")
     names = {str(s.number): s.player.name for s in screen.seats if s.player}
     labels = {p: selectors.position_label(p, names) for p in positions}
-    used = draft.used
+    # Greyed out: the cards picked for the positions shown. A face-down pick of the bank is
+    # not greyed out (the deck would show it by its absence); picking it again is refused in
+    # words that do not name its holder.
+    shown_used = {code for p in positions if p not in hidden for code in draft.hands[p]}
     last = None
     if draft.last is not None:
         position, code = draft.last
@@ -53,8 +56,8 @@ def picker_context(round_: Round | RoundView, screen: selectors.TableScreen, act
                   "count": len(draft.hands[p]), "hidden": p in hidden, "full": full[p]}
                  for p in positions],
         "active": active, "active_label": labels.get(active, ""),
-        "deck": [{"code": c, "used": c in used} for c in selectors.deck_codes()],
-        "complete": draft.complete, "last": last, "used": len(used),
+        "deck": [{"code": c, "used": c in shown_used} for c in selectors.deck_codes()],
+        "complete": draft.complete, "last": last, "used": len(draft.used),
         # A bank that cannot cover the wagers is not dealt, by hand or by machine: Record
         # the deal is not offered, like Deal (round_deal refuses it anyway).
         "short": screen.exposure.shortfall if screen.exposure else 0,

@@ -36,6 +36,7 @@ from rounds.screens.selectors import (
     party_rows,
     position_label,
     result_rows,
+    round_names,
 )
 
 ROUNDS_PER_PAGE = 50  # a busy table plays hundreds of rounds a day
@@ -168,16 +169,21 @@ class RoundPage:
     def currency(self) -> str:
         return self.round.currency
 
+    @property
+    def uncovered(self) -> int:
+        """A card room's wagers that got no action (returned), as the table screen says."""
+        return sum(r.uncovered for r in self.results) \
+            if self.settlement is not None and self.settlement.card_room else 0
+
 
 def round_page(*, round_id: int, viewer: User) -> RoundPage:
     """A round's page: its story (every event in order, in words), its hands and its
     settlement, as round_for lets the viewer see them now. Raises NotFound."""
     round_ = round_for(viewer, round_id)
     names = _names(round_)
-    hidden = {h.position for h in round_.hands if h.hidden}
     page = RoundPage(round=round_, step=STEP_WORDS[Round.State(round_.state)],
                      banker=_banker(round_, names), protected=round_.protected)
-    page.story = [_story_line(round_, event, names, hidden) for event in round_.events]
+    page.story = [_story_line(round_, event, names) for event in round_.events]
     page.hands = [_hand_line(h, names) for h in round_.hands if h.cards != () or h.outcome]
     page.settlement = round_.settlement
     if page.settlement is not None:
@@ -188,16 +194,20 @@ def round_page(*, round_id: int, viewer: User) -> RoundPage:
 
 
 def _names(round_: RoundView) -> dict[str, str]:
-    """Who played each seat in this round (the seat may have changed hands since)."""
-    seats = {str(w.seat): w.player_id for w in round_.wagers}
-    if round_.banker_seat is not None and round_.banker_player_id is not None:
-        seats[str(round_.banker_seat)] = round_.banker_player_id
-    for event in round_.events:  # a declined bank names a player who may not wager
-        if "seat" in event.data and "player" in event.data:
-            seats.setdefault(str(event.data["seat"]), event.data["player"])
-    players = dict(Player.objects.filter(pk__in=set(seats.values()))
-                   .values_list("pk", "name"))
-    return {seat: players.get(pid, "") for seat, pid in seats.items()}
+    """Who played each seat in this round (the seat may have changed hands since): those
+    who wagered or banked, and those its story names (a declined bank names a player who
+    may not have wagered)."""
+    names = round_names(round_)
+    missing: dict[str, int] = {}
+    for event in round_.events:
+        seat, player = str(event.data.get("seat")), event.data.get("player")
+        if "seat" in event.data and isinstance(player, int) and seat not in names:
+            missing.setdefault(seat, player)
+    if missing:
+        players = dict(Player.objects.filter(pk__in=set(missing.values()))
+                       .values_list("pk", "name"))
+        names.update({seat: players.get(pid, "") for seat, pid in missing.items()})
+    return names
 
 
 def _banker(round_: RoundView, names: dict[str, str]) -> str:
@@ -228,8 +238,7 @@ def _where(position: Any, names: dict[str, str]) -> str:
     return "the dealer" if position == "dealer" else position_label(str(position), names)
 
 
-def _story_line(round_: RoundView, event: EventView, names: dict[str, str],
-                hidden: set[str]) -> StoryLine:
+def _story_line(round_: RoundView, event: EventView, names: dict[str, str]) -> StoryLine:
     """One event in words; what each kind records is rounds/events.py's, and its amounts are
     put in the casino's writing here, where they are shown."""
     data = event.data  # as round_for lets the viewer see it
@@ -284,7 +293,7 @@ def _story_line(round_: RoundView, event: EventView, names: dict[str, str],
         position = data.get("position", "")
         how = dict(Hand.SetBy.choices).get(data.get("set_by", ""), "").lower()
         text = f"{_where(position, names)}: hand set" + (f" ({how})" if how else "") + "."
-        if position not in hidden and data.get("high"):
+        if data.get("high"):  # round_for leaves a hidden hand's cards out of its event
             cards = (("High", data["high"]), ("Low", data.get("low", "")))
     elif kind == "settled":
         text = f"Settled; the bank's net: {_amount(data.get('banker_net'), cur)}."

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Max, Prefetch
+from django.db.models import Max, Prefetch, Q
 
 from casino.models import Player
 from casino.selectors import player_account_ref, player_label
@@ -20,7 +20,7 @@ from casino.shared.money import format_minor
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
-from rounds.models import Round, Seat, Table, Wager
+from rounds.models import Round, RoundParty, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.round_view import (
     HandView,
@@ -201,10 +201,6 @@ def result_rows(settlement: SettlementView, names: dict[str, str]) -> list[Resul
             for p in settlement.positions]
 
 
-ROLE_WORDS = {"player_banker": "Player-banker", "player_dealer": "Player-dealer",
-              "proposition": "Proposition player", "house": "The house", "seat": "Seat"}
-
-
 @dataclass
 class PartyRow:
     """A bank's (or the house's) line of a settlement: its stored figures, named."""
@@ -225,13 +221,13 @@ def party_rows(round_: RoundView, settlement: SettlementView) -> list[PartyRow]:
             what = ("the bank" if settlement.banker_is_house else
                     "its stake on the dealer's hand" if party.wager else
                     "its half of the bank")
-            rows.append(PartyRow(role="The house", name=what, party=party))
+            rows.append(PartyRow(role=RoundParty.Role.HOUSE.label, name=what, party=party))
         elif party.role == "proposition":
-            rows.append(PartyRow(role="Proposition player",
+            rows.append(PartyRow(role=RoundParty.Role.PROPOSITION.label,
                                  name=f"{party.player_name} (licence {party.player_licence})",
                                  party=party))
         else:
-            rows.append(PartyRow(role=ROLE_WORDS[party.role],
+            rows.append(PartyRow(role=RoundParty.Role(party.role).label,
                                  name=f"Seat {party.position} · {party.player_name}",
                                  party=party))
     return rows
@@ -293,8 +289,10 @@ def _current_rounds(viewer: User, tables: Sequence[Table]) -> dict[int, RoundVie
     numbers = dict(last)
     if not numbers:
         return {}
-    found = rounds_read(viewer).filter(table__in=tables, number__in=set(numbers.values()))
-    return {r.table_id: round_view(r) for r in found if numbers[r.table_id] == r.number}
+    each = Q()
+    for table_id, number in numbers.items():
+        each |= Q(table_id=table_id, number=number)
+    return {r.table_id: round_view(r) for r in rounds_read(viewer).filter(each)}
 
 
 def _available(player_ids: Iterable[int]) -> dict[int, int]:

@@ -159,6 +159,11 @@ def deal_draft_undo(*, round_id: int, by: User, card: str | None = None) -> Draf
         raise Conflict("no card is picked: nothing to take back", code="draft_empty")
     last_position, last_code = picks[-1]
     if card and card_code(card) != last_code:
+        # A face-down pick of the bank is not named (rules §4.1): only that it is not this.
+        if last_position in deal_draft_hidden_positions(round_):
+            raise Conflict(f"the last card picked is not {card}: it is one of "
+                           f"{_words(last_position)}'s, face down", code="not_last_pick",
+                           detail={"position": last_position})
         raise Conflict(f"the last card picked is {last_code} (for {_words(last_position)}), "
                        f"not {card}", code="not_last_pick",
                        detail={"card": last_code, "position": last_position})
@@ -188,8 +193,9 @@ def round_deal_from_draft(*, round_id: int, by: User) -> Round:
     if not draft.complete:
         short = [f"{_words(p)} has {len(draft.hands[p])}" for p in draft.positions
                  if len(draft.hands[p]) != CARDS_A_HAND]
+        # How many cards each position has, not which: the bank's are face down.
         raise Conflict("the deal is not complete: every position needs seven cards ("
                        + "; ".join(short) + ")", code="draft_incomplete",
-                       detail={"hands": draft.hands})
+                       detail={"counts": {p: len(draft.hands[p]) for p in draft.positions}})
     # round_deal locks the round again (the same row, already ours) and deletes the draft.
     return round_deal(round_id=round_id, by=by, hands=draft.hands)

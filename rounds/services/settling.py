@@ -155,8 +155,8 @@ def _parties(round_: Round, money: Plan, party_accounts: Mapping[Party, int],
             round=round_, role=role.value, position=position,
             player_id=None if role is Role.HOUSE else players[party],
             account_id=party_accounts[party], wager=figures.wager, covered=figures.covered,
-            won=figures.won, paid=figures.paid, commission=figures.commission,
-            fee=figures.fee))
+            covered_by_player_dealer=figures.covered_by_player_dealer, won=figures.won,
+            paid=figures.paid, commission=figures.commission, fee=figures.fee))
     return rows
 
 

@@ -260,3 +260,46 @@ def test_a_caller_who_may_not_run_rounds_cannot_read_the_draft(staff_client, hou
 
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "permission_denied"
+
+
+# --- the bank's face-down picks are named by no refusal and no screen (rules §4.1) --------------
+
+def test_no_refusal_of_the_draft_names_a_face_down_pick(house_round, by):
+    # given the dealer's seven picked, face down, and seat 1's first card
+    pick_all(house_round, by, {"dealer": DEALT["dealer"], "1": "AH"})
+    dealer_cards = DEALT["dealer"].split()
+
+    # when an undo names the wrong card after a pick of the dealer's, and the incomplete
+    # deal is sent
+    drafts.deal_draft_undo(round_id=house_round, by=by)  # seat 1's AH: the dealer's is last
+    with pytest.raises(Conflict) as undo:
+        drafts.deal_draft_undo(round_id=house_round, by=by, card="2C")
+    with pytest.raises(Conflict) as incomplete:
+        drafts.round_deal_from_draft(round_id=house_round, by=by)
+    with pytest.raises(Conflict) as twice:
+        drafts.deal_draft_pick(round_id=house_round, card=dealer_cards[0], position="1", by=by)
+
+    # then neither names a card of the dealer's, in words or in its figures, and the card
+    # picked twice is refused without saying whose it is
+    for refusal in (undo.value, incomplete.value):
+        said = f"{refusal.message} {refusal.detail}"
+        assert not any(card in said for card in dealer_cards), said
+    assert incomplete.value.detail == {"counts": {"dealer": 7, "1": 0, "2": 0}}
+    assert twice.value.code == "card_already_picked"
+    assert "dealer" not in twice.value.message and twice.value.detail["position"] is None
+
+
+def test_the_picker_greys_out_only_the_picks_it_shows(pit_boss, house_round, by):
+    from rounds.round_view import round_for
+    from rounds.screens import deal_picker
+    from rounds.screens import selectors as screens
+
+    pick_all(house_round, by, {"dealer": DEALT["dealer"], "1": "AH"})
+    round_ = round_for(pit_boss, house_round)
+    screen = screens.table_screen(table_id=round_.table_id, viewer=pit_boss)
+
+    picker = deal_picker.picker_context(round_, screen)
+
+    greyed = {c["code"] for c in picker["deck"] if c["used"]}
+    assert greyed == {"AH"}  # the dealer's seven are not told by their absence
+    assert all(row["hidden"] for row in picker["rows"] if row["position"] == "dealer")

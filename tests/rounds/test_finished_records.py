@@ -17,7 +17,7 @@ from casino import roles
 from casino.services import staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
-from rounds.models import DropCount, Hand, Round
+from rounds.models import DropCount, Hand, Round, RoundParty
 from rounds.services.drop import drop_count_correct, drop_count_explain, drop_count_record
 
 pytestmark = pytest.mark.django_db
@@ -311,3 +311,28 @@ def test_the_services_settle_and_reverse_rounds_as_the_runtime_role(
     again = pit_boss_client.post(f"/api/v1/rounds/{body['id']}/reverse",
                                  {"reason": "wrong outcome"}, format="json")
     assert again.status_code == 200
+
+
+# --- a settled round's parties -------------------------------------------------------------
+
+@pytest.mark.parametrize("change", ["won = won + 100", "commission = 0", "role = 'house'"])
+def test_a_settled_rounds_parties_never_change(settled, as_role, change):
+    party = RoundParty.objects.filter(round=settled, role="seat").first()
+    assert party is not None
+
+    # the runtime role may only append (casino.shared.db_roles); the owner meets the trigger
+    denied = "permission denied" if as_role == "runtime" else None
+    with refused(denied or "a settled round's figures never change: UPDATE refused"):
+        sql(f"UPDATE rounds_roundparty SET {change} WHERE id = %s", [party.pk])
+    with refused(denied or "a settled round's figures never change: DELETE refused"):
+        sql("DELETE FROM rounds_roundparty WHERE id = %s", [party.pk])
+
+
+def test_no_party_is_added_to_a_finished_round(settled, as_role):
+    with refused(f"a party added to finished round {settled.pk} refused"):
+        sql("INSERT INTO rounds_roundparty (round_id, role, position, player_id, account_id,"
+            " wager, covered, covered_by_player_dealer, won, paid, commission, fee)"
+            " VALUES (%s, 'house', 'dealer', NULL, NULL, 0, 0, 0, 10000, 0, 0, 0)",
+            [settled.pk])
+
+    assert RoundParty.objects.filter(round=settled, role="house").count() == 1
