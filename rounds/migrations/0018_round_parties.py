@@ -228,6 +228,8 @@ class Migration(migrations.Migration):
             model_name='roundparty',
             constraint=models.CheckConstraint(condition=models.Q(('covered_by_player_dealer__gte', 0), ('covered_by_player_dealer__lte', models.F('covered'))), name='round_party_player_dealers_part_within_covered'),
         ),
-        migrations.RunSQL(FORWARD, BACKWARD),
+        # The rounds finished before are filled in first: the guard refuses a party added
+        # to a finished round, so it is made once they have theirs.
         migrations.RunPython(fill_parties, migrations.RunPython.noop),
+        migrations.RunSQL(FORWARD, BACKWARD),
     ]
