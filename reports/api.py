@@ -21,13 +21,13 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.models import Player
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ErrorOutput
+from casino.shared.api.views import ApiView
 from casino.shared.errors import Conflict, NotFound
 from reports import services as reporting
 from reports.closing import gaming_day_close
@@ -60,7 +60,8 @@ def _out(request: Request, report: Report, code: int = status.HTTP_200_OK) -> Re
     return Response(ReportOut(report, context={"request": request}).data, status=code)
 
 
-class ReportsView(APIView):
+class ReportsView(ApiView):
+    answers_pages = True
     permission_classes = [RUN_REPORTS]
 
     @extend_schema(summary="Reports asked for, newest first (those your role may read)",
@@ -82,7 +83,7 @@ class ReportsView(APIView):
         return _out(request, report, status.HTTP_202_ACCEPTED)
 
 
-class ReportDetailView(APIView):
+class ReportDetailView(ApiView):
     permission_classes = [RUN_REPORTS]
 
     @extend_schema(summary="A report: its status, progress and, once done, its file",
@@ -91,7 +92,7 @@ class ReportDetailView(APIView):
         return _out(request, _visible(request, report_id))
 
 
-class ReportRetryView(APIView):
+class ReportRetryView(ApiView):
     permission_classes = [RUN_REPORTS]
 
     @extend_schema(summary="Ask again for a failed report", request=None,
@@ -102,7 +103,7 @@ class ReportRetryView(APIView):
         return _out(request, report, status.HTTP_202_ACCEPTED)
 
 
-class ReportFileView(APIView):
+class ReportFileView(ApiView):
     permission_classes = [RUN_REPORTS]
 
     @extend_schema(summary="Download a done report's file (409 while it is not done)",
@@ -127,7 +128,8 @@ def _closed_days() -> Any:
     return ClosedDay.objects.select_related("closed_by").prefetch_related("tables")
 
 
-class GamingDaysView(APIView):
+class GamingDaysView(ApiView):
+    answers_pages = True
     permission_classes = [RUN_REPORTS]
 
     @extend_schema(summary="Closed gaming days with their stored figures, newest first",
@@ -139,7 +141,7 @@ class GamingDaysView(APIView):
                              lambda closed: ClosedDayOut(closed).data)
 
 
-class GamingDayCloseView(APIView):
+class GamingDayCloseView(ApiView):
     permission_classes = [requires("reports.close_gaming_day")]
 
     @extend_schema(summary="Close a gaming day (pit boss): store its figures for good",
@@ -153,7 +155,8 @@ class GamingDayCloseView(APIView):
 
 # --- a table's and the floor's day ------------------------------------------------------
 
-class TableReportView(APIView):
+class TableReportView(ApiView):
+    query = ReportQueryIn
     permission_classes = [requires("rounds.run_reports")]
 
     @extend_schema(
@@ -163,12 +166,13 @@ class TableReportView(APIView):
         responses={200: TableDayReportOut},
     )
     def get(self, request: Request, table_id: int) -> Response:
-        query = parse(ReportQueryIn, request.query_params)
+        query = self.query_values(request)
         report = table_day_report(table_id=table_id, gaming_day=query["gaming_day"])
         return Response(TableDayReportOut(report, context={"currency": report.currency}).data)
 
 
-class FloorReportView(APIView):
+class FloorReportView(ApiView):
+    query = ReportQueryIn
     permission_classes = [requires("rounds.run_reports")]
 
     @extend_schema(
@@ -182,7 +186,7 @@ class FloorReportView(APIView):
             "totals": TableDayReportOut(many=True)})},
     )
     def get(self, request: Request) -> Response:
-        query = parse(ReportQueryIn, request.query_params)
+        query = self.query_values(request)
         floor = floor_day_report(gaming_day=query["gaming_day"])
 
         def rows(found: list[DayFigures]) -> list[dict]:
@@ -194,7 +198,8 @@ class FloorReportView(APIView):
 
 # --- players' ratings (docs/rules.md, "Player rating") ------------------------------------
 
-class RatingsView(APIView):
+class RatingsView(ApiView):
+    query = RatingsIn
     permission_classes = [requires("rounds.run_reports", "casino.view_player")]
 
     @extend_schema(
@@ -205,7 +210,7 @@ class RatingsView(APIView):
                                      description="one player's; all players without it")],
         responses={200: RatingOut(many=True)})
     def get(self, request: Request) -> Response:
-        query = parse(RatingsIn, request.query_params)
+        query = self.query_values(request)
         player = query.get("player")
         if player is not None and not Player.objects.filter(pk=player).exists():
             raise NotFound(f"There is no player #{player}.", detail={"player": player})

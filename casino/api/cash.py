@@ -9,13 +9,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino import cash
 from casino.models import CashReport
 from casino.shared.api.fields import GamingDayField
-from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.views import ApiView
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
 
@@ -48,7 +47,8 @@ def _log_row(row: cash.CashLogRow) -> dict[str, Any]:
             "corrects": m.corrects, "by": m.by}
 
 
-class CashLogView(APIView):
+class CashLogView(ApiView):
+    query = GamingDayQuery
     permission_classes = [requires("casino.view_cash_log")]
 
     @extend_schema(
@@ -58,7 +58,7 @@ class CashLogView(APIView):
                     "withdrawals, and corrections of them, in time order.",
         parameters=[GamingDayQuery], responses={200: CashLogRowOutput(many=True)})
     def get(self, request: Request) -> Response:
-        day = parse(GamingDayQuery, request.query_params).get("gaming_day") or gaming_day_of()
+        day = self.query_values(request).get("gaming_day") or gaming_day_of()
         rows = [_log_row(r) for r in cash.cash_log(gaming_day=day)]
         return Response(CashLogRowOutput(rows, many=True).data)
 
@@ -93,7 +93,8 @@ class CashReportOutput(serializers.Serializer):
         return report.filed_by.get_username() if report.filed_by else None
 
 
-class CashReportListView(APIView):
+class CashReportListView(ApiView):
+    query = GamingDayQuery
     permission_classes = [requires("casino.view_cashreport")]
 
     @extend_schema(
@@ -103,11 +104,11 @@ class CashReportListView(APIView):
                     "look split to stay under a line (`splitting_suspected`, docs/rules.md).",
         parameters=[GamingDayQuery], responses={200: CashReportOutput(many=True)})
     def get(self, request: Request) -> Response:
-        day = parse(GamingDayQuery, request.query_params).get("gaming_day") or gaming_day_of()
+        day = self.query_values(request).get("gaming_day") or gaming_day_of()
         return Response(CashReportOutput(cash.cash_reports(gaming_day=day), many=True).data)
 
 
-class CashReportFileView(APIView):
+class CashReportFileView(ApiView):
     permission_classes = [requires("casino.file_cashreport")]
 
     @extend_schema(summary="Mark a cash transaction report filed (who and when)",

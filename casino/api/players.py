@@ -13,7 +13,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino import cash, selectors, services
 from casino.api.serializers import (
@@ -31,12 +30,15 @@ from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginat
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.api.views import ApiView
 from casino.shared.errors import ValidationFailed
 from ledger.api.serializers import EntryOutput
 from ledger.selectors import entry_get
 
 
-class PlayerListView(APIView):
+class PlayerListView(ApiView):
+    query = PlayerSearch
+    answers_pages = True
     permission_classes = [requires("casino.view_player", POST="casino.add_player")]
 
     @extend_schema(summary="List players with their balances", operation_id="players_list",
@@ -44,7 +46,7 @@ class PlayerListView(APIView):
                    responses={200: paginated(PlayerOutput(many=True),
                                              "PaginatedPlayerOutputList")})
     def get(self, request: Request) -> Response:
-        search = parse(PlayerSearch, request.query_params)
+        search = self.query_values(request)
         players = cash.with_cash_today(selectors.player_list(search=search["search"]))
         return page_response(request, self, players, lambda p: PlayerOutput(p).data)
 
@@ -99,7 +101,7 @@ def identity_changes(data: dict[str, Any]) -> dict[str, Any]:
     return {k: ("" if v is None and k != "date_of_birth" else v) for k, v in changes.items()}
 
 
-class PlayerDetailView(APIView):
+class PlayerDetailView(ApiView):
     permission_classes = [requires("casino.view_player", PATCH="casino.change_player")]
 
     @extend_schema(summary="A player with their balance", responses={200: PlayerOutput})
@@ -149,7 +151,7 @@ ABOVE_CAP = ("Above CASINO_CAGE_APPROVAL_ABOVE (10,000.00 by default) nothing mo
              "(POST /api/v1/approvals/{id}/approve).")
 
 
-class PlayerDepositView(APIView):
+class PlayerDepositView(ApiView):
     permission_classes = [requires("casino.deposit_funds")]
     # Named as the console's cage names it (casino.shared.refusals).
     refusal_action = "cage.deposit"
@@ -160,7 +162,7 @@ class PlayerDepositView(APIView):
         return _cash_move(request, player_id, "cage.deposit")
 
 
-class PlayerWithdrawalView(APIView):
+class PlayerWithdrawalView(ApiView):
     permission_classes = [requires("casino.withdraw_funds")]
     refusal_action = "cage.withdrawal"
 
@@ -173,7 +175,7 @@ class PlayerWithdrawalView(APIView):
         return _cash_move(request, player_id, "cage.withdrawal")
 
 
-class PlayerCorrectionView(APIView):
+class PlayerCorrectionView(ApiView):
     permission_classes = [requires(services.CORRECT)]
     # Every refused correction leaves a trace (casino.shared.refusals).
     refusal_action = "cage.correction"

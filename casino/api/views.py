@@ -13,12 +13,12 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.api.serializers import Health, HealthDown, LoginInput, TokenOutput
 from casino.services import token_create
 from casino.shared.api.parse import parse
 from casino.shared.api.serializers import ErrorOutput
+from casino.shared.api.views import ApiView
 from casino.shared.auth import LoginThrottle, log_login_throttled
 from casino.shared.errors import DomainError
 from casino.version import VERSION
@@ -35,7 +35,7 @@ def database_status(alias: str) -> str:
     return "ok"
 
 
-class HealthView(APIView):
+class HealthView(ApiView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
 
@@ -55,7 +55,7 @@ class InvalidCredentials(DomainError):
     status = 401
 
 
-class TokenView(APIView):
+class TokenView(ApiView):
     """Exchange a username and password for an API token (stored hashed).
 
     Failed logins count towards the lockout (django-axes, casino.shared.auth): ``authenticate()``
@@ -108,7 +108,7 @@ class TokenView(APIView):
         return "Token"
 
 
-class RevokeTokenView(APIView):
+class RevokeTokenView(ApiView):
     """Revoke the token this request is authenticated with."""
 
     permission_classes = [IsAuthenticated]

@@ -9,7 +9,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.shared import approvals
 from casino.shared.api.approvals import approval_response
@@ -17,6 +16,7 @@ from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginat
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.api.views import ApiView
 from ledger import selectors
 from ledger.api.serializers import (
     AccountFilters,
@@ -36,7 +36,9 @@ def _players_only(request: Request) -> bool:
     return not request.user.has_perm(HOUSE)
 
 
-class AccountListView(APIView):
+class AccountListView(ApiView):
+    query = AccountFilters
+    answers_pages = True
     permission_classes = [requires("ledger.view_account")]
 
     @extend_schema(summary="List ledger accounts with their balances",
@@ -46,12 +48,14 @@ class AccountListView(APIView):
                    responses={200: paginated(AccountOutput(many=True),
                                              "PaginatedAccountOutputList")})
     def get(self, request: Request) -> Response:
-        accounts = selectors.account_list(**parse(AccountFilters, request.query_params),
+        accounts = selectors.account_list(**self.query_values(request),
                                           players_only=_players_only(request))
         return page_response(request, self, accounts, lambda a: AccountOutput(a).data)
 
 
-class EntryListView(APIView):
+class EntryListView(ApiView):
+    query = EntryFilters
+    answers_pages = True
     permission_classes = [requires("ledger.view_entry")]
 
     @extend_schema(summary="List ledger entries, newest first",
@@ -63,7 +67,7 @@ class EntryListView(APIView):
                    responses={200: paginated(EntryOutput(many=True),
                                              "PaginatedEntryOutputList")})
     def get(self, request: Request) -> Response:
-        filters = parse(EntryFilters, request.query_params)
+        filters = self.query_values(request)
         round_id = filters.pop("round", None)
         if round_id is not None:
             filters["ref"] = f"round:{round_id}"
@@ -73,7 +77,7 @@ class EntryListView(APIView):
         return page_response(request, self, entries, lambda e: EntryOutput(e).data)
 
 
-class EntryDetailView(APIView):
+class EntryDetailView(ApiView):
     permission_classes = [requires("ledger.view_entry")]
 
     @extend_schema(summary="One ledger entry with its lines", responses={200: EntryOutput})
@@ -82,7 +86,7 @@ class EntryDetailView(APIView):
             entry_id=entry_id, players_only=_players_only(request))).data)
 
 
-class EntryReverseView(APIView):
+class EntryReverseView(ApiView):
     permission_classes = [requires("ledger.reverse_entry")]
     # Every refused reversal leaves a trace (casino.shared.refusals).
     refusal_action = "ledger.entry_reverse"
@@ -111,14 +115,16 @@ class EntryReverseView(APIView):
                         status=status.HTTP_201_CREATED)
 
 
-class HoldListView(APIView):
+class HoldListView(ApiView):
+    query = HoldFilters
+    answers_pages = True
     permission_classes = [requires("ledger.view_hold")]
 
     @extend_schema(summary="List holds, newest first", operation_id="ledger_holds_list",
                    parameters=[HoldFilters, *PAGE_PARAMETERS],
                    responses={200: paginated(HoldOutput(many=True), "PaginatedHoldOutputList")})
     def get(self, request: Request) -> Response:
-        filters = parse(HoldFilters, request.query_params)
+        filters = self.query_values(request)
         if "account" in filters:
             filters["account_id"] = filters.pop("account")
         holds = selectors.hold_list(**filters)

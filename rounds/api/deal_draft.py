@@ -11,10 +11,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
+from casino.shared.api.views import ApiView
 from rounds.api.serializers import RoundOut
 from rounds.models import POSITIONS, Round
 from rounds.round_view import round_for
@@ -78,7 +78,7 @@ def _answer(round_id: int) -> Response:
     return Response(DraftOut(draft_data(round_, draft)).data)
 
 
-class DealDraftView(APIView):
+class DealDraftView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="The physical deal being recorded: the cards picked so far",
@@ -103,7 +103,7 @@ class DealDraftView(APIView):
         return _answer(round_id)
 
 
-class DealDraftUndoView(APIView):
+class DealDraftUndoView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Take back the last card picked", request=UndoIn,
@@ -115,7 +115,7 @@ class DealDraftUndoView(APIView):
         return _answer(round_id)
 
 
-class DealDraftPostView(APIView):
+class DealDraftPostView(ApiView):
     permission_classes = [requires(RUN)]
     # A refused deal (an insolvent banker, ...) leaves a trace, as POST .../deal does.
     refusal_action = "round_deal"

@@ -12,7 +12,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.shared import approvals
 from casino.shared.api.approvals import approval_response
@@ -21,6 +20,7 @@ from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginat
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.api.views import ApiView
 from casino.shared.errors import NotFound, ValidationFailed
 from casino.shared.money import format_minor
 from rounds.drop import drop_count_list
@@ -137,7 +137,7 @@ def _count_out(count: DropCount, code: int = status.HTTP_200_OK) -> Response:
     return Response(DropCountOut(fresh).data, status=code)
 
 
-class BuyInsView(APIView):
+class BuyInsView(ApiView):
     permission_classes = [requires(TAKE_BUY_IN)]
     refusal_action = "rounds.buy_in"
     refusal_ref = "table:{table_id}"
@@ -153,8 +153,8 @@ class BuyInsView(APIView):
         return Response(BuyInOut(buy_in).data, status=status.HTTP_201_CREATED)
 
 
-def _counts_page(request: Request, view: APIView, table_id: int | None) -> Response:
-    query = parse(DropCountQueryIn, request.query_params)
+def _counts_page(request: Request, view: ApiView, table_id: int | None) -> Response:
+    query = view.query_values(request)
     counts = drop_count_list(table_id=table_id, gaming_day=query.get("gaming_day"),
                              exceptions=query["exceptions"])
     return page_response(request, view, counts, lambda c: DropCountOut(c).data)
@@ -168,7 +168,9 @@ _COUNT_QUERY = [
     *PAGE_PARAMETERS]
 
 
-class TableDropCountsView(APIView):
+class TableDropCountsView(ApiView):
+    query = DropCountQueryIn
+    answers_pages = True
     permission_classes = [requires(VIEW_COUNTS, POST=COUNT_DROP)]
     refusal_action = "rounds.drop_count"
     refusal_ref = "table:{table_id}"
@@ -200,7 +202,9 @@ class TableDropCountsView(APIView):
         return _count_out(count, status.HTTP_201_CREATED)
 
 
-class DropCountsView(APIView):
+class DropCountsView(ApiView):
+    query = DropCountQueryIn
+    answers_pages = True
     permission_classes = [requires(VIEW_COUNTS)]
 
     @extend_schema(summary="Drop counts of every table, newest day first",
@@ -210,7 +214,7 @@ class DropCountsView(APIView):
         return _counts_page(request, self, None)
 
 
-class DropCountCorrectView(APIView):
+class DropCountCorrectView(ApiView):
     permission_classes = [requires(CORRECT_DROP)]
     refusal_action = "rounds.drop_count_correct"
     refusal_ref = "drop_count:{count_id}"
@@ -238,7 +242,7 @@ class DropCountCorrectView(APIView):
         return _count_out(done.result, status.HTTP_201_CREATED)
 
 
-class DropCountExplainView(APIView):
+class DropCountExplainView(ApiView):
     permission_classes = [requires(VIEW_COUNTS)]
     refusal_action = "rounds.drop_count_explain"
     refusal_ref = "drop_count:{count_id}"
@@ -265,7 +269,7 @@ class BuyInCorrectOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class BuyInCorrectView(APIView):
+class BuyInCorrectView(ApiView):
     permission_classes = [requires(CORRECT_DROP)]
     refusal_action = "rounds.buy_in_correct"
     refusal_ref = "entry:{entry_id}"

@@ -7,9 +7,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.shared.api.permissions import requires
+from casino.shared.api.views import ApiView
 from casino.shared.money import format_minor
 from rounds.edges import table_edge
 
@@ -28,7 +28,7 @@ class EdgeOut(serializers.Serializer):
         help_text="The wager the commission's rounding is taken on: the table minimum.")
 
 
-class TableEdgeView(APIView):
+class TableEdgeView(ApiView):
     permission_classes = [requires("rounds.view_table")]
 
     @extend_schema(summary="The house edge of each position under the table's current rules",

@@ -11,7 +11,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.selectors import player_balance
 from casino.shared import approvals
@@ -20,6 +19,7 @@ from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginat
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ApprovalOutput
+from casino.shared.api.views import ApiView
 from casino.shared.errors import PermissionRefused
 from ledger.api.serializers import balance_data
 from rounds import selectors, services
@@ -63,7 +63,8 @@ def _table_response(table_id: int, status_code: int = status.HTTP_200_OK) -> Res
 
 # --- tables and seats -------------------------------------------------------------------------
 
-class TablesView(APIView):
+class TablesView(ApiView):
+    answers_pages = True
     permission_classes = [requires("rounds.view_table", POST="rounds.add_table")]
 
     @extend_schema(summary="List tables", operation_id="tables_list", parameters=PAGE_PARAMETERS,
@@ -79,7 +80,7 @@ class TablesView(APIView):
         return _table_response(table.pk, status.HTTP_201_CREATED)
 
 
-class TableDetailView(APIView):
+class TableDetailView(ApiView):
     permission_classes = [requires("rounds.view_table", PATCH="rounds.change_table")]
 
     @extend_schema(summary="A table with its settings and seats", responses={200: TableOut})
@@ -95,7 +96,7 @@ class TableDetailView(APIView):
         return _table_response(table_id)
 
 
-class SeatView(APIView):
+class SeatView(ApiView):
     # Seating is the pit's: a dealer who could seat any player could wager an absent
     # player's money at a deal they run. Recording that a player left stays the dealer's.
     permission_classes = [requires(RUN, PUT="rounds.change_table")]
@@ -114,7 +115,7 @@ class SeatView(APIView):
         return _table_response(table_id)
 
 
-class TablePlayersView(APIView):
+class TablePlayersView(ApiView):
     permission_classes = [requires("rounds.view_seat")]
 
     @extend_schema(
@@ -138,7 +139,9 @@ class TablePlayersView(APIView):
             for seat, player in selectors.table_players(table_id=table_id)])
 
 
-class TableRoundsView(APIView):
+class TableRoundsView(ApiView):
+    query = RoundFilterIn
+    answers_pages = True
     permission_classes = [requires(VIEW_ROUNDS, POST=RUN)]
 
     @extend_schema(
@@ -151,7 +154,7 @@ class TableRoundsView(APIView):
         responses={200: paginated(RoundOut(many=True), "PaginatedRoundOutList")},
     )
     def get(self, request: Request, table_id: int) -> Response:
-        filters = parse(RoundFilterIn, request.query_params)
+        filters = self.query_values(request)
         rounds = rounds_read(acting_user(request)).filter(table_id=table_id, **filters)
         return page_response(request, self, rounds.order_by("-number"),
                              lambda r: RoundOut(round_view(r),
@@ -166,7 +169,7 @@ class TableRoundsView(APIView):
 
 # --- rounds ---------------------------------------------------------------------------------
 
-class RoundDetailView(APIView):
+class RoundDetailView(ApiView):
     permission_classes = [requires(VIEW_ROUNDS)]
 
     @extend_schema(summary="A round: its whole story and settlement",
@@ -175,7 +178,7 @@ class RoundDetailView(APIView):
         return _round_response(request, round_id)
 
 
-class WagersView(APIView):
+class WagersView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Place a seat's wager (held on the player's account)",
@@ -188,7 +191,7 @@ class WagersView(APIView):
         return _round_response(request, round_id, status.HTTP_201_CREATED)
 
 
-class WagerView(APIView):
+class WagerView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Clear a seat's wager before the deal",
@@ -212,7 +215,7 @@ class WagerView(APIView):
         return _round_response(request, round_id)
 
 
-class RebetView(APIView):
+class RebetView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Repeat the seat's last wager", request=SeatOnlyIn,
@@ -223,7 +226,7 @@ class RebetView(APIView):
         return _round_response(request, round_id, status.HTTP_201_CREATED)
 
 
-class BankerView(APIView):
+class BankerView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Set the banker: the house, or a seat with its house stake; at a "
@@ -247,7 +250,7 @@ class BankerView(APIView):
         return _round_response(request, round_id)
 
 
-class BankDeclineView(APIView):
+class BankDeclineView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="The seat offered the bank declines it; the offer passes on",
@@ -263,7 +266,7 @@ class BankDeclineView(APIView):
         return _round_response(request, round_id)
 
 
-class DealView(APIView):
+class DealView(ApiView):
     permission_classes = [requires(RUN)]
     # A refused deal (an insolvent banker, ...) leaves a trace (casino.shared.refusals).
     refusal_action = "round_deal"
@@ -278,7 +281,7 @@ class DealView(APIView):
         return _round_response(request, round_id)
 
 
-class HandsView(APIView):
+class HandsView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Set a position's hand (or by the house way)", request=HandIn,
@@ -291,7 +294,7 @@ class HandsView(APIView):
         return _round_response(request, round_id)
 
 
-class SettleView(APIView):
+class SettleView(ApiView):
     permission_classes = [requires(RUN)]
     # A results-only round checks the banker's cover here instead of at the deal.
     refusal_action = "round_settle"
@@ -316,7 +319,7 @@ class SettleView(APIView):
         return _round_response(request, round_id)
 
 
-class VoidView(APIView):
+class VoidView(ApiView):
     permission_classes = [requires("rounds.void_round")]
 
     @extend_schema(summary="Void the round before settlement (pit boss)", request=ReasonIn,
@@ -327,7 +330,7 @@ class VoidView(APIView):
         return _round_response(request, round_id)
 
 
-class ReverseView(APIView):
+class ReverseView(ApiView):
     permission_classes = [requires("rounds.reverse_round")]
     # Every refused reversal leaves a trace (casino.shared.refusals).
     refusal_action = "rounds.reverse"

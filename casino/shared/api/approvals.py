@@ -5,7 +5,6 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from casino.shared import approvals
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
@@ -16,6 +15,7 @@ from casino.shared.api.serializers import (
     ApprovalOutput,
     DecisionInput,
 )
+from casino.shared.api.views import ApiView
 
 VIEW = "casino.view_approval"
 
@@ -24,7 +24,9 @@ def approval_response(approval: approvals.Approval, status_code: int = 200) -> R
     return Response(ApprovalOutput(approval).data, status=status_code)
 
 
-class ApprovalListView(APIView):
+class ApprovalListView(ApiView):
+    query = ApprovalFilters
+    answers_pages = True
     permission_classes = [requires(VIEW)]
 
     @extend_schema(summary="Requests you asked for or may decide (pending by default)",
@@ -34,12 +36,12 @@ class ApprovalListView(APIView):
                    responses={200: paginated(ApprovalOutput(many=True),
                                              "PaginatedApprovalOutputList")})
     def get(self, request: Request) -> Response:
-        filters = parse(ApprovalFilters, request.query_params)
+        filters = self.query_values(request)
         requests = approvals.approval_list(user=acting_user(request), status=filters["status"])
         return page_response(request, self, requests, lambda a: ApprovalOutput(a).data)
 
 
-class ApprovalDetailView(APIView):
+class ApprovalDetailView(ApiView):
     permission_classes = [requires(VIEW)]
 
     @extend_schema(summary="One request and its decision",
@@ -57,7 +59,7 @@ def _decide(request: Request, approval_id: int, *, approve: bool) -> Response:
         approval_id=approval_id, approve=approve, by=user, note=data["note"]))
 
 
-class ApprovalApproveView(APIView):
+class ApprovalApproveView(ApiView):
     permission_classes = [requires(VIEW)]
     # A refused approval (one's own request, no right, the operation refused) is traced.
     refusal_action = "approval.approve"
@@ -75,7 +77,7 @@ class ApprovalApproveView(APIView):
         return _decide(request, approval_id, approve=True)
 
 
-class ApprovalRejectView(APIView):
+class ApprovalRejectView(ApiView):
     permission_classes = [requires(VIEW)]
     refusal_action = "approval.reject"  # as the console's approvals screen names it
     refusal_ref = "approval:{approval_id}"
