@@ -52,9 +52,11 @@ class ApprovalDetailView(ApiView):
 
 
 def _decide(request: Request, approval_id: int, *, approve: bool) -> Response:
-    data = parse(DecisionInput, request.data)
     user = acting_user(request)
-    approvals.approval_get(approval_id=approval_id, user=user)  # 404 for what you cannot see
+    approval = approvals.approval_get(approval_id=approval_id, user=user)  # 404: not yours
+    # Who may decide it is answered before the body is read (403, not a 400 on the note).
+    approvals.approval_check(approval=approval, by=user)
+    data = parse(DecisionInput, request.data)
     return approval_response(approvals.approval_decide(
         approval_id=approval_id, approve=approve, by=user, note=data["note"]))
 
