@@ -29,6 +29,7 @@ from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ErrorOutput
 from casino.shared.api.views import ApiView
 from casino.shared.errors import Conflict, NotFound
+from reports import examples as ex
 from reports import services as reporting
 from reports.closing import gaming_day_close
 from reports.files.kinds import KINDS
@@ -74,7 +75,7 @@ class ReportsView(ApiView):
                              lambda r: ReportOut(r, context={"request": request}).data)
 
     @extend_schema(summary="Ask for a report file (made by a worker; 202 at once)",
-                   request=ReportIn, responses={202: ReportOut})
+                   request=ReportIn, examples=ex.REPORT, responses={202: ReportOut})
     def post(self, request: Request) -> Response:
         fields = parse(ReportIn, request.data)
         kind, fmt = fields.pop("kind"), fields.pop("format")
@@ -145,7 +146,9 @@ class GamingDayCloseView(ApiView):
     permission_classes = [requires("reports.close_gaming_day")]
 
     @extend_schema(summary="Close a gaming day (pit boss): store its figures for good",
-                   request=GamingDayCloseIn, responses={201: ClosedDayOut})
+                   request=GamingDayCloseIn,
+                   examples=ex.GAMING_DAY_CLOSE,
+                   responses={201: ClosedDayOut})
     def post(self, request: Request) -> Response:
         data = parse(GamingDayCloseIn, request.data)
         closed = gaming_day_close(gaming_day=data["gaming_day"], by=acting_user(request))

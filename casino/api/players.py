@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino import cash, selectors, services
+from casino.api import examples as ex
 from casino.api.serializers import (
     CashInput,
     CorrectionInput,
@@ -52,6 +53,7 @@ class PlayerListView(ApiView):
 
     @extend_schema(
         summary="Register a player (opens their account)", request=PlayerInput,
+        examples=ex.PLAYER_CREATE,
         description="A player of the same name as others is registered all the same: the "
                     "answer's `namesakes` lists the others (empty when none), so the caller "
                     "can check it registered a different person.",
@@ -110,7 +112,7 @@ class PlayerDetailView(ApiView):
 
     @extend_schema(
         summary="Record or correct a player's identity (or their name)",
-        request=PlayerChangeInput, responses={200: PlayerOutput},
+        request=PlayerChangeInput, examples=ex.PLAYER_CHANGE, responses={200: PlayerOutput},
         description="Only the fields given change. The identity is checked whole again "
                     "(a date of birth and a document together, of age, countries as ISO "
                     "3166 alpha-2); an identity on file is corrected, never removed. Once "
@@ -157,7 +159,9 @@ class PlayerDepositView(ApiView):
     refusal_action = "cage.deposit"
 
     @extend_schema(summary="Take a deposit at the cage", description=ABOVE_CAP,
-                   request=CashInput, responses={201: EntryOutput, 202: ApprovalOutput})
+                   request=CashInput,
+                   examples=ex.DEPOSIT,
+                   responses={201: EntryOutput, 202: ApprovalOutput})
     def post(self, request: Request, player_id: int) -> Response:
         return _cash_move(request, player_id, "cage.deposit")
 
@@ -170,7 +174,9 @@ class PlayerWithdrawalView(ApiView):
                    description="Never more than the available balance (posted less held): "
                                "409 insufficient_funds with the available amount otherwise. "
                                + ABOVE_CAP,
-                   request=CashInput, responses={201: EntryOutput, 202: ApprovalOutput})
+                   request=CashInput,
+                   examples=ex.WITHDRAWAL,
+                   responses={201: EntryOutput, 202: ApprovalOutput})
     def post(self, request: Request, player_id: int) -> Response:
         return _cash_move(request, player_id, "cage.withdrawal")
 
@@ -187,7 +193,9 @@ class PlayerCorrectionView(ApiView):
                     "answers 409 `owned_entry`). A correction is never corrected "
                     "(409 `reversal_not_reversible`): post a new deposit or withdrawal. With "
                     "dual control on, the answer is 202 with a pending request.",
-        request=CorrectionInput, responses={201: EntryOutput, 202: ApprovalOutput})
+        request=CorrectionInput,
+        examples=ex.CORRECTION,
+        responses={201: EntryOutput, 202: ApprovalOutput})
     def post(self, request: Request, player_id: int) -> Response:
         data = parse(CorrectionInput, request.data)
         return _entry_or_approval(approvals.action_submit(

@@ -14,6 +14,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.api import examples as ex
 from casino.api.serializers import Health, HealthDown, LoginInput, TokenOutput
 from casino.services import token_create
 from casino.shared.api.parse import parse
@@ -71,7 +72,7 @@ class TokenView(ApiView):
     refusal_action = None
 
     @extend_schema(
-        summary="Obtain an API token", request=LoginInput,
+        summary="Obtain an API token", request=LoginInput, examples=ex.TOKEN,
         responses={
             200: TokenOutput,
             401: OpenApiResponse(ErrorOutput, description="Wrong username or password "

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from casino.shared import approvals
 from casino.shared.api.approvals import approval_response
+from casino.shared.api.examples import example
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
@@ -34,6 +35,9 @@ HOUSE = "ledger.view_house_accounts"
 def _players_only(request: Request) -> bool:
     """The cage reads players' accounts, not the house's (bankrolls, commission, cage)."""
     return not request.user.has_perm(HOUSE)
+
+
+REVERSE = [example("Reverse an entry", {"reason": "Posted to the wrong account"})]
 
 
 class AccountListView(ApiView):
@@ -101,7 +105,7 @@ class EntryReverseView(ApiView):
                     "(`reversal_not_reversible`: post a new movement instead), an entry "
                     "already reversed (`already_reversed`). With dual control on, the "
                     "answer is 202 with a pending request that a second person approves.",
-        request=ReverseInput, responses={201: EntryOutput, 202: ApprovalOutput},
+        request=ReverseInput, examples=REVERSE, responses={201: EntryOutput, 202: ApprovalOutput},
     )
     def post(self, request: Request, entry_id: int) -> Response:
         data = parse(ReverseInput, request.data)

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.views import ApiView
+from rounds.api import examples as ex
 from rounds.api.serializers import RoundOut
 from rounds.models import POSITIONS, Round
 from rounds.round_view import round_for
@@ -89,7 +90,7 @@ class DealDraftView(ApiView):
     @extend_schema(summary="Pick one card for a position of a physical deal",
                    description="Each of the 53 cards once (409 card_already_picked), seven "
                                "a position (409 hand_full).",
-                   request=PickIn, responses={200: DraftOut})
+                   request=PickIn, examples=ex.PICK, responses={200: DraftOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(PickIn, request.data)
         drafts.deal_draft_pick(round_id=round_id, card=data["card"],
@@ -106,7 +107,7 @@ class DealDraftView(ApiView):
 class DealDraftUndoView(ApiView):
     permission_classes = [requires(RUN)]
 
-    @extend_schema(summary="Take back the last card picked", request=UndoIn,
+    @extend_schema(summary="Take back the last card picked", request=UndoIn, examples=ex.UNDO,
                    responses={200: DraftOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(UndoIn, request.data)

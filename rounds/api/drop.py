@@ -23,6 +23,7 @@ from casino.shared.api.serializers import ApprovalOutput
 from casino.shared.api.views import ApiView
 from casino.shared.errors import NotFound, ValidationFailed
 from casino.shared.money import format_minor
+from rounds.api import examples as ex
 from rounds.drop import drop_count_list
 from rounds.models import DropCount, Table
 from rounds.services.drop import (
@@ -145,7 +146,7 @@ class BuyInsView(ApiView):
     @extend_schema(summary="Take a seated player's cash at the table (a buy-in)",
                    description="The player's account is credited from the table's drop box "
                                "(a ledger entry of kind buy_in).",
-                   request=BuyInIn, responses={201: BuyInOut})
+                   request=BuyInIn, examples=ex.BUY_IN, responses={201: BuyInOut})
     def post(self, request: Request, table_id: int) -> Response:
         data = parse(BuyInIn, request.data, currency=_table_currency(table_id))
         buy_in = buy_in_take(table_id=table_id, seat=data["seat"], amount=data["amount"],
@@ -189,7 +190,7 @@ class TableDropCountsView(ApiView):
                                "is an exception to explain (status unexplained, POST "
                                "/drop-counts/{id}/explain). A second count of the day is 409 "
                                "already_counted.",
-                   request=DropCountIn, responses={201: DropCountOut})
+                   request=DropCountIn, examples=ex.DROP_COUNT, responses={201: DropCountOut})
     def post(self, request: Request, table_id: int) -> Response:
         data = parse(DropCountIn, request.data, currency=_table_currency(table_id))
         user = acting_user(request)
@@ -223,7 +224,9 @@ class DropCountCorrectView(ApiView):
                    description="With dual control on, the answer is 202 with a pending "
                                "request that a second pit boss approves (POST "
                                "/approvals/{id}/approve); nothing moves before.",
-                   request=DropCountCorrectIn, responses={201: DropCountOut,
+                   request=DropCountCorrectIn,
+                   examples=ex.DROP_CORRECT,
+                   responses={201: DropCountOut,
                                                           202: ApprovalOutput})
     def post(self, request: Request, count_id: int) -> Response:
         currency = DropCount.objects.filter(pk=count_id).values_list(
@@ -250,7 +253,9 @@ class DropCountExplainView(ApiView):
     @extend_schema(summary="Explain a drop count's variance after the count",
                    description="The count room, the cage or a pit boss; 409 "
                                "nothing_to_explain for a count with no open variance.",
-                   request=DropCountExplainIn, responses={200: DropCountOut})
+                   request=DropCountExplainIn,
+                   examples=ex.DROP_EXPLAIN,
+                   responses={200: DropCountOut})
     def post(self, request: Request, count_id: int) -> Response:
         data = parse(DropCountExplainIn, request.data)
         count = drop_count_explain(count_id=count_id, reason=data["reason"],
@@ -281,7 +286,9 @@ class BuyInCorrectView(ApiView):
                                "With dual control on, the answer is 202 with a pending "
                                "request that a second pit boss approves (POST "
                                "/approvals/{id}/approve); nothing moves before.",
-                   request=BuyInCorrectIn, responses={201: BuyInCorrectOut,
+                   request=BuyInCorrectIn,
+                   examples=ex.BUY_IN_CORRECT,
+                   responses={201: BuyInCorrectOut,
                                                       202: ApprovalOutput})
     def post(self, request: Request, entry_id: int) -> Response:
         data = parse(BuyInCorrectIn, request.data)

@@ -23,6 +23,7 @@ from casino.shared.api.views import ApiView
 from casino.shared.errors import PermissionRefused
 from ledger.api.serializers import balance_data
 from rounds import selectors, services
+from rounds.api import examples as ex
 from rounds.api.serializers import (
     BankerIn,
     DealIn,
@@ -74,6 +75,7 @@ class TablesView(ApiView):
                              lambda t: TableOut(t, context={"currency": t.currency}).data)
 
     @extend_schema(summary="Open a new table (pit boss)", request=TableIn,
+                   examples=ex.TABLE_CREATE,
                    responses={201: TableOut})
     def post(self, request: Request) -> Response:
         table = services.table_create(by=acting_user(request), **parse(TableIn, request.data))
@@ -88,7 +90,9 @@ class TableDetailView(ApiView):
         return _table_response(table_id)
 
     @extend_schema(summary="Change a table's settings between rounds (pit boss)",
-                   request=TableIn(partial=True), responses={200: TableOut})
+                   request=TableIn(partial=True),
+                   examples=ex.TABLE_CHANGE,
+                   responses={200: TableOut})
     def patch(self, request: Request, table_id: int) -> Response:
         table = selectors.table_detail(table_id=table_id)
         changes = parse(TableIn, request.data, partial=True, currency=table.currency)
@@ -101,7 +105,9 @@ class SeatView(ApiView):
     # player's money at a deal they run. Recording that a player left stays the dealer's.
     permission_classes = [requires(RUN, PUT="rounds.change_table")]
 
-    @extend_schema(summary="Seat a player", request=SeatIn, responses={200: TableOut})
+    @extend_schema(summary="Seat a player", request=SeatIn,
+                   examples=ex.SEAT,
+                   responses={200: TableOut})
     def put(self, request: Request, table_id: int, number: int) -> Response:
         data = parse(SeatIn, request.data)
         services.seat_take(table_id=table_id, number=number, player_id=data["player"],
@@ -182,7 +188,7 @@ class WagersView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Place a seat's wager (held on the player's account)",
-                   request=WagerIn, responses={201: RoundOut})
+                   request=WagerIn, examples=ex.WAGER, responses={201: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(WagerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
@@ -206,7 +212,7 @@ class WagerView(ApiView):
                    description="While betting, or once the banker is set; never up. The old "
                                "hold is released and the lower amount held (400 "
                                "`out_of_limits` below the table minimum or not lower).",
-                   request=WagerLowerIn, responses={200: RoundOut})
+                   request=WagerLowerIn, examples=ex.WAGER_LOWER, responses={200: RoundOut})
     def patch(self, request: Request, round_id: int, seat: int) -> Response:
         data = parse(WagerLowerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
@@ -219,6 +225,7 @@ class RebetView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Repeat the seat's last wager", request=SeatOnlyIn,
+                   examples=ex.SEAT_ONLY,
                    responses={201: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(SeatOnlyIn, request.data)
@@ -239,7 +246,7 @@ class BankerView(ApiView):
                                "`bank_limit_reached`, `bank_time_up`, `bank_not_offered`, "
                                "`not_a_proposition_player`; 409 `not_card_room` for a cover "
                                "or a proposition player at a casino table.",
-                   request=BankerIn, responses={200: RoundOut})
+                   request=BankerIn, examples=ex.BANKER, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(BankerIn, request.data,
                      currency=selectors.round_currency(round_id=round_id))
@@ -258,7 +265,7 @@ class BankDeclineView(ApiView):
                                "decline, while the round takes wagers (409 "
                                "`bank_not_offered` otherwise). The round's `bank_declined` "
                                "lists who declined, in order.",
-                   request=SeatOnlyIn, responses={200: RoundOut})
+                   request=SeatOnlyIn, examples=ex.DECLINE, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(SeatOnlyIn, request.data)
         services.round_bank_decline(round_id=round_id, seat=data["seat"],
@@ -273,7 +280,7 @@ class DealView(ApiView):
     refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Solvency check, then deal (electronic, physical, results only)",
-                   request=DealIn, responses={200: RoundOut})
+                   request=DealIn, examples=ex.DEAL, responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(DealIn, request.data)
         services.round_deal(round_id=round_id, by=acting_user(request),
@@ -285,6 +292,7 @@ class HandsView(ApiView):
     permission_classes = [requires(RUN)]
 
     @extend_schema(summary="Set a position's hand (or by the house way)", request=HandIn,
+                   examples=ex.HAND,
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(HandIn, request.data)
@@ -301,6 +309,7 @@ class SettleView(ApiView):
     refusal_ref = "round:{round_id}"
 
     @extend_schema(summary="Settle the round: one ledger entry", request=SettleIn,
+                   examples=ex.SETTLE,
                    description="With outcomes (a results-only round) and dual control on, "
                                "the answer is 202 with a pending request that a second "
                                "person with casino.approve_results approves.",
@@ -323,6 +332,7 @@ class VoidView(ApiView):
     permission_classes = [requires("rounds.void_round")]
 
     @extend_schema(summary="Void the round before settlement (pit boss)", request=ReasonIn,
+                   examples=ex.REASON_VOID,
                    responses={200: RoundOut})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(ReasonIn, request.data)
@@ -339,7 +349,9 @@ class ReverseView(ApiView):
     @extend_schema(summary="Reverse a settled round with a reason (pit boss)",
                    description="With dual control on, the answer is 202 with a pending "
                                "request that a second person approves.",
-                   request=ReasonIn, responses={200: RoundOut, 202: ApprovalOutput})
+                   request=ReasonIn,
+                   examples=ex.REASON_REVERSE,
+                   responses={200: RoundOut, 202: ApprovalOutput})
     def post(self, request: Request, round_id: int) -> Response:
         data = parse(ReasonIn, request.data)
         done = approvals.action_submit(action=REVERSE,

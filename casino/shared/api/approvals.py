@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.shared import approvals
+from casino.shared.api.examples import APPROVE, REJECT
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
@@ -74,7 +75,7 @@ class ApprovalApproveView(ApiView):
                     "deactivated or no longer holds the right to ask does not run "
                     "(409 `asker_not_allowed`). The operation's own refusals (409) leave the "
                     "request pending, to be rejected.",
-        request=DecisionInput, responses={200: ApprovalOutput})
+        request=DecisionInput, examples=APPROVE, responses={200: ApprovalOutput})
     def post(self, request: Request, approval_id: int) -> Response:
         return _decide(request, approval_id, approve=True)
 
@@ -85,6 +86,6 @@ class ApprovalRejectView(ApiView):
     refusal_ref = "approval:{approval_id}"
 
     @extend_schema(summary="Reject a request: nothing happens",
-                   request=DecisionInput, responses={200: ApprovalOutput})
+                   request=DecisionInput, examples=REJECT, responses={200: ApprovalOutput})
     def post(self, request: Request, approval_id: int) -> Response:
         return _decide(request, approval_id, approve=False)
