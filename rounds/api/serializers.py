@@ -33,15 +33,6 @@ def MoneyOut(**kwargs: Any) -> AmountField:  # called like the field classes bes
 
 
 @extend_schema_field({"type": "array", "items": {"type": "string"}})
-class CardsOut(serializers.Field):
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["read_only"] = True
-        super().__init__(**kwargs)
-
-    def to_representation(self, value: str) -> list[str]:
-        return value.split() if value else []
-
-
 # --- tables ---------------------------------------------------------------------------------
 
 @extend_schema_field({"type": "array", "items": {"type": "object", "properties": {
