@@ -19,7 +19,8 @@ ERROR_SCHEMA = {
             "properties": {
                 "code": {"type": "string", "example": "insufficient_funds"},
                 "message": {"type": "string"},
-                "detail": {"type": "object", "additionalProperties": True},
+                "detail": {"type": "object", "additionalProperties": True,
+                           "example": {"required": "260.00", "available": "200.00"}},
             },
         }
     },
