@@ -271,11 +271,17 @@ def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness:
                                reason=reason, witness=plan.witness, by=by)
 
 
+def drop_count_explain_allowed(*, by: User | None) -> None:
+    """Who may explain a variance (the count room, the cage or a pit boss): checked before
+    anything said about it is read, so a reader who may not gets 403 whatever they send."""
+    if by is None or not (by.has_perm(COUNT_DROP) or by.has_perm(CORRECT_DROP)):
+        raise permission_refused(COUNT_DROP)
+
+
 def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCount:
     """Explain a count's variance after the count (the count room, the cage or a pit boss):
     the exception stops being open; the money it moved stays where the count put it."""
-    if by is None or not (by.has_perm(COUNT_DROP) or by.has_perm(CORRECT_DROP)):
-        raise permission_refused(COUNT_DROP)
+    drop_count_explain_allowed(by=by)
     reason = reason.strip()
     if not reason:
         raise ValidationFailed("Say why the count differs from the buy-ins recorded.",
