@@ -35,7 +35,7 @@ from rounds.services.drop import (
     BuyIn,
     buy_in_take,
     drop_count_explain,
-    drop_count_explain_allowed,
+    drop_count_explain_check,
     drop_count_record,
 )
 
@@ -258,7 +258,7 @@ class DropCountExplainView(ApiView):
                    examples=ex.DROP_EXPLAIN,
                    responses={200: DropCountOut})
     def post(self, request: Request, count_id: int) -> Response:
-        drop_count_explain_allowed(by=acting_user(request))
+        drop_count_explain_check(by=acting_user(request))
         data = parse(DropCountExplainIn, request.data)
         count = drop_count_explain(count_id=count_id, reason=data["reason"],
                                    by=acting_user(request))

@@ -32,7 +32,6 @@ def MoneyOut(**kwargs: Any) -> AmountField:  # called like the field classes bes
     return AmountField(read_only=True, **kwargs)
 
 
-@extend_schema_field({"type": "array", "items": {"type": "string"}})
 # --- tables ---------------------------------------------------------------------------------
 
 @extend_schema_field({"type": "array", "items": {"type": "object", "properties": {

@@ -271,7 +271,7 @@ def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness:
                                reason=reason, witness=plan.witness, by=by)
 
 
-def drop_count_explain_allowed(*, by: User | None) -> None:
+def drop_count_explain_check(*, by: User | None) -> None:
     """Who may explain a variance (the count room, the cage or a pit boss): checked before
     anything said about it is read, so a reader who may not gets 403 whatever they send."""
     if by is None or not (by.has_perm(COUNT_DROP) or by.has_perm(CORRECT_DROP)):
@@ -281,7 +281,7 @@ def drop_count_explain_allowed(*, by: User | None) -> None:
 def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCount:
     """Explain a count's variance after the count (the count room, the cage or a pit boss):
     the exception stops being open; the money it moved stays where the count put it."""
-    drop_count_explain_allowed(by=by)
+    drop_count_explain_check(by=by)
     reason = reason.strip()
     if not reason:
         raise ValidationFailed("Say why the count differs from the buy-ins recorded.",
