@@ -36,6 +36,8 @@ from django.db.models import DecimalField, Sum
 from django.db.models.functions import Cast
 
 from casino.shared.db import read_snapshot
+from casino.shared.errors import NotFound
+from casino.shared.gaming_day import gaming_day_of
 from casino.shared.templatetags.money import money_signed_text, money_text
 from rounds.edges import EdgeBook
 from rounds.models import Round, RoundParty, Table, VarianceExplanation, Wager
@@ -117,6 +119,11 @@ def house_banked_bands(*, alias: str, gaming_day: date, table_ids: list[int]
     return out
 
 
+def day_said(day: date) -> str:
+    """A gaming day as the sentences name it: "today", or "on 2 Dec 2026"."""
+    return "today" if day == gaming_day_of() else f"on {day.day} {day:%b %Y}"
+
+
 def house_said(result: int, currency: str) -> str:
     """The house's result in words, its sign said rather than printed: "the house lost
     52.25 EUR", never "won -52.25"."""
@@ -168,9 +175,23 @@ class TableVariance:
 
     table_id: int
     table_name: str
+    currency: str
     band: Band
     sentence: str
     explanation: VarianceExplanation | None
+
+
+def _checks(*, alias: str, gaming_day: date, tables: list[tuple[int, str, str]], when: str
+            ) -> list[TableVariance]:
+    bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
+                               table_ids=[pk for pk, _, _ in tables])
+    explained = {e.table_id: e for e in VarianceExplanation.objects.using(alias).filter(
+        gaming_day=gaming_day, table_id__in=bands).select_related("explained_by")}
+    return [TableVariance(table_id=pk, table_name=name, currency=currency, band=bands[pk],
+                          sentence=variance_sentence(table_name=name, currency=currency,
+                                                     band=bands[pk], when=when),
+                          explanation=explained.get(pk))
+            for pk, name, currency in tables]
 
 
 def floor_variance(*, gaming_day: date, when: str) -> list[TableVariance]:
@@ -183,15 +204,19 @@ def floor_variance(*, gaming_day: date, when: str) -> list[TableVariance]:
             pk__in=Round.objects.using(alias).filter(
                 gaming_day=gaming_day, state=Round.State.SETTLED, banker_is_house=True,
             ).values("table_id")).order_by("pk").values_list("pk", "name", "currency"))
-        bands = house_banked_bands(alias=alias, gaming_day=gaming_day,
-                                   table_ids=[pk for pk, _, _ in tables])
-        explained = {e.table_id: e for e in VarianceExplanation.objects.using(alias).filter(
-            gaming_day=gaming_day, table_id__in=bands).select_related("explained_by")}
-    return [TableVariance(table_id=pk, table_name=name, band=bands[pk],
-                          sentence=variance_sentence(table_name=name, currency=currency,
-                                                     band=bands[pk], when=when),
-                          explanation=explained.get(pk))
-            for pk, name, currency in tables]
+        return _checks(alias=alias, gaming_day=gaming_day, tables=tables, when=when)
+
+
+def table_variance(*, table_id: int, gaming_day: date, when: str) -> TableVariance:
+    """One table's variance check for a day (the API's GET /tables/{id}/variance), from
+    one snapshot; a day without house-banked rounds is one of 0 rounds, not checked."""
+    with read_snapshot() as alias:
+        tables = list(Table.objects.using(alias).filter(pk=table_id)
+                      .values_list("pk", "name", "currency"))
+        if not tables:
+            raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
+        (check,) = _checks(alias=alias, gaming_day=gaming_day, tables=tables, when=when)
+        return check
 
 
 def tables_outside_band(*, gaming_day: date, when: str) -> list[str]:
