@@ -292,7 +292,7 @@ if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
 # house-banked rounds. The band is 1.96 standard deviations of a normal curve laid over a
 # sum of three-outcome results (a seat wins 0.95, pushes or loses 1 per unit wagered; one
 # wager's standard deviation is about 0.75 of it, from rounds/paigow/edge_counts.json).
-# Below 5 rounds a 3-standard-deviation band (2.26 x wager x sqrt(n)) is wider than every
+# Up to 5 rounds a 3-standard-deviation band (2.26 x wager x sqrt(n)) is wider than every
 # stake played, and below about 20 the exact chance that a fair table falls outside the
 # 95 % band swings between 0 % and 6.3 % with the round count; at 30 it is 5.5 % and the
 # band is +/- 27 % of the wagers: a flag then says something about the table, not about a
