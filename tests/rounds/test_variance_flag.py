@@ -113,6 +113,23 @@ def test_thousands_are_written_as_the_casino_writes_money(
         pit_boss_client, table)["sentence"]
 
 
+def test_a_day_within_its_band_is_said_so_and_is_not_flagged(
+        dealer, pit_boss, pit_boss_client, table, seat_player):
+    seat_player(table, 1)
+    play(dealer, table, 1, "push")
+    assert check(pit_boss_client, table)["sentence"] == (
+        f"{table.name}: 1 house-banked round today; the variance check starts at {N}.")
+    play(dealer, table, N - 1, "push")
+
+    body = check(pit_boss_client, table)
+
+    assert (body["checked"], body["outside_band"], body["flagged"]) == (True, False, False)
+    assert body["sentence"].startswith(f"{table.name}'s result today is within its expected "
+                                       f"band after {N} house-banked rounds: ")
+    assert body["sentence"].endswith("actual 0.00 EUR: the house broke even.")
+    assert "Within its band" in floor_of(pit_boss)
+
+
 # --- explained through the API --------------------------------------------------------------
 
 def test_a_pit_boss_explains_a_flagged_day_through_the_api(
