@@ -270,3 +270,21 @@ def test_a_blank_reason_is_refused_by_the_database_too(
             table=table, gaming_day=timezone.localdate(), reason="  ", rounds=N, result=0,
             explained_by=pit_boss_client.user, explained_at=timezone.now())
 
+
+
+def test_the_admin_shows_explanations_read_only(dealer, pit_boss_client, table, seat_player,
+                                                staff_client):
+    seat_player(table, 1)
+    play(dealer, table, N, "loss")
+    assert pit_boss_client.post(f"/api/v1/tables/{table.pk}/variance",
+                                {"reason": "shoe checked"}, format="json").status_code == 201
+    row = VarianceExplanation.objects.get()
+    client = Client()
+    client.force_login(staff_client("auditor").user)
+
+    page = client.get(f"/admin/rounds/varianceexplanation/{row.pk}/change/")
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "shoe checked" in text and "500.00 EUR" in text
+    assert client.get("/admin/rounds/varianceexplanation/add/").status_code == 403
