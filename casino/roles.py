@@ -52,6 +52,9 @@ _PIT_BOSS = _DEALER | {
     "rounds.void_round",
     "rounds.reverse_round",
     "rounds.run_reports",
+    # A table's day outside its expected band is explained by a pit boss, signed in as
+    # themselves (rounds/services/variance.py).
+    "rounds.explain_variance",
     "reports.close_gaming_day",
     # The ledger: read it, and correct it with a reversing entry.
     "ledger.view_account",

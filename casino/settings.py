@@ -287,6 +287,21 @@ if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
     raise ImproperlyConfigured("CASINO_CAGE_APPROVAL_ABOVE must be a plain decimal such as "
                                "10000.00.")
 
+# --- The floor's variance check (rounds/variance.py, docs/rules.md §12.3) -----------------
+# A table's day is flagged outside its 95 % band only once it has this many settled
+# house-banked rounds. The band is 1.96 standard deviations of a normal curve laid over a
+# sum of three-outcome results (a seat wins 0.95, pushes or loses 1 per unit wagered; one
+# wager's standard deviation is about 0.75 of it, from rounds/paigow/edge_counts.json).
+# Up to 5 rounds a 3-standard-deviation band (2.26 x wager x sqrt(n)) is wider than every
+# stake played, and below about 20 the exact chance that a fair table falls outside the
+# 95 % band swings between 0 % and 6.3 % with the round count; at 30 it is 5.5 % and the
+# band is +/- 27 % of the wagers: a flag then says something about the table, not about a
+# handful of hands. The reasoning, worked out: docs/rules.md §12.3.
+CASINO_VARIANCE_MIN_ROUNDS = env.int("CASINO_VARIANCE_MIN_ROUNDS", default=30)
+if CASINO_VARIANCE_MIN_ROUNDS < 1:
+    raise ImproperlyConfigured("CASINO_VARIANCE_MIN_ROUNDS must be a whole number of rounds, "
+                               "1 or more.")
+
 # --- Cash rules (casino/cash.py, docs/rules.md "Cash at the cage and the tables") ----------
 # Each a decimal in the player's currency, counted per player and gaming day, cash in and
 # cash out apart. A day that reaches the identity line (2,000.00 itself included) needs an

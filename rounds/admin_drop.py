@@ -1,5 +1,7 @@
-"""Drop counts in the admin, read-only: a count is recorded and corrected only through
-rounds.services.drop (the API and the count room's screen), never edited here."""
+"""Drop counts and variance explanations in the admin, read-only: a count is recorded and
+corrected only through rounds.services.drop (the API and the count room's screen), an
+explanation given only through rounds.services.variance (the floor and the API), never
+edited here."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin
 from casino.shared.templatetags.money import money_text
-from rounds.models import DropCount
+from rounds.models import DropCount, VarianceExplanation
 
 
 @admin.register(DropCount)
@@ -32,3 +34,22 @@ class DropCountAdmin(ReadOnlyAdmin):
     @admin.display(description="variance (counted - recorded)")
     def variance_(self, obj: DropCount) -> str:
         return money_text(obj.variance, obj.currency)
+
+
+@admin.register(VarianceExplanation)
+class VarianceExplanationAdmin(ReadOnlyAdmin):
+    """A pit boss's explanation of a day outside its band, as said: written only through
+    rounds.services.variance (the floor and the API), never edited here."""
+
+    list_display = ["id", "table", "gaming_day", "rounds", "result_", "explained_by",
+                    "explained_at"]
+    list_filter = ["table", "gaming_day"]
+    search_fields = ["table__name", "reason"]
+    list_select_related = ["table", "explained_by"]
+    fields = ("table", "gaming_day", "reason", "rounds", "result_", "explained_by",
+              "explained_at")
+    readonly_fields = fields
+
+    @admin.display(description="house result then")
+    def result_(self, obj: VarianceExplanation) -> str:
+        return money_text(obj.result, obj.table.currency)

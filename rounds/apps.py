@@ -27,6 +27,9 @@ class RoundsConfig(AppConfig):
         # (rounds/services/drop.py; its trigger says how: rounds/migrations/0021).
         "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
                                                "explained_at")),
+        # A pit boss's explanation of a day outside its band is written once and kept
+        # (rounds/services/variance.py; its trigger: rounds/migrations/0022).
+        "rounds_varianceexplanation": APPEND_ONLY,
     }
 
     def ready(self) -> None:

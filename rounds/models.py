@@ -710,3 +710,39 @@ class DropCount(models.Model):
 
     def __str__(self) -> str:
         return f"drop count of {self.table} on {self.gaming_day}"
+
+
+class VarianceExplanation(models.Model):
+    """A pit boss's explanation of a table's day whose house-banked result lies outside
+    its expected band (rounds.variance, docs/rules.md §12.3): what they found, who they
+    are (their own login) and when. Append-only: an explanation is the record of what was
+    said about the figures of that moment (``rounds`` and ``result``, the house's
+    house-banked result then), never edited; one per table and gaming day."""
+
+    table = models.ForeignKey("rounds.Table", on_delete=models.PROTECT,
+                              related_name="variance_explanations")
+    gaming_day = models.DateField()
+    reason = models.TextField()
+    # The day as it stood when explained: settled house-banked rounds, and the house's
+    # result from them (minor units of the table's currency).
+    rounds = models.PositiveIntegerField()
+    result = models.BigIntegerField()
+    explained_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                     related_name="+")
+    explained_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        permissions = [("explain_variance",
+                        "Can explain a table's day outside its expected band")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "gaming_day"],
+                                    name="variance_explanation_one_per_table_and_day"),
+            models.CheckConstraint(condition=~Q(reason__regex=r"^\s*$"),
+                                   name="variance_explanation_reason_in_words"),
+            models.CheckConstraint(condition=Q(rounds__gte=1),
+                                   name="variance_explanation_of_rounds_played"),
+        ]
+
+    def __str__(self) -> str:
+        return f"variance of {self.table} on {self.gaming_day} explained"

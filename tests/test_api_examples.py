@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
@@ -31,11 +32,12 @@ from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
 from rounds import services
-from rounds.models import Round
+from rounds.models import Round, Table
 from rounds.paigow import rotation
 from rounds.selectors import round_bank_table
 from rounds.services.drop import drop_count_record
 from tests.conftest import played_rounds_rewritten
+from tests.players import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -276,6 +278,21 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     send(boss, "POST", "/api/v1/drop-counts/{count_id}/explain", "Explain a variance",
          {"count_id": short.pk})
 
+    # A table's day outside its band, explained by a pit boss. Set-up only: four house
+    # rounds lost by one seat, at a table of its own, where the check starts at four (30 by
+    # default).
+    with override_settings(CASINO_VARIANCE_MIN_ROUNDS=4):
+        odd = services.table_create(by=None, name="Table 8",
+                                    deal_modes=list(Table.DealMode.values))
+        lucky = make_player(name="Lucky Luuk", currency="EUR", by=None)
+        player_deposit(player_id=lucky.pk, amount=100_000, reference="float", by=None)
+        services.seat_take(table_id=odd.pk, number=1, player_id=lucky.pk, by=_user("pitboss"))
+        for _ in range(4):
+            _house_round_lost(odd.pk)
+        send(boss, "POST", "/api/v1/tables/{table_id}/variance",
+             "Explain a day outside its band", {"table_id": odd.pk})
+        services.seat_leave(table_id=odd.pk, number=1, by=_user("pitboss"))
+
     # The card room: seats 1 and 2 (the house table's players leave it first).
     for number in (1, 2):
         send(dealer, "DELETE", seat, ids={"table_id": house, "number": number})
@@ -338,6 +355,15 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     assert auditor.get("/api/v1/reports").status_code == 200
 
     assert story.unsent() == []
+
+
+def _house_round_lost(table_id: int) -> None:
+    """A results-only round the house banks and seat 1 loses 100.00 in."""
+    dealer = _user("dealer")
+    round_ = services.round_open(table_id=table_id, by=dealer)
+    services.wager_place(round_id=round_.pk, seat=1, amount=10_000, by=dealer)
+    services.banker_set(round_id=round_.pk, house=True, by=dealer)
+    services.round_settle(round_id=round_.pk, outcomes={"1": "loss"}, by=dealer)
 
 
 def _user(username: str) -> Any:

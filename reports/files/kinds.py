@@ -129,7 +129,9 @@ def _day_notes(rows: list[DayFigures]) -> list[str]:
             notes.append(f"{r.table_name}: adjustments of {format_minor(r.adjustments, r.currency)}"
                          f" {r.currency} reverse rounds of gaming days closed before.")
     for r in rows:
-        if r.outside_band:
+        # The floor's flag: outside the band, once the day has rounds enough for it
+        # (rounds.variance.Band.flagged); the column says where the figures fall.
+        if r.outside_band and _band(r).flagged:
             notes.append(band_sentence(r))
     notes.append(HOLD_NOTE)
     notes.append(BAND_NOTE)
@@ -139,16 +141,22 @@ def _day_notes(rows: list[DayFigures]) -> list[str]:
 BAND_NOTE = ("Expected result and band: the house-banked wagers x the player edge of their "
              "rules, and 1.96 x the square root of the sum of each wager squared x the "
              "game's variance per unit wagered (docs/rules.md). A day whose house-banked "
-             "result lies outside expected +/- band is one to explain.")
+             "result lies outside expected +/- band is one to explain once it has enough "
+             "settled house-banked rounds for the band to mean something "
+             "(CASINO_VARIANCE_MIN_ROUNDS).")
+
+
+def _band(r: DayFigures) -> variance.Band:
+    assert r.band_result is not None and r.expected is not None and r.band is not None
+    return variance.Band(handle=r.band_handle or 0, result=r.band_result, expected=r.expected,
+                         band=r.band, outside_band=bool(r.outside_band),
+                         rounds=r.rounds_house_banked)
 
 
 def band_sentence(r: DayFigures) -> str:
     """A day outside its band, in the words the floor's screen uses (rounds.variance)."""
-    assert r.band_result is not None and r.expected is not None and r.band is not None
-    band = variance.Band(handle=r.band_handle or 0, result=r.band_result, expected=r.expected,
-                         band=r.band, outside_band=bool(r.outside_band))
-    return variance.band_sentence(table_name=r.table_name, currency=r.currency, band=band,
-                                  when=f"on {day_text(r.gaming_day)}")
+    return variance.band_sentence(table_name=r.table_name, currency=r.currency,
+                                  band=_band(r), when=f"on {day_text(r.gaming_day)}")
 
 
 def _hold_chart(rows: list[DayFigures]) -> list[Chart]:

@@ -92,4 +92,10 @@ DROP_CORRECT = [example("Counted again", {"counted": "200.00", "witness": "count
                                           "reason": "Two notes stuck together"})]
 DROP_EXPLAIN = [example("Explain a variance",
                         {"reason": "A buy-in of 5.00 was keyed twice; corrected"})]
+VARIANCE_EXPLAIN = [example(
+    "Explain a day outside its band",
+    {"gaming_day": "2026-12-06",
+     "reason": "Seat 3 won eleven hands running at the maximum; the cards and the shoe were "
+               "checked with surveillance, nothing wrong"},
+    "The pit boss's own words, kept with who and when")]
 BUY_IN_CORRECT = [example("Correct a buy-in", {"reason": "Keyed twice"})]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import deal_draft, drop, ratings, views
+from rounds.api import deal_draft, drop, ratings, variance, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -10,6 +10,8 @@ urlpatterns = [
          name="table-players"),
     path("tables/<int:table_id>/rounds", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:table_id>/edge", ratings.TableEdgeView.as_view(), name="table-edge"),
+    path("tables/<int:table_id>/variance", variance.TableVarianceView.as_view(),
+         name="table-variance"),
     path("tables/<int:table_id>/buy-ins", drop.BuyInsView.as_view(), name="table-buy-ins"),
     path("tables/<int:table_id>/drop-counts", drop.TableDropCountsView.as_view(),
          name="table-drop-counts"),

@@ -14,6 +14,8 @@ urlpatterns = [
     path("drop-count/<int:count_id>/explain/", drop.drop_count_explain_view,
          name="drop-count-explain"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/variance/explain/", views.variance_explain_view,
+         name="variance-explain"),
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
     path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),
     path("tables/<int:table_id>/buy-ins/", views.buy_in, name="buy-in"),

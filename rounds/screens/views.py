@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -46,7 +47,8 @@ from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
 from rounds.services import deal_draft
 from rounds.services.drop import TAKE_BUY_IN, buy_in_take
-from rounds.variance import tables_outside_band
+from rounds.services.variance import EXPLAIN_VARIANCE, variance_explain
+from rounds.variance import floor_variance, min_rounds
 
 VIEW = "rounds.view_round"
 RUN = "rounds.run_rounds"
@@ -200,14 +202,36 @@ def floor(request: HttpRequest) -> HttpResponse:
         return render(request, "rounds/screens/floor.html", {"tables": None})
     return render(request, "rounds/screens/floor.html", {
         "tables": selectors.floor(staff_user(request)),
-        "outside_band": _outside_band() if request.user.has_perm("rounds.run_reports")
-        else []})
+        # Today's house-banked play against its expected band, in words (rounds.variance):
+        # what the pit manager looks into and explains.
+        "variance": floor_variance(gaming_day=gaming_day_of(), when="today")
+        if request.user.has_perm("rounds.run_reports") else [],
+        "variance_min_rounds": min_rounds()})
 
 
-def _outside_band() -> list[str]:
-    """Today's tables whose house-banked result lies outside its expected band, in words
-    (rounds.variance): what the pit manager looks into."""
-    return tables_outside_band(gaming_day=gaming_day_of(), when="today")
+class VarianceExplainForm(forms.Form):
+    reason = forms.CharField(max_length=2000, error_messages={
+        "required": "Say what explains the table's result.",
+        "max_length": "Say it in 2,000 characters or fewer."})
+
+
+@staff_may(EXPLAIN_VARIANCE)
+@require_POST
+def variance_explain_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A pit boss explains today's flagged result of a table (the service's rule:
+    rounds.services.variance.variance_explain), back to the floor with what was done."""
+    form = VarianceExplainForm(request.POST)
+    back = redirect("console:floor")
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for e in form.errors["reason"]))
+        return back
+    try:
+        done = variance_explain(table_id=table_id, gaming_day=gaming_day_of(),
+                                reason=form.cleaned_data["reason"], by=staff_user(request))
+        messages.success(request, f"{done.table.name}'s result today is explained.")
+    except DomainError as error:
+        messages.error(request, refusal_text(error))
+    return back
 
 
 @staff_may(VIEW)

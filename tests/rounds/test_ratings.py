@@ -237,7 +237,9 @@ def test_the_players_page_shows_their_ratings_and_the_floor_links_to_it(dutch_se
 # --- the expected band -------------------------------------------------------------------
 
 def test_a_day_of_big_house_wins_is_outside_its_band(dealer, auditor_client, make_table,
-                                                    seat_player):
+                                                    seat_player, settings):
+    # The check starts at four rounds here (30 by default: tests/rounds/test_variance_flag).
+    settings.CASINO_VARIANCE_MIN_ROUNDS = 4
     table = make_table(name="Table 3")
     seat_player(table, 1)
     for _ in range(4):

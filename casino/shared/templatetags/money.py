@@ -27,6 +27,17 @@ def money(amount: int | None, currency: str) -> str:
     return money_text(amount, currency)
 
 
+def money_signed_text(amount: int, currency: str) -> str:
+    """A result that may go either way, its sign always written: ``5200`` -> ``"+52.00
+    EUR"``, ``-5225`` -> ``"-52.25 EUR"``, ``0`` -> ``"0.00 EUR"`` (money_text's figure)."""
+    return f"+{money_text(amount, currency)}" if amount > 0 else money_text(amount, currency)
+
+
+@register.filter
+def money_signed(amount: int, currency: str) -> str:
+    return money_signed_text(amount, currency)
+
+
 @register.filter
 def money_plain(amount: int | None, currency: str) -> str:
     """The figure without its currency, for columns whose header names the currency."""
