@@ -21,7 +21,7 @@ from rounds.api import examples as ex
 from rounds.services.variance import (
     EXPLAIN_VARIANCE,
     variance_explain,
-    variance_explain_allowed,
+    variance_explainer_check,
 )
 from rounds.variance import TableVariance, day_said, min_rounds, table_variance
 
@@ -110,7 +110,7 @@ class TableVarianceView(ApiView):
                    request=VarianceExplainIn, examples=ex.VARIANCE_EXPLAIN,
                    responses={201: VarianceOut})
     def post(self, request: Request, table_id: int) -> Response:
-        variance_explain_allowed(by=acting_user(request))
+        variance_explainer_check(by=acting_user(request))
         data = parse(VarianceExplainIn, request.data)
         day = data.get("gaming_day") or gaming_day_of()
         variance_explain(table_id=table_id, gaming_day=day, reason=data["reason"],

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 EXPLAIN_VARIANCE = "rounds.explain_variance"
 
 
-def variance_explain_allowed(*, by: User | None) -> None:
+def variance_explainer_check(*, by: User | None) -> None:
     """Only a pit boss explains a day outside its band: checked before anything said about
     it is read, so a reader who may not gets 403 whatever they send."""
     if by is None or not by.has_perm(EXPLAIN_VARIANCE):
@@ -43,7 +43,7 @@ def variance_explain_check(*, table_id: int, gaming_day: date, reason: str,
                            by: User | None) -> tuple[Table, str]:
     """What may refuse an explanation before anything is locked: who asks, a reason in
     words, the table. Returns the table and the reason as it will be kept."""
-    variance_explain_allowed(by=by)
+    variance_explainer_check(by=by)
     reason = reason.strip()
     if not reason:
         raise ValidationFailed("Say what explains the table's result.",
