@@ -14,7 +14,9 @@ from datetime import date
 
 from django.db.models import Q, QuerySet, Sum
 
-from casino.shared.gaming_day import gaming_days_bounds
+from casino.models import Player
+from casino.selectors import player_account_ref
+from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
 from ledger.models import Account, Line
 from rounds.accounts import TABLE_REF, table_ref
 from rounds.models import DropCount, Table
@@ -135,3 +137,14 @@ def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncou
     names = dict(Table.objects.filter(pk__in=list(taken)).values_list("pk", "name"))
     return [Uncounted(table_id=t, table_name=names.get(t, f"table #{t}"), amount=a)
             for t, a in sorted(taken.items()) if t not in counted]
+
+
+def player_uncounted_today(player: Player) -> list[Uncounted]:
+    """Today's uncounted buy-ins of ``player`` (the cage's reader: casino.services
+    .uncounted_cash_register)."""
+    account_id = (Account.objects.filter(kind=Account.Kind.PLAYER, currency=player.currency,
+                                         ref=player_account_ref(player.pk))
+                  .values_list("pk", flat=True).first())
+    if account_id is None:
+        return []
+    return player_uncounted_buy_ins(account_id=account_id, gaming_day=gaming_day_of())

@@ -396,6 +396,14 @@ def approvals_pending(*, ref: str) -> list[Approval]:
                 .select_related("requested_by").order_by("id"))
 
 
+def approvals_pending_under(*, prefix: str, action: str) -> list[Approval]:
+    """The pending requests of ``action`` whose ref starts with ``prefix`` ("table:1:": a
+    table's buy-ins waiting, whoever they are for), oldest first."""
+    return list(Approval.objects.filter(ref__startswith=prefix, action=action,
+                                        status=Approval.Status.PENDING)
+                .select_related("requested_by").order_by("id"))
+
+
 def approval_get(*, approval_id: int, user: User) -> Approval:
     approval = approval_list(user=user).filter(pk=approval_id).first()
     if approval is None:
