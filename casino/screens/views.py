@@ -17,10 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash, selectors, services
 from casino.models import Player
+from casino.screens.approvals import result_link
 from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
-from casino.shared.gaming_day import gaming_days_bounds
+from casino.shared.gaming_day import gaming_day_of, gaming_day_start, gaming_days_bounds
 from casino.shared.guards import staff_may
 from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.refusals import refusal_trace_request
@@ -121,6 +122,11 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "day": services.cage_day_totals(player=player),
         "cap": services.cage_cap(player.currency),
         "pending": approvals.approvals_pending(ref=selectors.player_account_ref(player.pk)),
+        # Today's movements a pit boss approved, each with its receipt one click away.
+        "approved": [{"approval": a, "result": result_link(a)}
+                     for a in approvals.approvals_approved_since(
+                         ref=selectors.player_account_ref(player.pk),
+                         since=gaming_day_start(gaming_day_of()))],
         # Today's buy-ins at tables not counted yet: paid out only with a pit boss's approval.
         "uncounted": services.player_uncounted(player=player),
     }

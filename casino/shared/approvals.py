@@ -396,6 +396,14 @@ def approvals_pending(*, ref: str) -> list[Approval]:
                 .select_related("requested_by").order_by("id"))
 
 
+def approvals_approved_since(*, ref: str, since: Any) -> list[Approval]:
+    """The requests about ``ref`` approved since ``since``, newest first: a screen links each
+    to what it made (the receipt of a movement approved while the person waited)."""
+    return list(Approval.objects.filter(ref=ref, status=Approval.Status.APPROVED,
+                                        decided_at__gte=since)
+                .select_related("requested_by", "decided_by").order_by("-id"))
+
+
 def approvals_pending_under(*, prefix: str, action: str) -> list[Approval]:
     """The pending requests of ``action`` whose ref starts with ``prefix`` ("table:1:": a
     table's buy-ins waiting, whoever they are for), oldest first."""

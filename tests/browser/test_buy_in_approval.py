@@ -147,5 +147,6 @@ def test_the_cage_says_the_days_total_and_the_approved_receipt_is_one_click_away
     cage.goto(f"/cage/players/{anna.pk}/")
     expect(cage.page.locator("[data-figure=available]")).to_have_text("11,700.00 EUR")
     expect(cage.page.locator("[data-figure=cash-in]")).to_have_text("11,700.00 EUR")
+    expect(cage.page.get_by_test_id("approved-receipt")).to_have_text(f"Receipt #{deposit.pk}")
     both_widths(cage, "cage-player")
     assert deposit.lines.get(account__kind="player").amount == 150_000

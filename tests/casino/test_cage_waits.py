@@ -91,6 +91,10 @@ def test_at_the_console_the_approved_deposits_receipt_is_one_click_from_the_appr
     assert link in decided                                    # in the decision's message
     assert f'data-testid="result-link">Receipt #{deposit.pk}' in boss.get(
         "/approvals/").content.decode()                       # and in the list, after
+    # the clerk finds it on the player's page too
+    player_page = clerk.get(f"/cage/players/{anna.pk}/").content.decode()
+    assert (f'<a href="/cage/receipts/{deposit.pk}/" data-testid="approved-receipt">'
+            f"Receipt #{deposit.pk}</a>") in player_page
     receipt = clerk.get(f"/cage/receipts/{deposit.pk}/").content.decode()
     assert "12,000.00 EUR" in receipt
 
