@@ -264,3 +264,41 @@ def test_the_cage_page_says_which_buy_ins_are_not_counted_yet(dealer_client, tab
 
     assert ("1,200.00 EUR of Anna's balance came from buy-ins at Table 1 not yet "
             "counted") in page
+
+
+# --- two dealers at once cannot both pass the line on one reading -------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_buy_ins_cannot_both_pass_the_line(make_table, seat_player):
+    import threading
+
+    from django.db import connections
+
+    from casino.shared.errors import Conflict
+    from rounds.services.drop import buy_in_submit
+
+    table = make_table()
+    player = seat_player(table, 1, funds=0)
+    dealers = [staff_create(username=f"dealer-{n}", role=roles.DEALER)[0] for n in (1, 2)]
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def take(dealer) -> None:
+        try:
+            start.wait()
+            done = buy_in_submit(table_id=table.pk, seat=1, amount=150_000, by=dealer)
+            outcomes.append("credited" if done.approval is None else "waits")
+        except Conflict as exc:
+            outcomes.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=take, args=(d,)) for d in dealers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == ["credited", "waits"]
+    assert Entry.objects.filter(kind="buy_in").count() == 1
+    assert available(player) == 150_000
