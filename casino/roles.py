@@ -42,6 +42,8 @@ _PIT_BOSS = _DEALER | {
     "casino.view_player",
     "casino.approve_results",
     "casino.approve_cage_movement",
+    # A buy-in past CASINO_BUY_IN_APPROVAL_ABOVE: another pit boss than the one who took it.
+    "casino.approve_buy_in",
     "casino.view_refusal",
     "casino.view_all_approvals",
     # The cash rules (casino.cash): the multiple transaction log and the day's reports.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -440,14 +440,53 @@ def cage_cap(currency: str) -> int:
     return to_minor(str(settings.CASINO_CAGE_APPROVAL_ABOVE), currency)
 
 
+# --- cash not confirmed yet: buy-ins at tables whose box is not counted -------------------
+# A buy-in credits the player on the dealer's word; the box's count confirms the cash went
+# in. Until then, paying that money out at the cage needs a pit boss: otherwise a dealer
+# credits a friend, who cashes out before anyone counts. Play registers the reader
+# (rounds.apps): the cage does not read the tables.
+
+@dataclass(frozen=True)
+class Uncounted:
+    """Cash on a player's account not confirmed yet, and where it came from (minor units)."""
+
+    where: str      # "Table 1"
+    amount: int
+
+
+UncountedReader = Callable[[Player], list[Uncounted]]
+_UNCOUNTED: list[UncountedReader] = []
+
+
+def uncounted_cash_register(reader: UncountedReader) -> None:
+    _UNCOUNTED.append(reader)
+
+
+def player_uncounted(*, player: Player) -> list[Uncounted]:
+    """The player's cash of today not confirmed yet (buy-ins at tables not counted)."""
+    return [found for reader in _UNCOUNTED for found in reader(player)]
+
+
+def withdrawal_unconfirmed(*, player: Player, amount: int) -> int:
+    """The part of a withdrawal of ``amount`` that would pay out cash not confirmed yet:
+    what exceeds the available balance less today's uncounted buy-ins (0: none)."""
+    uncounted = sum(u.amount for u in player_uncounted(player=player))
+    if not uncounted:
+        return 0
+    confirmed = max(player_balance(player).available - uncounted, 0)
+    return min(max(amount - confirmed, 0), uncounted)
+
+
 def _deposit_needs_approval(params: Mapping[str, Any]) -> bool:
     return _cage_day_exceeds(player=player_get(player_id=params["player_id"]),
                             credit=int(params["amount_minor"]))
 
 
 def _withdrawal_needs_approval(params: Mapping[str, Any]) -> bool:
-    return _cage_day_exceeds(player=player_get(player_id=params["player_id"]),
-                            debit=int(params["amount_minor"]))
+    player = player_get(player_id=params["player_id"])
+    amount = int(params["amount_minor"])
+    return (_cage_day_exceeds(player=player, debit=amount)
+            or withdrawal_unconfirmed(player=player, amount=amount) > 0)
 
 
 def _correction_above_cap(params: Mapping[str, Any]) -> bool:
@@ -472,9 +511,26 @@ def _correction_approver(params: Mapping[str, Any]) -> str:
 
 def _cage_move_summary(kind: str) -> Any:
     def summary(params: Mapping[str, Any]) -> str:
-        # A sentence for the people who decide, so the amount as the casino writes it.
+        """A sentence for the people who decide, amounts as the casino writes them, with
+        why it waits: "Deposit of 1,500.00 EUR for Anna: brings today's deposits to
+        10,500.00 EUR, above the cage's line of 10,000.00 EUR" (the line counts the day,
+        not the slip), or "...: 3,000.00 EUR of Anna's balance came from buy-ins at Table 1
+        not yet counted"."""
         player = player_get(player_id=params["player_id"])
-        return f"{kind} of {money_text(int(params['amount_minor']), player.currency)} for {player}"
+        amount, cur = int(params["amount_minor"]), player.currency
+        said = f"{kind} of {money_text(amount, cur)} for {player.name}"
+        why = []
+        day, cap = cage_day_totals(player=player), cage_cap(cur)
+        total = (day.credited if kind == "Deposit" else day.debited) + amount
+        if total > cap:
+            why.append(f"brings today's {kind.lower()}s to {money_text(total, cur)}, above "
+                       f"the cage's line of {money_text(cap, cur)}")
+        if kind == "Withdrawal" and withdrawal_unconfirmed(player=player, amount=amount):
+            part = withdrawal_unconfirmed(player=player, amount=amount)
+            tables = ", ".join(u.where for u in player_uncounted(player=player))
+            why.append(f"{money_text(part, cur)} of {player.name}'s balance came from "
+                       f"buy-ins at {tables} not yet counted")
+        return f"{said}: {'; '.join(why)}" if why else said
     return summary
 
 
@@ -526,7 +582,10 @@ def approval_actions_register() -> None:
             player_id=p["player_id"], amount=int(p["amount_minor"]),
             reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Deposit"), shown=_cage_move_shown,
-        ref=lambda p: player_account_ref(p["player_id"]), check=_deposit_check))
+        ref=lambda p: player_account_ref(p["player_id"]), check=_deposit_check,
+        # Each movement is measured against the line by itself: one waiting blocks only
+        # what would pass the line again (casino.shared.approvals).
+        queues=True))
     approvals.action_register(approvals.Action(
         name="cage.withdrawal", ask_permission="casino.withdraw_funds",
         approve_permission=APPROVE_CAGE, needs_approval=_withdrawal_needs_approval,
@@ -535,7 +594,8 @@ def approval_actions_register() -> None:
             reference=p.get("reference", ""), by=by, approved_by=approved),
         result_ref=_entry_ref, summary=_cage_move_summary("Withdrawal"),
         shown=_cage_move_shown,
-        ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check))
+        ref=lambda p: player_account_ref(p["player_id"]), check=_withdrawal_check,
+        queues=True))
     approvals.action_register(approvals.Action(
         name="cage.correction", ask_permission=CORRECT, approve_permission=CORRECT,
         approve_permission_for=_correction_approver,

@@ -286,6 +286,13 @@ CASINO_CAGE_APPROVAL_ABOVE = env.str("CASINO_CAGE_APPROVAL_ABOVE", default="1000
 if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_CAGE_APPROVAL_ABOVE):
     raise ImproperlyConfigured("CASINO_CAGE_APPROVAL_ABOVE must be a plain decimal such as "
                                "10000.00.")
+# A buy-in that brings the player's buy-ins at one table in one gaming day above this (a
+# decimal in the table's currency) waits for a pit boss's approval (rounds.services.drop):
+# the same effect on the player's account as a deposit at the cage, so a line of its own.
+CASINO_BUY_IN_APPROVAL_ABOVE = env.str("CASINO_BUY_IN_APPROVAL_ABOVE", default="2000.00")
+if not re.fullmatch(r"\d{1,13}(\.\d{1,2})?", CASINO_BUY_IN_APPROVAL_ABOVE):
+    raise ImproperlyConfigured("CASINO_BUY_IN_APPROVAL_ABOVE must be a plain decimal such as "
+                               "2000.00.")
 
 # --- The floor's variance check (rounds/variance.py, docs/rules.md §12.3) -----------------
 # A table's day is flagged outside its 95 % band only once it has this many settled

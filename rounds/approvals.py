@@ -1,20 +1,26 @@
-"""The round operations that may wait for a second person (casino.shared.approvals), each only
-when CASINO_DUAL_CONTROL is on: reversing a settled round, settling a round from outcomes
-alone (no cards prove them), and the table's cash corrections, a buy-in's and a drop
-count's (each reverses ledger entries, as a cage correction does)."""
+"""The round operations that may wait for a second person (casino.shared.approvals): a buy-in
+past the buy-in line, always; and only when CASINO_DUAL_CONTROL is on, reversing a settled
+round, settling a round from outcomes alone (no cards prove them), and the table's cash
+corrections, a buy-in's and a drop count's (each reverses ledger entries, as a cage
+correction does)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from django.db import transaction
+
+from casino import cash
+from casino.models import Player
+from casino.selectors import player_get
 from casino.shared import approvals
 from casino.shared.money import format_minor
 from casino.shared.templatetags.money import money_text
 from ledger.models import Entry
 from rounds import services
 from rounds.errors import RoundNotFound
-from rounds.models import DropCount, Round
+from rounds.models import DropCount, Round, Table
 from rounds.selectors import round_active_wagers
 from rounds.services import drop
 from rounds.services.settling import round_outcomes_check
@@ -106,6 +112,54 @@ def _count_shown(params: Mapping[str, Any]) -> dict[str, Any]:
     return {**shown, "counted": counted, "currency": currency}
 
 
+# --- a buy-in past the line (always, whatever CASINO_DUAL_CONTROL says) ----------------------
+
+def _buy_in_player(params: Mapping[str, Any]) -> Player:
+    return player_get(player_id=params["player_id"])
+
+
+def _buy_in_needs_approval(params: Mapping[str, Any]) -> bool:
+    player = _buy_in_player(params)
+    return (drop.buy_ins_today(table_id=params["table_id"], player=player)
+            + int(params["amount_minor"]) > drop.buy_in_line(player.currency))
+
+
+def _buy_in_take_summary(params: Mapping[str, Any]) -> str:
+    """"Buy-in of 2,500.00 EUR by Anna at Table 1, seat 2: brings Anna's buy-ins at Table 1
+    today to 2,500.00 EUR, above the line of 2,000.00 EUR" (the day as it was asked)."""
+    player = _buy_in_player(params)
+    table = Table.objects.filter(pk=params["table_id"]).first()
+    where = table.name if table else f"table #{params['table_id']}"
+    amount, cur = int(params["amount_minor"]), player.currency
+    day = drop.buy_ins_today(table_id=params["table_id"], player=player) + amount
+    return (f"Buy-in of {money_text(amount, cur)} by {player.name} at {where}, seat "
+            f"{params['seat']}: brings {player.name}'s buy-ins at {where} today to "
+            f"{money_text(day, cur)}, above the line of "
+            f"{money_text(drop.buy_in_line(cur), cur)}")
+
+
+def _buy_in_take_check(params: Mapping[str, Any], by: User) -> None:
+    # Refused now rather than after a pit boss's approval (buy_in_take checks again then):
+    # the table, the seat and its player, and the cash rules' identity line.
+    with transaction.atomic():
+        _, player = drop.buy_in_check(table_id=params["table_id"], seat=params["seat"],
+                                      amount=int(params["amount_minor"]), by=by)
+    cash.cash_movement_check(player=player, direction="in",
+                             amount=int(params["amount_minor"]))
+
+
+def _buy_in_shown(params: Mapping[str, Any]) -> dict[str, Any]:
+    # The amount in the unit at every edge; the minor units stay the service's argument.
+    currency = _buy_in_player(params).currency
+    shown = {k: v for k, v in params.items() if k != "amount_minor"}
+    return {**shown, "amount": format_minor(int(params["amount_minor"]), currency),
+            "currency": currency}
+
+
+def _buy_in_ref(buy_in: drop.BuyIn) -> str:
+    return f"entry:{buy_in.entry_id}"
+
+
 def _entry_ref(entry: Entry) -> str:
     return f"entry:{entry.pk}"
 
@@ -115,6 +169,16 @@ def _count_ref(count: DropCount) -> str:
 
 
 def approval_actions_register() -> None:
+    approvals.action_register(approvals.Action(
+        name=drop.BUY_IN_ACTION, ask_permission=drop.TAKE_BUY_IN,
+        approve_permission=drop.APPROVE_BUY_IN, needs_approval=_buy_in_needs_approval,
+        run=lambda p, by, approved: drop.buy_in_take(
+            table_id=p["table_id"], seat=p["seat"], amount=int(p["amount_minor"]), by=by,
+            player_id=p["player_id"], approved_by=approved),
+        result_ref=_buy_in_ref, summary=_buy_in_take_summary, shown=_buy_in_shown,
+        # The table's screen finds what waits for it by this prefix (approvals_waiting).
+        ref=lambda p: f"table:{p['table_id']}:player:{p['player_id']}",
+        check=_buy_in_take_check, queues=True))
     approvals.action_register(approvals.Action(
         name=SETTLE_RESULTS, ask_permission="rounds.run_rounds",
         approve_permission="casino.approve_results",

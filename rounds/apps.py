@@ -33,8 +33,10 @@ class RoundsConfig(AppConfig):
     }
 
     def ready(self) -> None:
+        from casino.services import Uncounted, uncounted_cash_register
         from ledger.services import entry_kind_register_owner
         from rounds.approvals import approval_actions_register
+        from rounds.drop import player_uncounted_today
         from rounds.services.drop import drop_entry_owner
 
         # A round's settlement is reversed with the round, so the round records it.
@@ -44,3 +46,8 @@ class RoundsConfig(AppConfig):
         for kind, how in drop_entry_owner():
             entry_kind_register_owner(kind=kind, how_to_reverse=how)
         approval_actions_register()
+        # The cage pays out a buy-in's cash once its table's box is counted, or with a pit
+        # boss's approval: it reads which buy-ins are not counted yet from here.
+        uncounted_cash_register(lambda player: [
+            Uncounted(where=u.table_name, amount=u.amount)
+            for u in player_uncounted_today(player)])

@@ -14,10 +14,12 @@ from datetime import date
 
 from django.db.models import Q, QuerySet, Sum
 
-from casino.shared.gaming_day import gaming_days_bounds
+from casino.models import Player
+from casino.selectors import player_account_ref
+from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
 from ledger.models import Account, Line
-from rounds.accounts import table_ref
-from rounds.models import DropCount
+from rounds.accounts import TABLE_REF, table_ref
+from rounds.models import DropCount, Table
 
 BUY_IN = "buy_in"
 DROP_COUNT = "drop_count"
@@ -93,3 +95,56 @@ def drop_count_list(*, table_id: int | None = None, gaming_day: date | None = No
     if exceptions:
         counts = counts.exclude(variance=0)
     return counts.order_by("-gaming_day", "table_id", "-id")
+
+
+def player_buy_ins(*, account_id: int, gaming_day: date) -> dict[int, int]:
+    """Per table: what the player whose account is ``account_id`` bought in for there on
+    ``gaming_day``, in minor units, by the ledger (minus buy-ins corrected on that day, as
+    the drop box's own figure counts them). One grouped query."""
+    since, until = gaming_days_bounds(gaming_day, gaming_day)
+    rows = (Line.objects
+            .filter(Q(entry__kind=BUY_IN)
+                    | Q(entry__kind=REVERSAL, entry__reverses__kind=BUY_IN),
+                    account_id=account_id, entry__created_at__gte=since,
+                    entry__created_at__lt=until)
+            # A buy-in names its table; its correction (a reversal) carries the same ref.
+            .values("entry__ref").order_by("entry__ref")
+            .annotate(total=Sum("amount")).values_list("entry__ref", "total"))
+    return {int(ref.removeprefix(TABLE_REF)): total or 0 for ref, total in rows
+            if ref.startswith(TABLE_REF)}
+
+
+@dataclass(frozen=True)
+class Uncounted:
+    """Cash a player bought in for at a table whose box is not counted yet (minor units)."""
+
+    table_id: int
+    table_name: str
+    amount: int
+
+
+def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncounted]:
+    """The player's buy-ins of ``gaming_day`` at each table whose box for that day is not
+    counted yet: cash that reached their account on the dealer's word alone, which only
+    the count (or a pit boss) confirms went into the box."""
+    taken = {t: a for t, a in player_buy_ins(account_id=account_id,
+                                              gaming_day=gaming_day).items() if a > 0}
+    if not taken:
+        return []
+    counted = set(DropCount.objects.filter(table_id__in=list(taken), gaming_day=gaming_day)
+                  .exclude(status=DropCount.Status.CORRECTED)
+                  .values_list("table_id", flat=True))
+    names = dict(Table.objects.filter(pk__in=list(taken)).values_list("pk", "name"))
+    return [Uncounted(table_id=t, table_name=names.get(t, f"table #{t}"), amount=a)
+            for t, a in sorted(taken.items()) if t not in counted]
+
+
+def player_uncounted_today(player: Player) -> list[Uncounted]:
+    """Today's uncounted buy-ins of ``player`` (the cage's reader: casino.services
+    .uncounted_cash_register)."""
+    account_id = (Account.objects.filter(kind=Account.Kind.PLAYER, currency=player.currency,
+                                         ref=player_account_ref(player.pk))
+                  .values_list("pk", flat=True).first())
+    if account_id is None:
+        return []
+    return player_uncounted_buy_ins(account_id=account_id, gaming_day=gaming_day_of())

@@ -266,6 +266,12 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     send(boss, "POST", "/api/v1/buy-ins/{entry_id}/correct", "Correct a buy-in",
          {"entry_id": wrong["id"]})
     send(dealer, "POST", buy_ins, "Cash taken at a seat", {"table_id": house})
+    # Past the buy-in line: 202, a request the pit boss rejects here (the box's count
+    # below finds the 200.00 taken, nothing more).
+    waiting = send(dealer, "POST", buy_ins, "Past the buy-in line", {"table_id": house},
+                   expect=(202,))
+    assert boss.post(f"/api/v1/approvals/{waiting['id']}/reject", {},
+                     format="json").status_code == 200
     counts = "/api/v1/tables/{table_id}/drop-counts"
     counted = send(count, "POST", counts, "A count that agrees", {"table_id": house})
     send(boss, "POST", "/api/v1/drop-counts/{count_id}/correct", "Counted again",

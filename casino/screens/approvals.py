@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.shared import approvals
@@ -25,11 +27,32 @@ SHOWN = 100  # the newest decided requests shown below the pending ones
 def approval_list(request: HttpRequest) -> HttpResponse:
     user = staff_user(request)
     pending = list(approvals.approval_list(user=user, status=approvals.Approval.Status.PENDING))
-    decided = list(approvals.approval_list(user=user).exclude(
-        status=approvals.Approval.Status.PENDING)[:SHOWN])
+    decided = [{"approval": a, "result": result_link(a)} for a in approvals.approval_list(
+        user=user).exclude(status=approvals.Approval.Status.PENDING)[:SHOWN]]
     rows = [{"approval": a, "may_decide": approvals.approval_may_decide(approval=a, by=user)}
             for a in pending]
     return render(request, TEMPLATE, {"pending": rows, "decided": decided})
+
+
+# What approving made, one click away: the cage's receipt of a movement, the table where a
+# buy-in was credited (named by the operations' registered names, casino.services and
+# rounds.approvals).
+RECEIPTS = ("cage.deposit", "cage.withdrawal")
+AT_THE_TABLE = ("rounds.buy_in",)
+
+
+def result_link(approval: approvals.Approval) -> tuple[str, str] | None:
+    """(words, URL) of what the approved request made, or None (rejected, or nothing to
+    show on a screen)."""
+    kind, _, made = approval.result_ref.partition(":")
+    if approval.status != approvals.Approval.Status.APPROVED or not made.isdigit():
+        return None
+    if approval.action in RECEIPTS and kind == "entry":
+        return f"Receipt #{made}", reverse("console:cage:receipt", args=[int(made)])
+    if approval.action in AT_THE_TABLE:
+        table_id = approval.params.get("table_id")
+        return "At the table", reverse("console:table", args=[table_id])
+    return None
 
 
 @staff_may()
@@ -41,8 +64,11 @@ def approval_decide(request: HttpRequest, approval_id: int) -> HttpResponse:
         decided = approvals.approval_decide(approval_id=approval_id, approve=approve,
                                             by=staff_user(request), note=note)
         verb = "approved" if approve else "rejected"
-        messages.success(request, f"Request #{decided.pk} is {verb}: "
-                                  f"{sentence_text(decided.summary)}")
+        said = f"Request #{decided.pk} is {verb}: {sentence_text(decided.summary)}"
+        made = result_link(decided)
+        # What approving made (a receipt), one click away from the decision.
+        messages.success(request, format_html('{} <a href="{}">{}</a>', said, made[1],
+                                              made[0]) if made else said)
     except DomainError as error:
         messages.error(request, error.message[:1].upper() + error.message[1:])
         refusal_trace_request(request, error,

@@ -17,14 +17,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash, selectors, services
 from casino.models import Player
+from casino.screens.approvals import result_link
 from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
-from casino.shared.gaming_day import gaming_days_bounds
+from casino.shared.gaming_day import gaming_day_of, gaming_day_start, gaming_days_bounds
 from casino.shared.guards import staff_may
 from casino.shared.idempotency import form_once_claim, form_once_done, form_once_token
 from casino.shared.refusals import refusal_trace_request
-from casino.shared.templatetags.money import money_said, money_text
+from casino.shared.templatetags.money import money_said
 from ledger.selectors import Statement, account_find, account_statement
 
 TEMPLATES = "casino/screens/cage/"
@@ -121,6 +122,13 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "day": services.cage_day_totals(player=player),
         "cap": services.cage_cap(player.currency),
         "pending": approvals.approvals_pending(ref=selectors.player_account_ref(player.pk)),
+        # Today's movements a pit boss approved, each with its receipt one click away.
+        "approved": [{"approval": a, "result": result_link(a)}
+                     for a in approvals.approvals_approved_since(
+                         ref=selectors.player_account_ref(player.pk),
+                         since=gaming_day_start(gaming_day_of()))],
+        # Today's buy-ins at tables not counted yet: paid out only with a pit boss's approval.
+        "uncounted": services.player_uncounted(player=player),
     }
     return render(request, TEMPLATES + "player.html", context, status=status)
 
@@ -161,10 +169,11 @@ def _movement(request: HttpRequest, player_id: int, *, kind: str) -> HttpRespons
         refusal_trace_request(request, exc, action=action)
         return _player_page(request, player, **forms, status=exc.status)
     if done.approval is not None:
-        cap = money_text(services.cage_cap(player.currency), player.currency)
-        messages.warning(request, f"{done.approval.summary}: above the cage's limit of {cap}, "
-                                  f"it waits for a pit boss's approval "
-                                  f"(request #{done.approval.pk}). No money has moved yet.")
+        # The request's own sentence says why it waits (the day's total against the line,
+        # or buy-ins not counted yet): casino.services._cage_move_summary.
+        messages.warning(request, f"{done.approval.summary}. It waits for a pit boss's "
+                                  f"approval (request #{done.approval.pk}); no money has "
+                                  "moved yet.")
         return redirect("console:cage:player", player_id=player.pk)
     return redirect("console:cage:receipt", entry_id=done.result.pk)
 

@@ -27,7 +27,13 @@ Which operations need approval:
 - results-only settlements, when ``CASINO_DUAL_CONTROL`` is on;
 - a cage deposit, withdrawal or correction that brings what the cage credited to the player
   (or debited from them) in the gaming day above ``CASINO_CAGE_APPROVAL_ABOVE`` (always;
-  casino.services).
+  casino.services), and a withdrawal that draws on the player's buy-ins of the day at a
+  table whose box is not counted yet;
+- a buy-in that brings the player's buy-ins at one table in the gaming day above
+  ``CASINO_BUY_IN_APPROVAL_ABOVE`` (always; rounds.services.drop).
+
+A movement measured against a line (``Action.queues``) waits alone: another one within
+the line goes through beside it, and another past the line waits as a request of its own.
 """
 
 from __future__ import annotations
@@ -79,6 +85,7 @@ class Approval(models.Model):
         permissions = [
             ("approve_results", "Can approve a results-only settlement"),
             ("approve_cage_movement", "Can approve a cage movement above the cap"),
+            ("approve_buy_in", "Can approve a buy-in above the buy-in line"),
             # Oversight (pit bosses, auditors): every request, not only one's own.
             ("view_all_approvals", "Can view every request and its decision"),
         ]
@@ -120,6 +127,12 @@ class Action:
     # The parameters as an edge shows them: amounts in the currency's unit ("10000.01"),
     # never the minor units the service takes; None: as asked.
     shown: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    # A movement measured against a line by itself (the cage's deposits and withdrawals, a
+    # buy-in): one waiting for a pit boss blocks only what would pass the line again. Such
+    # a call within the line goes through beside it (a payout from money already there),
+    # and one past it is filed as a request of its own, decided on its own. False: one
+    # request per thing concerned, which every other step on it waits for.
+    queues: bool = False
 
     def approver_permission(self, params: Mapping[str, Any]) -> str:
         if self.approve_permission_for is not None:
@@ -162,7 +175,8 @@ def approval_required_check(*, action: str, params: Mapping[str, Any], by: User 
         raise Conflict(f"{spec.summary(params)} needs a second person's approval: ask for it "
                        "and a colleague with the right decides.", code="approval_required",
                        detail={"action": action})
-    approval_pending_check(ref=spec.ref(params))
+    if not spec.queues:
+        approval_pending_check(ref=spec.ref(params))
 
 
 def approval_carried_check(*, approved_by: Approval | None, by: User | None,
@@ -292,7 +306,8 @@ def approval_request(*, action: str, params: Mapping[str, Any], by: User) -> App
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
                            [f"casino.approval:{ref}"])
-        approval_pending_check(ref=ref)
+        if not spec.queues:
+            approval_pending_check(ref=ref)
         return Approval.objects.create(action=action, params=dict(params),
                                        summary=spec.summary(params)[:300], ref=ref,
                                        requested_by=by)
@@ -378,6 +393,22 @@ def approvals_pending(*, ref: str) -> list[Approval]:
     """The requests about ``ref`` ("round:4", "player:3") waiting for a decision, oldest
     first: the screens show them where the step they wait for would be taken."""
     return list(Approval.objects.filter(ref=ref, status=Approval.Status.PENDING)
+                .select_related("requested_by").order_by("id"))
+
+
+def approvals_approved_since(*, ref: str, since: Any) -> list[Approval]:
+    """The requests about ``ref`` approved since ``since``, newest first: a screen links each
+    to what it made (the receipt of a movement approved while the person waited)."""
+    return list(Approval.objects.filter(ref=ref, status=Approval.Status.APPROVED,
+                                        decided_at__gte=since)
+                .select_related("requested_by", "decided_by").order_by("-id"))
+
+
+def approvals_pending_under(*, prefix: str, action: str) -> list[Approval]:
+    """The pending requests of ``action`` whose ref starts with ``prefix`` ("table:1:": a
+    table's buy-ins waiting, whoever they are for), oldest first."""
+    return list(Approval.objects.filter(ref__startswith=prefix, action=action,
+                                        status=Approval.Status.PENDING)
                 .select_related("requested_by").order_by("id"))
 
 

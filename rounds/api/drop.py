@@ -33,7 +33,7 @@ from rounds.services.drop import (
     COUNT_DROP,
     TAKE_BUY_IN,
     BuyIn,
-    buy_in_take,
+    buy_in_submit,
     drop_count_explain,
     drop_count_explain_check,
     drop_count_record,
@@ -146,13 +146,22 @@ class BuyInsView(ApiView):
 
     @extend_schema(summary="Take a seated player's cash at the table (a buy-in)",
                    description="The player's account is credited from the table's drop box "
-                               "(a ledger entry of kind buy_in).",
-                   request=BuyInIn, examples=ex.BUY_IN, responses={201: BuyInOut})
+                               "(a ledger entry of kind buy_in). One that brings the "
+                               "player's buy-ins at this table in the gaming day above "
+                               "CASINO_BUY_IN_APPROVAL_ABOVE (2,000.00 by default) moves "
+                               "nothing yet: the answer is 202 with a pending request that "
+                               "another pit boss approves (POST /api/v1/approvals/{id}/"
+                               "approve), and the buy-in posts then (the player still "
+                               "seated, the box not counted).",
+                   request=BuyInIn, examples=ex.BUY_IN,
+                   responses={201: BuyInOut, 202: ApprovalOutput})
     def post(self, request: Request, table_id: int) -> Response:
         data = parse(BuyInIn, request.data, currency=_table_currency(table_id))
-        buy_in = buy_in_take(table_id=table_id, seat=data["seat"], amount=data["amount"],
+        done = buy_in_submit(table_id=table_id, seat=data["seat"], amount=data["amount"],
                              by=acting_user(request))
-        return Response(BuyInOut(buy_in).data, status=status.HTTP_201_CREATED)
+        if done.approval is not None:
+            return approval_response(done.approval, status.HTTP_202_ACCEPTED)
+        return Response(BuyInOut(done.result).data, status=status.HTTP_201_CREATED)
 
 
 def _counts_page(request: Request, view: ApiView, table_id: int | None) -> Response:

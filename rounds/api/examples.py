@@ -80,7 +80,12 @@ UNDO = [
 ]
 
 # The drop box (rounds.api.drop).
-BUY_IN = [example("Cash taken at a seat", {"seat": 1, "amount": "200.00"})]
+BUY_IN = [
+    example("Cash taken at a seat", {"seat": 1, "amount": "200.00"}),
+    example("Past the buy-in line", {"seat": 1, "amount": "2500.00"},
+            "Above CASINO_BUY_IN_APPROVAL_ABOVE (2,000.00) for the player's day at the "
+            "table: 202 and a request a pit boss approves; nothing moves before"),
+]
 DROP_COUNT = [
     example("A count that agrees", {"gaming_day": "2026-12-06", "counted": "200.00",
                                     "witness": "pitboss"}),

@@ -16,6 +16,7 @@ from django.db.models import Max, Prefetch, Q
 
 from casino.models import Player
 from casino.selectors import player_account_ref, player_label
+from casino.shared import approvals
 from casino.shared.money import format_minor
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
@@ -40,6 +41,7 @@ from rounds.selectors import (
     round_positions_in_play,
 )
 from rounds.services.banking import banker_cover_required, card_room_bank
+from rounds.services.drop import BUY_IN_ACTION
 from rounds.services.play import round_house_stake_cap
 from rounds.settlement import cover_order
 
@@ -607,3 +609,28 @@ def deck_codes() -> list[str]:
     cards = [c for c in paigow.DECK if not c.is_joker]
     cards.sort(key=lambda c: ("SHDC".index(c.suit), -c.rank))
     return [c.code for c in cards] + [paigow.JOKER.code]
+
+
+@dataclass(frozen=True)
+class BuyInWaiting:
+    """A buy-in past the line, waiting for a pit boss: where, how much, and its request."""
+
+    approval_id: int
+    seat: int
+    player_name: str
+    amount: int
+    summary: str
+    requested_by: str
+
+
+def buy_ins_waiting(*, table_id: int) -> list[BuyInWaiting]:
+    """The table's buy-ins waiting for a pit boss's approval, oldest first."""
+    waiting = approvals.approvals_pending_under(prefix=f"table:{table_id}:",
+                                                action=BUY_IN_ACTION)
+    names = dict(Player.objects.filter(pk__in={a.params["player_id"] for a in waiting})
+                 .values_list("pk", "name"))
+    return [BuyInWaiting(approval_id=a.pk, seat=int(a.params["seat"]),
+                         player_name=names.get(a.params["player_id"], ""),
+                         amount=int(a.params["amount_minor"]), summary=a.summary,
+                         requested_by=a.requested_by.get_username())
+            for a in waiting]

@@ -46,7 +46,7 @@ from rounds.screens.forms import (
 from rounds.screens.refusals import refusal_text
 from rounds.selectors import table_run_by
 from rounds.services import deal_draft
-from rounds.services.drop import TAKE_BUY_IN, buy_in_take
+from rounds.services.drop import TAKE_BUY_IN, buy_in_submit
 from rounds.services.variance import EXPLAIN_VARIANCE, variance_explain
 from rounds.variance import floor_variance, min_rounds
 
@@ -83,6 +83,9 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         "can_run": user.has_perm(RUN), "can_pit": user.has_perm(PIT),
         "can_void": user.has_perm(VOID), "can_reverse": user.has_perm(REVERSE),
         "can_buy_in": user.has_perm(TAKE_BUY_IN),
+        # Buy-ins past the line waiting for a pit boss: shown at their seat's form, with
+        # the request, until decided (nothing is credited before).
+        "buy_ins_waiting": selectors.buy_ins_waiting(table_id=table_id),
         # The buy-in forms' form-once token (a seat's form adds its number to it).
         "once_buy_in": form_once_token(),
         "positions": POSITIONS,
@@ -499,12 +502,19 @@ def buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
             if form_once_claim(request, {"table": table_id, "seat": seat,
                                          "amount": amount}) is not None:
                 return redirect("console:table", table_id)
-            taken = buy_in_take(table_id=table_id, seat=seat, amount=amount,
-                                by=staff_user(request))
+            done = buy_in_submit(table_id=table_id, seat=seat, amount=amount,
+                                 by=staff_user(request))
             form_once_done(request, reverse("console:table", args=[table_id]))
-        messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
-                                  f"{amount_show(taken.amount, taken.currency)} "
-                                  f"{taken.currency}: credited to their account.")
+        if done.approval is not None:
+            # Past the buy-in line: nothing credited until another pit boss approves.
+            messages.warning(request, f"{done.approval.summary}. It is waiting for a pit "
+                                      f"boss's approval (request #{done.approval.pk}): "
+                                      "nothing is credited until then.")
+        else:
+            taken = done.result
+            messages.success(request, f"{taken.player_name} (seat {seat}) bought in for "
+                                      f"{amount_show(taken.amount, taken.currency)} "
+                                      f"{taken.currency}: credited to their account.")
     except DomainError as error:
         _refused(request, error, currency=table.currency)
     return _screen(request, table_id)

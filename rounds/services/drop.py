@@ -3,7 +3,10 @@
 - A buy-in: a seated player hands the dealer cash; it goes through the slot into the
   table's drop box and the player's account is credited from the drop box's account, one
   ledger entry of kind ``buy_in``. ``buy_in_take`` validates (``buy_in_check``), then
-  writes (``buy_in_post``), in one transaction.
+  writes (``buy_in_post``), in one transaction. One that brings the player's buy-ins at
+  the table in the gaming day above ``CASINO_BUY_IN_APPROVAL_ABOVE`` waits for a pit
+  boss's approval (``buy_in_submit``): credited on the dealer's word, it could be paid
+  out at the cage before the box's count shows whether the cash was ever there.
 - A drop count: two people (the counter and a witness) count a table's box for a gaming
   day. The counted cash moves from the drop box to the cage (an entry of kind
   ``drop_count``); what the count found more or less than the day's buy-ins recorded moves
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -32,6 +36,7 @@ from casino.shared import approvals
 from casino.shared.approvals import Approval
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
+from casino.shared.money import to_minor
 from casino.shared.permissions import permission_refused
 from ledger import services as ledger
 from ledger.models import Account, Entry
@@ -42,7 +47,7 @@ from rounds.accounts import (
     player_account,
     table_ref,
 )
-from rounds.drop import BUY_IN, DROP_COUNT, DROP_VARIANCE, drop_recorded
+from rounds.drop import BUY_IN, DROP_COUNT, DROP_VARIANCE, drop_recorded, player_buy_ins
 from rounds.locks import drop_count_lock, seat_lock, table_lock
 from rounds.models import DropCount, Table
 from rounds.services.tables import seat_number_check
@@ -51,6 +56,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 TAKE_BUY_IN = "rounds.take_buy_in"
+# A buy-in past the line: the request a pit boss approves (rounds.approvals).
+BUY_IN_ACTION = "rounds.buy_in"
+APPROVE_BUY_IN = "casino.approve_buy_in"
 COUNT_DROP = "rounds.count_drop"
 WITNESS_DROP = "rounds.witness_drop"
 CORRECT_DROP = "rounds.correct_drop_count"
@@ -108,8 +116,20 @@ def buy_in_check(*, table_id: int, seat: int, amount: int, by: User | None,
     return table, row.player
 
 
+def buy_in_line(currency: str) -> int:
+    """The most a player buys in for at one table in a gaming day on the dealer's word
+    alone (``CASINO_BUY_IN_APPROVAL_ABOVE``), in minor units."""
+    return to_minor(str(settings.CASINO_BUY_IN_APPROVAL_ABOVE), currency)
+
+
+def buy_ins_today(*, table_id: int, player: Player) -> int:
+    """What ``player`` bought in for at the table in the current gaming day (minor units)."""
+    return player_buy_ins(account_id=player_account(player).pk,
+                          gaming_day=gaming_day_of()).get(table_id, 0)
+
+
 def buy_in_post(*, table: Table, seat: int, player: Player, amount: int,
-                by: User | None) -> BuyIn:
+                by: User | None, approved_by: Approval | None = None) -> BuyIn:
     """Credit the player's account from the table's drop box: one ``buy_in`` entry.
 
     The caller holds the table's row and the seat's locked (buy_in_check), so the player is
@@ -122,6 +142,14 @@ def buy_in_post(*, table: Table, seat: int, player: Player, amount: int,
     # the other; past the identity line without an identity on file, nothing is posted.
     account_lock(account_ids=sorted([box.pk, account.pk]))
     cash.cash_movement_check(player=player, direction="in", amount=amount)
+    # Past the buy-in line a pit boss approves first, whoever calls; the day's buy-ins are
+    # read under the table's and the accounts' locks, so two at once cannot both pass on
+    # one reading (casino.shared.approvals).
+    approvals.approval_required_check(
+        action=BUY_IN_ACTION,
+        params={"table_id": table.pk, "seat": seat, "player_id": player.pk,
+                "amount_minor": amount},
+        by=by, approved_by=approved_by)
     entry = ledger.entry_post(
         kind=BUY_IN, memo=f"Buy-in at {table.name}, seat {seat}",
         lines=[(box.pk, -amount), (account.pk, amount)], by=by, ref=table_ref(table.pk))
@@ -131,13 +159,42 @@ def buy_in_post(*, table: Table, seat: int, player: Player, amount: int,
                  gaming_day=gaming_day_of(entry.created_at), created_at=entry.created_at)
 
 
-def buy_in_take(*, table_id: int, seat: int, amount: int, by: User | None) -> BuyIn:
+def buy_in_take(*, table_id: int, seat: int, amount: int, by: User | None,
+                player_id: int | None = None, approved_by: Approval | None = None,
+                ) -> BuyIn:
     """Cash a dealer takes at the table from the player in ``seat``: validate, then write,
-    in one transaction (a refusal changes nothing)."""
+    in one transaction (a refusal changes nothing). Past the buy-in line it needs a pit
+    boss's approval (``approved_by``, handed over by approval_decide; buy_in_submit asks
+    for it). ``player_id``: the player the cash was taken from, when asked earlier (a
+    request approved later): refused if the seat now holds someone else."""
     with transaction.atomic():
         # Every check that may refuse the buy-in runs here, before the entry is posted.
         table, player = buy_in_check(table_id=table_id, seat=seat, amount=amount, by=by)
-        return buy_in_post(table=table, seat=seat, player=player, amount=amount, by=by)
+        if player_id is not None and player.pk != player_id:
+            raise Conflict(f"Seat {seat} of {table.name} now holds {player.name}, not the "
+                           "player this cash was taken from: reject the request.",
+                           code="seat_changed",
+                           detail={"table_id": table_id, "seat": seat,
+                                   "player_id": player_id, "seated": player.pk})
+        return buy_in_post(table=table, seat=seat, player=player, amount=amount, by=by,
+                           approved_by=approved_by)
+
+
+def buy_in_submit(*, table_id: int, seat: int, amount: int,
+                  by: User | None) -> approvals.Submitted:
+    """A buy-in as the API and the console take it: posted now, or, past the buy-in line,
+    filed for a pit boss's approval with nothing moved (casino.shared.approvals). The
+    request names the player seated now, so an approval never credits someone else."""
+    with transaction.atomic():
+        # Refused now what would be refused anyway (who may, the amount, the table, the
+        # seat); the locks are let go: buy_in_take takes them again to write.
+        _, player = buy_in_check(table_id=table_id, seat=seat, amount=amount, by=by)
+    assert by is not None
+    return approvals.action_submit(
+        action=BUY_IN_ACTION,
+        params={"table_id": table_id, "seat": seat, "player_id": player.pk,
+                "amount_minor": amount},
+        by=by)
 
 
 # --- the count --------------------------------------------------------------------------------

@@ -286,7 +286,7 @@ def test_a_new_player_is_registered_and_takes_a_first_deposit(
 def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
     screen_factory: Any, staff_user: Any, anna: Player, settings: Any
 ) -> None:
-    # given a cage limit of 500.00 per movement
+    # given a cage line of 500.00 a player's gaming day
     settings.CASINO_CAGE_APPROVAL_ABOVE = "500.00"
     staff_user(roles.CAGE, "carla")
     staff_user(roles.PIT_BOSS, "petra")
@@ -300,9 +300,11 @@ def test_a_deposit_above_the_cap_waits_for_a_pit_boss_who_approves_it_on_screen(
     deposit.get_by_label("Amount (EUR)").fill("2000.00")
     deposit.get_by_role("button", name="Deposit").click()
 
-    # then it waits for a pit boss, and no money has moved
+    # then it waits for a pit boss, saying the day's total against the line, and no money
+    # has moved
     cage.page.get_by_text("waits for a pit boss's approval").wait_for()
-    assert "above the cage's limit of 500.00 EUR" in cage.page.locator("main").inner_text()
+    assert ("brings today's deposits to 2,100.00 EUR, above the cage's line of 500.00 EUR"
+            in cage.page.locator("main").inner_text())
     cage.shot("waiting")
     assert Entry.objects.count() == entries and player_balance(anna).posted == 8_000
 

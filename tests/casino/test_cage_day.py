@@ -77,21 +77,21 @@ def test_twelve_deposits_of_1000_in_a_day_the_eleventh_waits_for_a_pit_boss(
         assert move(cage_client, player, "deposits", "1000.00").status_code == 201
     # the eleventh would bring the day to 11,000.00: it waits
     eleventh = move(cage_client, player, "deposits", "1000.00")
-    # the twelfth is refused while the eleventh waits, not filed beside it
+    # the twelfth would pass the line by itself too: it waits as a request of its own
     twelfth = move(cage_client, player, "deposits", "1000.00")
 
     assert eleventh.status_code == 202, eleventh.json()
     assert eleventh.json()["action"] == "cage.deposit"
-    assert twelfth.status_code == 409
-    assert twelfth.json()["error"]["code"] == "approval_pending"
-    assert twelfth.json()["error"]["detail"]["approval_id"] == eleventh.json()["id"]
+    assert twelfth.status_code == 202, twelfth.json()
+    assert twelfth.json()["id"] != eleventh.json()["id"]
     assert Entry.objects.filter(kind="deposit").count() == 10
     assert posted(player) == 1_000_000
-    # the pit boss approves the eleventh; past the cap, the next one waits too
+    # the pit boss approves each on its own; past the cap, the next one waits too
     assert approve(pit_boss_client, eleventh.json()["id"]).status_code == 200
-    assert posted(player) == 1_100_000
+    assert approve(pit_boss_client, twelfth.json()["id"]).status_code == 200
+    assert posted(player) == 1_200_000
     assert move(cage_client, player, "deposits", "1000.00").status_code == 202
-    assert Entry.objects.filter(kind="deposit").count() == 11
+    assert Entry.objects.filter(kind="deposit").count() == 12
 
 
 def test_withdrawals_count_apart_from_deposits(cage_client, pit_boss_client):
@@ -232,23 +232,32 @@ def test_a_request_whose_asker_lost_the_role_does_not_run(cage_client, pit_boss_
 
 # --- a pending request is not walked around ------------------------------------------------
 
-def test_a_pending_withdrawal_is_not_paid_out_around_in_smaller_slips(
+def test_a_pending_withdrawal_leaves_payouts_within_the_line_but_not_past_it(
     cage_client, pit_boss_client, staff_client
 ):
     player = funded(cage_client, pit_boss_client)
     asked = move(cage_client, player, "withdrawals", "15000.00")
     assert asked.status_code == 202
 
-    # another clerk pays out below the cap while the request waits: refused
+    # another clerk pays out within the line while the request waits: it goes through
     direct = move(staff_client(roles.CAGE), player, "withdrawals", "5000.00")
+    # and past the line again (5,000.00 + 6,000.00 today): it waits, nothing paid
+    past = move(staff_client(roles.CAGE), player, "withdrawals", "6000.00")
 
-    assert direct.status_code == 409 and direct.json()["error"]["code"] == "approval_pending"
-    assert not Entry.objects.filter(kind="withdrawal").exists()
-    assert posted(player) == 2_000_000
-    # once decided (rejected), the cage works again
-    pit_boss_client.post(f"/api/v1/approvals/{asked.json()['id']}/reject", {}, format="json")
-    assert move(cage_client, player, "withdrawals", "5000.00").status_code == 201
+    assert direct.status_code == 201, direct.json()
+    assert past.status_code == 202, past.json()
+    assert "brings today's withdrawals to 11,000.00 EUR" in past.json()["summary"]
+    assert Entry.objects.filter(kind="withdrawal").count() == 1
     assert posted(player) == 1_500_000
+    # the first request, approved now, finds 15,000.00 still there: paid
+    assert approve(pit_boss_client, asked.json()["id"]).status_code == 200
+    assert posted(player) == 0
+    # the second cannot be paid from nothing: refused, it stays pending, nothing moves
+    refused = approve(pit_boss_client, past.json()["id"])
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "insufficient_funds"
+    assert Approval.objects.get(pk=past.json()["id"]).status == "pending"
+    assert Entry.objects.filter(kind="withdrawal").count() == 2
 
 
 # --- the service checks the approval it is handed ------------------------------------------
@@ -292,7 +301,7 @@ def test_an_approval_carries_out_one_operation_once(cage_client, pit_boss_client
 
 # --- the console: the same rules --------------------------------------------------------------
 
-def test_at_the_console_the_eleventh_deposit_of_the_day_waits_and_is_shown(db):
+def test_at_the_console_the_eleventh_deposit_of_the_day_waits_and_says_the_days_total(db):
     clerk, _ = staff_create(username="clerk", role=roles.CAGE)
     client = Client()
     client.force_login(clerk)
@@ -303,17 +312,25 @@ def test_at_the_console_the_eleventh_deposit_of_the_day_waits_and_is_shown(db):
         response = client.post(url, {"deposit-amount": "1000.00", "once": f"t{n}"})
         assert response.status_code == 302 and "/receipts/" in response["Location"]
     eleventh = client.post(url, {"deposit-amount": "1000.00", "once": "t10"}, follow=True)
-    twelfth = client.post(url, {"deposit-amount": "1000.00", "once": "t11"})
+    twelfth = client.post(url, {"deposit-amount": "500.00", "once": "t11"}, follow=True)
+    # a payout from the 10,000.00 already there does not wait for the deposits
+    paid = client.post(f"/cage/players/{anna.pk}/withdraw/",
+                       {"withdraw-amount": "400.00", "once": "t12"})
 
     page = eleventh.content.decode()
-    assert "waits for a pit boss" in page and 'data-testid="pending-approvals"' in page
-    assert "10,000.00 EUR credited" in page or "10000.00 EUR credited" in page
-    assert twelfth.status_code == 409
-    assert "waits for a decision" in twelfth.content.decode()
+    assert ("Deposit of 1,000.00 EUR for Anna: brings today&#x27;s deposits to 11,000.00 EUR, "
+            "above the cage&#x27;s line of 10,000.00 EUR. It waits for a pit boss") in page
+    assert "limit" not in page
+    assert 'data-testid="pending-approvals"' in page
+    assert "10,000.00 EUR credited" in page
+    # the twelfth passes the line by itself too: a request of its own
+    assert "brings today&#x27;s deposits to 10,500.00 EUR" in twelfth.content.decode()
+    assert paid.status_code == 302 and "/receipts/" in paid["Location"]
     assert Entry.objects.filter(kind="deposit").count() == 10
-    assert player_balance(anna).posted == 1_000_000
-    (waiting,) = Approval.objects.filter(status="pending")
-    assert waiting.requested_by == clerk and waiting.params["amount_minor"] == 100_000
+    assert player_balance(anna).posted == 1_000_000 - 40_000
+    waiting = Approval.objects.filter(status="pending").order_by("id")
+    assert [a.params["amount_minor"] for a in waiting] == [100_000, 50_000]
+    assert {a.requested_by for a in waiting} == {clerk}
 
 
 # --- two clerks at once cannot both pass the cap on one reading ------------------------------

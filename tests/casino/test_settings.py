@@ -136,3 +136,11 @@ def test_the_identity_line_set_under_its_old_name_is_read_with_a_deprecation_war
     quiet = run_manage("check", DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
                        CASINO_ID_REQUIRED_FROM="2500.00")
     assert "casino.W003" not in quiet.stdout + quiet.stderr
+
+
+def test_a_buy_in_line_that_is_not_a_plain_decimal_stops_the_service():
+    done = run_manage("check", DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
+                      CASINO_BUY_IN_APPROVAL_ABOVE="2,000")
+
+    assert done.returncode != 0
+    assert "CASINO_BUY_IN_APPROVAL_ABOVE must be a plain decimal such as 2000.00" in done.stderr

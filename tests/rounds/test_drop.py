@@ -403,7 +403,8 @@ def test_a_buy_in_past_the_identity_line_is_refused_and_one_under_it_counts_as_c
 
 
 def test_buy_ins_past_the_report_line_make_a_cash_transaction_report(
-        dealer_client, auditor_client, table, seat_player):
+        dealer_client, auditor_client, table, seat_player, settings):
+    settings.CASINO_BUY_IN_APPROVAL_ABOVE = "100000.00"   # the buy-in line aside
     player = seat_player(table, 2, funds=0)   # with an identity on file
     first = buy_in(dealer_client, table, 2, "6000.00")
     second = buy_in(dealer_client, table, 2, "4500.00")
@@ -463,7 +464,8 @@ def test_the_buy_in_form_sent_twice_credits_the_player_once(table, seat_player):
 
 def test_a_buy_in_in_error_is_corrected_through_its_own_door_and_the_cash_rules_follow(
         dealer_client, pit_boss_client, cage_client, auditor_client, witness, table,
-        seat_player):
+        seat_player, settings):
+    settings.CASINO_BUY_IN_APPROVAL_ABOVE = "100000.00"   # the buy-in line aside
     player = seat_player(table, 1, funds=0)   # with an identity on file
     wrong = buy_in(dealer_client, table, 1, "12000.00")      # meant 1,200.00
     day = gaming_day_of()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -75,6 +76,11 @@ class ErrorOutput(serializers.Serializer):
     error = ErrorDetail()
 
 
+# Each kind of thing an approval makes, and the route that reads it (by name: this module
+# names no app).
+RESULT_ROUTES = {"entry": "api:ledger-entry", "round": "api:round"}
+
+
 class ApprovalOutput(serializers.Serializer):
     id = serializers.IntegerField()
     action = serializers.CharField()
@@ -89,6 +95,24 @@ class ApprovalOutput(serializers.Serializer):
     decided_at = serializers.DateTimeField(allow_null=True)
     note = serializers.CharField()
     result_ref = serializers.CharField(help_text='What approving made: "entry:13", "round:4".')
+    result_id = serializers.SerializerMethodField(
+        help_text="The id of what approving made (the ledger entry of a deposit, a "
+                  "withdrawal or a buy-in; the round; the drop count); null until approved.")
+    result_url = serializers.SerializerMethodField(
+        help_text="Where to read what approving made (the entry, the round), or null.")
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_result_id(self, approval: approvals.Approval) -> int | None:
+        made = approval.result_ref.partition(":")[2]
+        return int(made) if made.isdigit() else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_result_url(self, approval: approvals.Approval) -> str | None:
+        kind, _, made = approval.result_ref.partition(":")
+        name = RESULT_ROUTES.get(kind)
+        if name is None or not made.isdigit():
+            return None
+        return reverse(name, args=[int(made)])
 
     def get_requested_by(self, approval: approvals.Approval) -> str:
         return approval.requested_by.get_username()
