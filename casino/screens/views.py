@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import cash, selectors, services
 from casino.models import Player
+from casino.screens.exclusions import player_exclusions_context
 from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
@@ -121,6 +122,8 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "day": services.cage_day_totals(player=player),
         "cap": services.cage_cap(player.currency),
         "pending": approvals.approvals_pending(ref=selectors.player_account_ref(player.pk)),
+        # Self-excluded or barred: shown, recorded and lifted here too.
+        **player_exclusions_context(request, player),
     }
     return render(request, TEMPLATES + "player.html", context, status=status)
 
