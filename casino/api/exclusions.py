@@ -76,14 +76,14 @@ class ExclusionQuery(serializers.Serializer):
                                      required=False,
                                      help_text="current (default): in force or starting "
                                                "later; all: every one, lifted and ended too.")
-    kind = serializers.ChoiceField(choices=["", *Exclusion.Kind.values], default="",
-                                   required=False)
+    kind = serializers.ChoiceField(choices=Exclusion.Kind.choices, required=False,
+                                   help_text="Only this kind; both when left out.")
 
 
 def _listed(request: Request, view: ApiView, player_id: int | None = None) -> Response:
     query = view.query_values(request)
     found = exclusions.exclusion_list(current=query["status"] == "current",
-                                      kind=query["kind"], player_id=player_id)
+                                      kind=query.get("kind", ""), player_id=player_id)
     return Response(ExclusionOutput(found, many=True).data)
 
 
