@@ -25,8 +25,7 @@ EXCLUSION: Spec = (
 )
 NOTE = ("Every exclusion in force on the gaming day: it covers the day and was not lifted "
         "before the day began (one lifted during the day is listed with its lift). An "
-        "excluded player is refused a seat, a wager, a buy-in, a deposit and the bank "
-        "(409 player_excluded).")
+        "excluded player is refused a seat, a wager, a buy-in, a deposit and the bank.")
 
 
 def exclusions_layout(p: dict[str, Any]) -> tuple[list[Section], list[str]]:

@@ -52,7 +52,9 @@ def exclusions_shown(found: Any, user: Any) -> list[dict[str, Any]]:
                       else exclusions.LIFT_SELF)
         rows.append({
             "exclusion": e, "state": state, "state_words": exclusions.STATE_WORDS[state],
-            "words": f"{e.player.name} {exclusions.exclusion_words(e)}",
+            # Beside the player's name (the list) or under it (their page): "Self-excluded
+            # until 2027-06-01".
+            "words": exclusions.exclusion_words(e).removeprefix("is ").capitalize(),
             "pending": approvals.approvals_pending(ref=f"exclusion:{e.pk}"),
             "may_lift": state != "lifted" and user.has_perm(permission),
             "needs_second": exclusions.exclusion_lift_needs_approval(e),

@@ -63,6 +63,7 @@ def test_an_excluded_player_is_refused_at_a_seat_and_at_the_cage(
     expect(page.get_by_text(f"Recorded: Anna Meyer is self-excluded until {until}")
            ).to_be_visible()
     row = page.locator(f"tr[data-exclusion='{Exclusion.objects.get().pk}']")
+    expect(row).to_contain_text(f"Self-excluded until {until}")
     expect(row).to_contain_text("In force")
     expect(row).to_contain_text("Asked at the cage to be kept from play")
     _keep(boss.shot("exclusions-page"), "exclusions-page", width)
