@@ -348,3 +348,66 @@ def test_an_exclusion_never_changes_but_by_its_lift(pit_boss_client, runtime_rol
         "lift_reason = 'Reviewed' WHERE id = %s", [barred["id"]])
     with refused("was lifted and changes no more"):
         sql("UPDATE casino_exclusion SET lift_reason = 'Again' WHERE id = %s", [barred["id"]])
+
+
+# --- a record and a seating at the same moment -----------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seating_at_the_moment_of_an_exclusion_waits_for_it_or_went_first():
+    import threading
+
+    from django.db import connections
+
+    from casino import roles
+    from casino.exclusions import PlayerExcluded, exclusion_record
+    from casino.services import staff_create
+    from rounds import services
+
+    # given a pit boss about to seat Anna while the cage records her self-exclusion
+    boss, _ = staff_create(username="boss-race", role=roles.PIT_BOSS)
+    clerk, _ = staff_create(username="cage-race", role=roles.CAGE)
+    race = services.table_create(by=boss, name="Race")
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def seat(player_id: int) -> None:
+        try:
+            start.wait(timeout=30)
+            services.seat_take(table_id=race.pk, number=2, player_id=player_id, by=boss)
+            outcomes.append("seated")
+        except PlayerExcluded:
+            outcomes.append("player_excluded")
+        except BaseException as other:  # a deadlock, anything else
+            outcomes.append(repr(other))
+        finally:
+            connections.close_all()
+
+    def record(player_id: int) -> None:
+        try:
+            start.wait(timeout=30)
+            exclusion_record(player_id=player_id, kind="self", reason="Asked", by=clerk)
+            outcomes.append("recorded")
+        except BaseException as other:
+            outcomes.append(repr(other))
+        finally:
+            connections.close_all()
+
+    for n in range(5):
+        anna = make_player(name=f"Anna {n}", by=boss)
+        outcomes.clear()
+        threads = [threading.Thread(target=step, args=(anna.pk,)) for step in (seat, record)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+
+        # then the seating found the exclusion, or it was seated before the record began:
+        # the player's row is locked by both, so neither reads past the other
+        assert "recorded" in outcomes and len(outcomes) == 2, outcomes
+        seated = Seat.objects.filter(player=anna).first()
+        exclusion = Exclusion.objects.get(player=anna)
+        if "seated" in outcomes:
+            assert seated is not None and seated.since < exclusion.recorded_at
+            Seat.objects.filter(pk=seated.pk).update(player=None, since=None)
+        else:
+            assert outcomes.count("player_excluded") == 1 and seated is None
