@@ -63,10 +63,27 @@ def player_exclusion_on(*, player_id: int, day: date | None = None) -> Exclusion
     default), or None. Of several, a barring first, then the one that lasts longest."""
     day = day or gaming_day_of()
     found = list(Exclusion.objects.filter(_covers(day), player_id=player_id))
-    if not found:
-        return None
-    return min(found, key=lambda e: (e.kind != Exclusion.Kind.BARRED,
-                                     -(e.until or date.max).toordinal(), e.pk))
+    return min(found, key=_first) if found else None
+
+
+def players_excluded(*, player_ids: list[int], day: date | None = None,
+                     ) -> dict[int, Exclusion]:
+    """The exclusion keeping each of these players from play on ``day`` (today's gaming
+    day by default), by player, in one read: the table screen names the seated players an
+    exclusion now covers."""
+    day = day or gaming_day_of()
+    found: dict[int, Exclusion] = {}
+    for exclusion in Exclusion.objects.filter(_covers(day), player_id__in=player_ids):
+        kept = found.get(exclusion.player_id)
+        if kept is None or _first(exclusion) < _first(kept):
+            found[exclusion.player_id] = exclusion
+    return found
+
+
+def _first(exclusion: Exclusion) -> tuple[bool, int, int]:
+    # Of several, a barring first, then the one that lasts longest.
+    return (exclusion.kind != Exclusion.Kind.BARRED,
+            -(exclusion.until or date.max).toordinal(), exclusion.pk)
 
 
 def exclusion_words(exclusion: Exclusion) -> str:

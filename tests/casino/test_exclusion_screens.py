@@ -129,6 +129,9 @@ def test_the_table_screen_refuses_a_seated_excluded_players_wager_buy_in_and_ban
     exclusion_record(player_id=anna.pk, kind="barred", reason="Cheating", by=pit_boss)
     entries = Entry.objects.count()
 
+    # the screen says so before anyone tries
+    assert ("Anna (seat 1) is barred for good: no further wager, buy-in or bank; a pit boss "
+            "unseats them.") in _text(boss.get(f"/tables/{table.pk}/"))
     wager = _text(boss.post(f"/rounds/{round_.pk}/wagers/", {"seat": 1, "amount": "10.00"},
                             headers=HTMX))
     buy_in = _text(boss.post(f"/tables/{table.pk}/buy-ins/", {"seat": 1, "amount": "50.00"},
