@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 from casino import selectors, services
-from casino.models import CashReport, Player, Refusal
+from casino.models import CashReport, Exclusion, Player, Refusal
 from casino.shared.admin import ReadOnlyAdmin, StyledAdmin
 from casino.shared.approvals import VIEW_ALL, Approval
 from casino.shared.errors import DomainError
@@ -147,6 +147,21 @@ class CashReportAdmin(ReadOnlyAdmin):
     @admin.display(description="cash out")
     def cash_out_shown(self, report: CashReport) -> str:
         return f"{format_minor(report.cash_out, report.currency)} {report.currency}"
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(ReadOnlyAdmin):
+    """Self-excluded and barred players, read as the regulator reads them; recorded and
+    lifted through the services' doors (the console's Exclusions page, the API), so every
+    lift of a self-exclusion before its end waits for a second person."""
+
+    list_display = ["id", "player", "kind", "starts", "until", "recorded_by", "recorded_at",
+                    "lifted_at"]
+    list_filter = ["kind"]
+    search_fields = ["player__name", "reason"]
+    fields = ["player", "kind", "starts", "until", "reason", "recorded_by", "recorded_at",
+              "lifted_at", "lifted_by", "lift_reason", "lift_approved_by"]
+    list_select_related = ["player", "recorded_by"]
 
 
 @admin.register(Refusal)

@@ -38,11 +38,14 @@ class CasinoConfig(AppConfig):
         # (casino/shared/approvals.py; its trigger says how: casino/migrations/0012).
         "casino_approval": Privileges(update=("status", "decided_by_id", "decided_at", "note",
                                               "result_ref")),
+        # An exclusion changes only by its lift, once (casino/migrations/0013).
+        "casino_exclusion": Privileges(update=("lifted_at", "lifted_by_id", "lift_reason",
+                                               "lift_approved_by_id")),
     }
 
     def ready(self) -> None:
         # auth: its signal receivers log refused logins; checks: registers the deploy checks.
-        from casino import roles
+        from casino import exclusions, roles
         from casino.services import approval_actions_register
         from casino.shared import auth, checks, db_roles, refusals  # noqa: F401
         from ledger.services import entry_kind_register_owner
@@ -54,6 +57,7 @@ class CasinoConfig(AppConfig):
                 "/api/v1/players/{id}/corrections with the entry and a reason)")
 
         approval_actions_register()
+        exclusions.approval_actions_register()
         # Failed logins leave a trace, from the admin and the token endpoint alike.
         user_login_failed.connect(refusals.login_failed,
                                   dispatch_uid="casino.shared.refusals.login")

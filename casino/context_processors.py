@@ -17,6 +17,7 @@ NAV: list[tuple[str, str, str]] = [
     # Every staff member sees the requests they asked for; pit bosses decide them.
     ("Approvals", "console:approvals", ""),
     ("Drop count", "console:drop-count", "rounds.count_drop"),
+    ("Exclusions", "console:exclusions", "casino.view_exclusion"),
     ("Reports", "console:reports", "rounds.run_reports"),
     ("Admin", "admin:index", ""),
 ]

@@ -5,6 +5,9 @@ Design overview
   per player and currency); this model only says who they are.
 - ``Currency`` is shared: a player's account and a table (rounds.models.Table, beside its
   seats and rounds) are each in one of these currencies.
+- An ``Exclusion`` keeps a player from play: self-excluded or barred, for a time or for
+  good; every door that seats, takes a wager, a buy-in, a deposit or gives the bank asks
+  casino.exclusions.player_exclusion_check.
 - Staff are Django users; their role is the Django group they belong to (casino.roles).
 - Requests waiting for a second person, refused attempts and answers kept for retried POSTs
   are models of their own modules (casino.shared.approvals, casino.shared.refusals,
@@ -163,6 +166,68 @@ class CashReport(models.Model):
 
     def __str__(self) -> str:
         return f"Cash report #{self.pk}: player #{self.player_id}, {self.gaming_day}"
+
+
+class Exclusion(models.Model):
+    """A player kept from play: self-excluded (they asked) or barred (the casino decided),
+    from ``starts`` until ``until`` (inclusive; null: for good), with a reason and who
+    recorded it. A player is excluded on a gaming day when an exclusion not lifted covers
+    it (casino.exclusions.player_exclusion_check, the one check every door calls).
+
+    Append-only but for its lift, once: ``lifted_at``, ``lifted_by`` and ``lift_reason``
+    (and ``lift_approved_by``, the second person, when a self-exclusion is lifted before
+    its end) are the only columns that ever change, from empty to set; PostgreSQL holds it
+    (casino/migrations/sql/0014_exclusions.pg.sql)."""
+
+    class Kind(models.TextChoices):
+        SELF = "self", "Self-excluded"
+        BARRED = "barred", "Barred"
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="exclusions")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    starts = models.DateField()
+    until = models.DateField(null=True, blank=True, help_text="Inclusive; empty: for good.")
+    reason = models.TextField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.PROTECT, related_name="+")
+    lift_reason = models.TextField(blank=True, default="")
+    lift_approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                         on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["player", "lifted_at"])]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(kind__in=["self", "barred"]),
+                                   name="exclusion_kind_known"),
+            models.CheckConstraint(condition=models.Q(until__isnull=True)
+                                   | models.Q(until__gte=models.F("starts")),
+                                   name="exclusion_ends_after_it_starts"),
+            models.CheckConstraint(condition=~models.Q(reason=""),
+                                   name="exclusion_has_a_reason"),
+            # Lifted is who, when and why together; a second person never lifts alone.
+            models.CheckConstraint(
+                condition=models.Q(lifted_at__isnull=True, lifted_by__isnull=True,
+                                   lift_reason="", lift_approved_by__isnull=True)
+                | (models.Q(lifted_at__isnull=False, lifted_by__isnull=False)
+                   & ~models.Q(lift_reason="")),
+                name="exclusion_lifted_whole"),
+            models.CheckConstraint(
+                condition=models.Q(lift_approved_by__isnull=True)
+                | ~models.Q(lift_approved_by=models.F("lifted_by")),
+                name="exclusion_lift_approved_by_another_person"),
+        ]
+        permissions = [
+            ("lift_exclusion", "Can lift a self-exclusion (or approve lifting one)"),
+            ("lift_barring", "Can lift a barring"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Exclusion #{self.pk}: player #{self.player_id}, {self.kind}"
 
 
 def default_deal_modes() -> list[str]:

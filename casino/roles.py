@@ -49,6 +49,12 @@ _PIT_BOSS = _DEALER | {
     # The cash rules (casino.cash): the multiple transaction log and the day's reports.
     "casino.view_cash_log",
     "casino.view_cashreport",
+    # Exclusions: record one, lift a barring, lift a self-exclusion (asking or approving:
+    # never both for one request, casino.exclusions).
+    "casino.view_exclusion",
+    "casino.add_exclusion",
+    "casino.lift_exclusion",
+    "casino.lift_barring",
     "rounds.add_table",
     "rounds.change_table",
     "rounds.void_round",
@@ -82,6 +88,11 @@ _CAGE = {
     "casino.view_approval",
     # The multiple transaction log, which the cage keeps (not the cash reports).
     "casino.view_cash_log",
+    # Exclusions: record one; ask for, or approve, lifting a self-exclusion (a barring is
+    # the pit boss's to lift).
+    "casino.view_exclusion",
+    "casino.add_exclusion",
+    "casino.lift_exclusion",
     # A player's history at the cage (players' accounts only, not the house's).
     "ledger.view_account",
     "ledger.view_entry",

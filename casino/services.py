@@ -20,6 +20,7 @@ from knox.models import AuthToken
 
 from casino import cash, roles
 from casino.countries import country_code
+from casino.exclusions import player_exclusion_check
 from casino.models import ID_NUMBER_SHAPE, Currency, IdDocument, Player
 from casino.selectors import (
     namesake_text,
@@ -325,6 +326,10 @@ def _cage_move(*, player_id: int, amount: int, to_player: bool, kind: str, memo:
         account = player_account_open(player=player)
         cage = _cage_account(player.currency)
         account_lock(account_ids=[account.pk, cage.pk])
+        if to_player:
+            # Self-excluded or barred: no deposit (casino.exclusions); a withdrawal pays out
+            # the player's own money and is never refused for it.
+            player_exclusion_check(player=player, doing="deposit at the cage")
         # Without an identity on file, not past the identity line (casino.cash): refused
         # before anything waits for a pit boss.
         cash.cash_movement_check(player=player, direction="in" if to_player else "out",
@@ -537,6 +542,7 @@ def _cage_move_summary(kind: str) -> Any:
 def _deposit_check(params: Mapping[str, Any], by: User) -> None:
     # Refused now rather than after a pit boss's approval: the service checks again then.
     player = player_get(player_id=params["player_id"])
+    player_exclusion_check(player=player, doing="deposit at the cage")
     cash.cash_movement_check(player=player, direction="in",
                              amount=int(params["amount_minor"]))
 

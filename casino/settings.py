@@ -407,7 +407,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     # The identity document's kinds, named once whichever field carries them.
-    "ENUM_NAME_OVERRIDES": {"IdDocumentKindEnum": "casino.models.IdDocument"},
+    "ENUM_NAME_OVERRIDES": {"IdDocumentKindEnum": "casino.models.IdDocument",
+                            "ExclusionKindEnum": "casino.models.Exclusion.Kind"},
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -19,6 +19,7 @@ from drf_spectacular.views import (
 )
 
 from casino.screens import approvals as approval_screens
+from casino.screens import exclusions as exclusion_screens
 from casino.screens import urls as cage_urls
 from reports import urls as report_urls
 
@@ -37,6 +38,10 @@ console: list[URLPattern | URLResolver] = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("cage/", include(([*cage_urls.urlpatterns, *report_urls.cage], cage_urls.app_name))),
     path("approvals/", approval_screens.approval_list, name="approvals"),
+    path("exclusions/", exclusion_screens.exclusion_list, name="exclusions"),
+    path("exclusions/record/", exclusion_screens.exclusion_record, name="exclusion-record"),
+    path("exclusions/<int:exclusion_id>/lift/", exclusion_screens.exclusion_lift,
+         name="exclusion-lift"),
     path("approvals/<int:approval_id>/decide/", approval_screens.approval_decide,
          name="approval-decide"),
     path("", include(report_urls.console)),

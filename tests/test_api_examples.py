@@ -27,7 +27,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.services import player_deposit, staff_create
+from casino.services import player_create, player_deposit, staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
@@ -344,6 +344,22 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     second = send(cage, "POST", deposits, "A deposit", {"player_id": anna}, own=big)
     send(boss2, "POST", "/api/v1/approvals/{approval_id}/reject", "Reject",
          {"approval_id": second["id"]})
+
+    # Exclusions: one player self-excluded, one barred; the pit lifts the barring, the
+    # cage asks to lift the self-exclusion before its end and a pit boss approves it.
+    cara = player_create(name="Cara Lind", currency="EUR", by=None).pk
+    dan = player_create(name="Dan Roth", currency="EUR", by=None).pk
+    exclusions = "/api/v1/players/{player_id}/exclusions"
+    own = send(cage, "POST", exclusions, "A self-exclusion for six months",
+               {"player_id": cara})
+    barred = send(boss, "POST", exclusions, "A barring for good", {"player_id": dan})
+    lift = "/api/v1/exclusions/{exclusion_id}/lift"
+    assert send(boss, "POST", lift, "Lift an exclusion",
+                {"exclusion_id": barred["id"]})["state"] == "lifted"
+    asked = send(cage, "POST", lift, "Lift an exclusion", {"exclusion_id": own["id"]})
+    assert asked["status"] == "pending"
+    send(boss, "POST", "/api/v1/approvals/{approval_id}/approve", "Approve",
+         {"approval_id": asked["id"]})
 
     # A ledger entry of no flow's, reversed.
     send(boss, "POST", "/api/v1/ledger/entries/{entry_id}/reverse", "Reverse an entry",

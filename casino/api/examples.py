@@ -28,3 +28,14 @@ DEPOSIT = [example("A deposit", {"amount": "500.00", "reference": "Slip 1042"})]
 WITHDRAWAL = [example("A withdrawal", {"amount": "200.00", "reference": "Slip 1043"})]
 CORRECTION = [example("Correct a movement", {"entry": 1, "reason": "Keyed twice"},
                       "The deposit's or withdrawal's entry id")]
+EXCLUSION = [
+    example("A self-exclusion for six months", {
+        "kind": "self", "until": "2027-06-01",
+        "reason": "Asked at the cage to be kept from play"},
+        "Refused at every seat, wager, buy-in, deposit and bank until then"),
+    example("A barring for good", {"kind": "barred", "until": None,
+                                   "reason": "Caught marking cards at table 2"},
+            "Only a pit boss lifts it"),
+]
+EXCLUSION_LIFT = [example("Lift an exclusion", {"reason": "Reviewed with the player"},
+                          "A self-exclusion before its end waits for a second person")]

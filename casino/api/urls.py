@@ -16,7 +16,7 @@ urlpatterns = [
 
 # Players and the cage (casino.api.players), requests waiting for a second person
 # (casino.shared.api.approvals), and the ledger (ledger.api).
-from casino.api import cash, players  # noqa: E402
+from casino.api import cash, exclusions, players  # noqa: E402
 from casino.shared.api import approvals  # noqa: E402
 
 urlpatterns += [
@@ -28,6 +28,11 @@ urlpatterns += [
          name="player-withdrawals"),
     path("players/<int:player_id>/corrections", players.PlayerCorrectionView.as_view(),
          name="player-corrections"),
+    path("players/<int:player_id>/exclusions", exclusions.PlayerExclusionsView.as_view(),
+         name="player-exclusions"),
+    path("exclusions", exclusions.ExclusionListView.as_view(), name="exclusions"),
+    path("exclusions/<int:exclusion_id>/lift", exclusions.ExclusionLiftView.as_view(),
+         name="exclusion-lift"),
     path("cash-log", cash.CashLogView.as_view(), name="cash-log"),
     path("cash-reports", cash.CashReportListView.as_view(), name="cash-reports"),
     path("cash-reports/<int:report_id>/file", cash.CashReportFileView.as_view(),

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import cash, selectors, services
 from casino.models import Player
 from casino.screens.approvals import result_link
+from casino.screens.exclusions import player_exclusions_context
 from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
@@ -129,6 +130,8 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
                          since=gaming_day_start(gaming_day_of()))],
         # Today's buy-ins at tables not counted yet: paid out only with a pit boss's approval.
         "uncounted": services.player_uncounted(player=player),
+        # Self-excluded or barred: shown, recorded and lifted here too.
+        **player_exclusions_context(request, player),
     }
     return render(request, TEMPLATES + "player.html", context, status=status)
 

@@ -27,6 +27,7 @@ from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
 from reports.card_room import proposition_report, rotation_log
+from reports.exclusions import exclusions_layout
 from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
 from reports.play import (
     BankerReport,
@@ -492,6 +493,12 @@ def _rotation_log(p: dict[str, Any]) -> Laid:
                 charts=[], notes=notes)
 
 
+def _exclusions(p: dict[str, Any]) -> Laid:
+    sections, notes = exclusions_layout(p)
+    return Laid(title="Exclusions", period=f"gaming day {day_text(p['gaming_day'])}",
+                sections=sections, charts=[], notes=notes)
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -526,6 +533,9 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          _proposition_day, (*_PLAY, "casino.view_player")),
     Kind("rotation_log", "A table's bank rotation log", ("table", "gaming_day"),
          _rotation_log, _PLAY),
+    # Who was kept from play: self-excluded and barred players.
+    Kind("exclusions", "Self-excluded and barred players", ("gaming_day",), _exclusions,
+         (*_PLAY, "casino.view_exclusion")),
 )}
 MAX_DAYS = 366   # a range report covers at most a year of gaming days
 

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from casino.exclusions import exclusion_words, players_excluded
 from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import DomainError
@@ -119,6 +120,15 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
             context["result_positions"] = [
                 {"position": p, "label": selectors.position_label(p, names)}
                 for p in selectors.outcome_positions(round_)]
+    # A player excluded while seated stays in the seat but places no wager, buys in nothing
+    # and takes no bank (casino.exclusions): the screen says so before anyone tries.
+    seated = [row for row in screen.seats if row.player is not None]
+    excluded = players_excluded(player_ids=[row.player.pk for row in seated
+                                            if row.player is not None])
+    context["excluded_seated"] = [
+        f"{row.player.name} (seat {row.number}) {exclusion_words(excluded[row.player.pk])}: "
+        "no further wager, buy-in or bank; a pit boss unseats them."
+        for row in seated if row.player is not None and row.player.pk in excluded]
     if user.has_perm(PIT):
         context["seatable"] = selectors.seatable_players(table=screen.table)
     context["focus"], context["focus_at"] = (_next_focus(context) if context["can_run"]

@@ -31,6 +31,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino import cash
+from casino.exclusions import player_exclusion_check
 from casino.models import Player
 from casino.shared import approvals
 from casino.shared.approvals import Approval
@@ -103,6 +104,8 @@ def buy_in_check(*, table_id: int, seat: int, amount: int, by: User | None,
     if row is None or row.player is None:
         raise Conflict(f"Seat {seat} of {table.name} is empty: seat the player first.",
                        code="seat_empty", detail={"table_id": table_id, "seat": seat})
+    # A player excluded while seated brings no more cash to the table (casino.exclusions).
+    player_exclusion_check(player=row.player, doing="buy in")
     today = gaming_day_of()
     # A box counted today holds nothing the count did not see: cash taken after it would
     # stay in the box uncounted (the day is counted once), so the table takes no more

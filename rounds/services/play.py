@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Max, Q
 
+from casino.exclusions import player_exclusion_check
 from casino.models import Player
 from casino.selectors import player_label
 from casino.shared import approvals
@@ -90,6 +91,8 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
+    # A player excluded while seated places no further wager (casino.exclusions).
+    player_exclusion_check(player=player, doing="place a wager")
     if not round_.table_rules.wager_allowed(amount):
         low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
         cur = round_.currency
@@ -273,6 +276,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
                                detail={"fields": {"seat": ["required unless house is true"]}})
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
+    player_exclusion_check(player=player, doing="take the bank")
     # Who may bank is the rotation's to say (rules §7.1), for every door alike.
     table = round_bank_table(round_)
     refusal = rotation.bank_refusal(table, seat)
@@ -405,6 +409,7 @@ def _card_room_banker_set(round_: Round, *, by: User, house: bool, seat: int | N
     if seat is not None:
         seat_number_check(seat)
         player = seated_player_lock(round_, seat)
+        player_exclusion_check(player=player, doing="take the bank")
         refusal = rotation.bank_refusal(table, seat)
         if refusal is not None:
             code = refusal.reason.value if refusal.reason in (
@@ -412,6 +417,17 @@ def _card_room_banker_set(round_: Round, *, by: User, house: bool, seat: int | N
                 else BankerNotAllowed.code
             raise BankerNotAllowed(refusal.message, code=code,
                                    detail={"seat": seat, "reason": refusal.reason.value})
+        # "To every seated player in seat order" (docs/rules.md §14.1): a seat takes the
+        # bank when the offer reaches it, not before the seat offered it now declines.
+        offer = rotation.bank_offer(table)
+        if offer.seat != seat:
+            offered = (f"seat {offer.seat} ({table.seated[offer.seat]})"
+                       if offer.seat is not None else "no seat")
+            raise BankNotOffered(
+                f"the bank is offered to {offered} now: seat {seat} "
+                f"({table.seated[seat]}) takes it only when the offer reaches them, each "
+                "seat before them in turn declining it",
+                detail={"seat": seat, "offered": offer.seat})
         passed = rotation.passed_before(table, seat)
     else:
         offer = rotation.bank_offer(table)
@@ -446,6 +462,7 @@ def _proposition_player(round_: Round, player_id: int) -> Player:
         raise Conflict(f"{player.name} plays in {player.currency}; this table plays in "
                        f"{round_.currency}", code="wrong_currency",
                        detail={"third_party": player_id})
+    player_exclusion_check(player=player, doing="take the bank")
     return player
 
 

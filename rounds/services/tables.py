@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino.exclusions import player_exclusion_check
 from casino.models import Player
 from casino.selectors import player_label
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
@@ -225,6 +226,8 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
         raise SeatProblem(
             f"{who} plays in {player.currency}; this table plays in {table.currency}"
         )
+    # Self-excluded or barred: refused here as at every door (casino.exclusions).
+    player_exclusion_check(player=player, doing="be seated")
     seat = seats[number]
     if seat.player_id == player.pk:
         return seat

@@ -185,7 +185,8 @@ def test_wagers_are_covered_from_the_dealers_left_round_the_table(dealer, card_t
     dealer.wager(round_id, 1, "50.00")
     dealer.wager(round_id, 5, "50.00")
 
-    # seat 3 banks: seat 5 is on its left before seat 1
+    # seat 3 banks (seat 1, offered it first, declines): seat 5 is on its left before seat 1
+    bank_passed_to(dealer, round_id, 3)
     dealer.banker(round_id, seat=3, cover="50.00")
     body = dealer.settle(round_id, {"outcomes": {"1": "win", "5": "win"}})
 
@@ -248,9 +249,21 @@ def test_the_proposition_player_alone_plays_the_dealers_hand_in_a_dealt_round(
 
 # --- the rotation -------------------------------------------------------------------------------
 
+def bank_passed_to(dealer, round_id: int, seat: int) -> None:
+    """The seats offered the bank before ``seat`` decline it, in turn (rules §14.1: a seat
+    takes the bank only when the offer reaches it)."""
+    while True:
+        offers = [e["data"]["seat"] for e in dealer.get(round_id)["events"]
+                  if e["kind"] == "bank_offered"]
+        if offers[-1] in (seat, None):
+            return
+        dealer.call("post", f"/api/v1/rounds/{round_id}/banker/decline", {"seat": offers[-1]})
+
+
 def played_bank(dealer, table, seat: int, wager_seat: int, **banker: Any) -> dict:
     round_id = dealer.open_round(table)["id"]
     dealer.wager(round_id, wager_seat, "10.00")
+    bank_passed_to(dealer, round_id, seat)
     body = dealer.banker(round_id, seat=seat, **banker)
     dealer.settle(round_id, {"outcomes": {str(wager_seat): "push"}})
     return body
@@ -291,7 +304,8 @@ def test_the_bank_moves_on_after_the_tables_rotation_minutes(dealer, make_table,
 
     assert refused["error"]["code"] == "bank_time_up"
     assert "40 minutes" in refused["error"]["message"]
-    # before the time is up, it may bank again
+    # before the time is up, it may bank again, once seat 2 (offered it first) declines
+    bank_passed_to(dealer, round_id, 1)
     assert dealer.banker(round_id, seat=1)["banker"]["seat"] == 1
 
 
@@ -544,6 +558,7 @@ def test_card_room_ratings_count_each_banks_own_cover_and_only_wagers_with_actio
     # then seat 2's 100.00 alone against seat 1 covering 40.00: 60.00 gets no action
     second = dealer.open_round(card_table)["id"]
     dealer.wager(second, 2, "100.00")
+    bank_passed_to(dealer, second, 3)
     dealer.banker(second, seat=3, cover="40.00")
     dealer.settle(second, {"outcomes": {"2": "win"}})
 

@@ -19,6 +19,8 @@ from casino.models import Player
 from casino.services import player_create, player_deposit, staff_create
 from rounds import services
 from rounds.models import Round, Table
+from rounds.paigow.rotation import bank_offer
+from rounds.selectors import round_bank_table
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +56,9 @@ def _text(page: Any) -> str:
 def _played(round_: Round, pit_boss: Any, seat: int, wagers: dict[int, int]) -> None:
     for n, amount in wagers.items():
         services.wager_place(round_id=round_.pk, seat=n, amount=amount, by=pit_boss)
+    # The seats offered the bank before ``seat`` decline it, in turn (rules §14.1).
+    while (offered := bank_offer(round_bank_table(round_)).seat) not in (seat, None):
+        services.round_bank_decline(round_id=round_.pk, seat=offered, by=pit_boss)
     services.banker_set(round_id=round_.pk, seat=seat, by=pit_boss)
     services.round_settle(round_id=round_.pk, by=pit_boss,
                           outcomes={str(n): "loss" for n in wagers})
