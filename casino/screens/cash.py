@@ -30,9 +30,10 @@ TEMPLATES = "casino/screens/cash/"
 def _day(request: HttpRequest) -> tuple[GamingDayForm, date | None]:
     """The chosen gaming day, the current one by default; None when what was sent is not a
     day (the form says why)."""
-    form = GamingDayForm(request.GET or None)
-    if not form.is_bound:
-        return form, gaming_day_of()
+    if not request.GET:
+        today = gaming_day_of()
+        return GamingDayForm(initial={"gaming_day": today}), today
+    form = GamingDayForm(request.GET)
     if not form.is_valid():
         return form, None
     return form, form.cleaned_data["gaming_day"] or gaming_day_of()
