@@ -121,8 +121,8 @@ class TableSettingsForm(forms.Form):
         "co_banking": "Co-banking (the house covers half the bank)",
         "first_stack": "First stack",
         "bank_mode": "Who banks",
-        "max_consecutive_banks": "Card room: most consecutive rounds one player banks",
-        "rotation_minutes": "Card room: the bank moves on after (minutes; empty: no limit)",
+        "max_consecutive_banks": "Most consecutive rounds one player banks",
+        "rotation_minutes": "The bank moves on after (minutes; empty: no limit)",
     }
     # Shown apart, under "Card room": they apply when a card room's players bank.
     CARD_ROOM = ("collection_player", "max_consecutive_banks", "rotation_minutes")
@@ -134,7 +134,9 @@ class TableSettingsForm(forms.Form):
         initial["commission_rate"] = _percent(instance.commission_rate)
         super().__init__(data, initial=initial)
         cur = instance.currency
-        model_fields = forms.fields_for_model(Table, fields=self.FIELDS, labels=self.LABELS)
+        # The labels say it all; the model's help texts are the API's and the admin's.
+        model_fields = forms.fields_for_model(Table, fields=self.FIELDS, labels=self.LABELS,
+                                              help_texts=dict.fromkeys(self.FIELDS, ""))
         own = {
             "min_bet": AmountField(currency=cur, label=f"Minimum wager ({cur})"),
             "max_bet": AmountField(currency=cur, label=f"Maximum wager ({cur})"),
@@ -149,8 +151,8 @@ class TableSettingsForm(forms.Form):
                 choices=Table.DealMode.choices, required=False,
                 widget=forms.CheckboxSelectMultiple, label="How rounds may be dealt"),
             "collection_player": AmountField(
-                currency=cur, positive=False, label=f"Card room: the fee of each wager with "
-                                                    f"action ({cur})"),
+                currency=cur, positive=False,
+                label=f"The players' fee: each wager with action ({cur})"),
             "house_way": forms.ChoiceField(
                 choices=[(w, w.replace("_", " ").title()) for w in sorted(paigow.HOUSE_WAYS)],
                 label="House way"),

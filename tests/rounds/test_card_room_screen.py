@@ -141,7 +141,7 @@ def test_the_settings_screen_takes_the_card_room_settings_in_money(pit_boss, car
     client = Client()
     client.force_login(pit_boss)
     page = client.get(f"/tables/{card_table.pk}/settings/")
-    assert "Card room: the fee of each wager with action (EUR)" in _text(page)
+    assert "The players' fee: each wager with action (EUR)" in _text(page)
     assert 'value="0.50"' in page.content.decode()
     assert 'name="band-0-up_to" value="100.00"' in page.content.decode()
     form = page.context["form"]
