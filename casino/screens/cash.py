@@ -39,7 +39,7 @@ def _day(request: HttpRequest) -> tuple[GamingDayForm, date | None]:
     return form, form.cleaned_data["gaming_day"] or gaming_day_of()
 
 
-def _lines(currency: str = "EUR") -> dict[str, int]:
+def _lines(currency: str = "EUR") -> dict[str, int | str]:
     return {"log_line": cash.LOG_LINE.amount(currency),
             "report_line": cash.REPORT_LINE.amount(currency), "line_currency": currency}
 

@@ -6,6 +6,8 @@ to 17,700.00 by later movements of the day."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -133,11 +135,12 @@ def test_the_list_of_reports_reads_its_filings_in_a_fixed_number_of_queries(
         moved(cage_client, player, "deposits", "1.00")
 
     # then listing them reads the filings in one query, not one per report
+    day = CashReport.objects.values_list("gaming_day", flat=True).distinct().get()
     with django_assert_max_num_queries(3):
-        listed = cash.cash_reports(gaming_day=CashReport.objects.first().gaming_day)
+        listed = cash.cash_reports(gaming_day=day)
         assert [r.amended_since_filing for r in listed] == [True, True, True]
-        assert [r.last_filing.filed_by.username for r in listed] == [
-            auditor_client.user.username] * 3
+        assert [getattr(r.last_filing, "filed_by", None) for r in listed] == [
+            auditor_client.user] * 3
 
 
 def test_a_filing_cannot_be_changed_or_deleted_around_the_orm(cage_client, auditor_client):
@@ -146,11 +149,12 @@ def test_a_filing_cannot_be_changed_or_deleted_around_the_orm(cage_client, audit
     filing = CashReportFiling.objects.get(report_id=report["id"])
 
     # then PostgreSQL refuses to rewrite what was filed, or to delete it
-    for sql, args in (
-            ("UPDATE casino_cashreportfiling SET cash_in = 1 WHERE id = %s", [filing.pk]),
-            ("UPDATE casino_cashreportfiling SET filed_at = %s WHERE id = %s",
-             [timezone.now(), filing.pk]),
-            ("DELETE FROM casino_cashreportfiling WHERE id = %s", [filing.pk])):
+    rewrites: list[tuple[str, list[Any]]] = [
+        ("UPDATE casino_cashreportfiling SET cash_in = 1 WHERE id = %s", [filing.pk]),
+        ("UPDATE casino_cashreportfiling SET filed_at = %s WHERE id = %s",
+         [timezone.now(), filing.pk]),
+        ("DELETE FROM casino_cashreportfiling WHERE id = %s", [filing.pk])]
+    for sql, args in rewrites:
         with pytest.raises(IntegrityError, match="casino_cashreportfiling refused"), \
                 transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, args)
