@@ -9,9 +9,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, User
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from casino import selectors, services
+from casino import cash, selectors, services
 from casino.models import CashReport, Exclusion, Player, Refusal
 from casino.shared.admin import ReadOnlyAdmin, StyledAdmin
 from casino.shared.approvals import VIEW_ALL, Approval
@@ -131,14 +132,21 @@ class CashReportAdmin(ReadOnlyAdmin):
     written by the movements themselves and filed through the API."""
 
     list_display = ["gaming_day", "player", "cash_in_shown", "cash_out_shown",
-                    "report_line_passed", "splitting_suspected", "filed_at"]
+                    "report_line_passed", "splitting_suspected", "filings_shown"]
     list_filter = ["report_line_passed", "splitting_suspected"]
     date_hierarchy = "gaming_day"
     fields = ["player", "gaming_day", "currency", "cash_in_shown", "cash_out_shown",
               "movements", "report_line_passed", "splitting_suspected", "reasons",
-              "identity", "history", "created_at", "updated_at", "filed_at", "filed_by"]
-    readonly_fields = ["cash_in_shown", "cash_out_shown"]
-    list_select_related = ["player", "filed_by"]
+              "identity", "history", "created_at", "updated_at", "filings_shown"]
+    readonly_fields = ["cash_in_shown", "cash_out_shown", "filings_shown"]
+    list_select_related = ["player"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CashReport]:
+        return super().get_queryset(request).prefetch_related(cash.FILINGS)
+
+    @admin.display(description="filed")
+    def filings_shown(self, report: CashReport) -> str:
+        return cash.cash_report_filed_words(report)
 
     @admin.display(description="cash in")
     def cash_in_shown(self, report: CashReport) -> str:

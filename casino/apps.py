@@ -34,6 +34,9 @@ class CasinoConfig(AppConfig):
         "axes_accessfailurelog": Privileges(delete=True),
         # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
         "casino_refusal": APPEND_ONLY,
+        # What went to the authority: each filing of a cash report, never changed; an
+        # amendment is a filing of its own (casino/migrations/0013).
+        "casino_cashreportfiling": APPEND_ONLY,
         # A request is decided once, its decision the only columns that change
         # (casino/shared/approvals.py; its trigger says how: casino/migrations/0012).
         "casino_approval": Privileges(update=("status", "decided_by_id", "decided_at", "note",

@@ -45,11 +45,21 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import CharField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    CharField,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
-from casino.models import CashReport, Player
+from casino.models import CashReport, CashReportFiling, Player
 from casino.selectors import player_account_ref
 from casino.shared.errors import Conflict, NotFound
 from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
@@ -364,25 +374,52 @@ def cash_movement_record(*, player: Player, entry: Entry) -> CashReport | None:
     return report
 
 
-def cash_report_file(*, report_id: int, by: User) -> CashReport:
-    """Mark a cash transaction report filed (with the authority), by ``by``, now. A report
-    is filed once (409 ``cash_report_filed``): further movements of its day still update
-    its figures, its history keeps what was filed."""
+class CashReportUnchanged(Conflict):
+    code = "cash_report_filed"
+
+
+def _filed_words(filing: CashReportFiling, currency: str) -> str:
+    return (f"by {filing.filed_by.get_username()} on "
+            f"{timezone.localtime(filing.filed_at):%Y-%m-%d %H:%M} (cash in "
+            f"{money_words(filing.cash_in, currency)}, cash out "
+            f"{money_words(filing.cash_out, currency)})")
+
+
+def cash_report_file_check(*, report: CashReport) -> None:
+    """Refuse to file a report whose figures are those of its last filing (409
+    ``cash_report_filed``, in words): the authority already holds them. A report never
+    filed, or amended since (``amended_since_filing``), may be filed."""
+    last = report.last_filing
+    if last is None or report.amended_since_filing:
+        return
+    raise CashReportUnchanged(
+        f"Cash report #{report.pk} was filed {_filed_words(last, report.currency)} and its "
+        "figures have not changed since: there is nothing to amend.",
+        detail={"cash_report_id": report.pk, "filed_at": last.filed_at.isoformat(),
+                "cash_in": format_minor(report.cash_in, report.currency),
+                "cash_out": format_minor(report.cash_out, report.currency)})
+
+
+def cash_report_file(*, report_id: int, by: User) -> CashReportFiling:
+    """File a cash transaction report with the authority, by ``by``, now: a new filing
+    row keeps who, when and the figures filed. The first is the filing; a report whose
+    figures changed since its last filing (further movements of its day, corrections) is
+    filed again as an amendment, the filings before it kept whole. Filing figures already
+    filed is refused (``cash_report_file_check``).
+
+    Holds the report's row locked from the check to the filing: the movements that
+    update its figures (cash_movement_record) lock it too, so the figures filed are the
+    ones checked."""
     with transaction.atomic():
-        report = CashReport.objects.select_for_update().filter(pk=report_id).first()
+        report = (CashReport.objects.select_for_update().prefetch_related(FILINGS)
+                  .filter(pk=report_id).first())
         if report is None:
             raise NotFound(f"There is no cash report #{report_id}.",
                            detail={"cash_report_id": report_id})
-        if report.filed_at is not None:
-            raise Conflict(f"Cash report #{report_id} was already filed by "
-                           f"{report.filed_by.get_username() if report.filed_by else '?'} "
-                           f"on {timezone.localtime(report.filed_at):%Y-%m-%d %H:%M}.",
-                           code="cash_report_filed",
-                           detail={"cash_report_id": report_id,
-                                   "filed_at": report.filed_at.isoformat()})
-        report.filed_at, report.filed_by = timezone.now(), by
-        report.save(update_fields=["filed_at", "filed_by", "updated_at"])
-    return report
+        cash_report_file_check(report=report)
+        return CashReportFiling.objects.create(report=report, filed_at=timezone.now(),
+                                               filed_by=by, cash_in=report.cash_in,
+                                               cash_out=report.cash_out)
 
 
 # --- reading: the log and the reports -------------------------------------------------------
@@ -421,8 +458,36 @@ def cash_log(*, gaming_day: date) -> list[CashLogRow]:
     return found
 
 
+# A report's filings, oldest first, with who filed each: what ``last_filing`` and
+# ``amended_since_filing`` read, one query for a whole list of reports.
+FILINGS = Prefetch("filings", queryset=CashReportFiling.objects.select_related("filed_by")
+                   .order_by("pk"))
+
+
 def cash_reports(*, gaming_day: date) -> list[CashReport]:
     """The day's cash transaction reports (the report line passed, or splitting
-    suspected), by player."""
+    suspected), by player, each with its filings."""
     return list(CashReport.objects.filter(gaming_day=gaming_day)
-                .select_related("player", "filed_by").order_by("player_id"))
+                .select_related("player").prefetch_related(FILINGS).order_by("player_id"))
+
+
+def cash_report_get(*, report_id: int) -> CashReport:
+    """One cash transaction report with its player and filings; NotFound otherwise."""
+    report = (CashReport.objects.select_related("player").prefetch_related(FILINGS)
+              .filter(pk=report_id).first())
+    if report is None:
+        raise NotFound(f"There is no cash report #{report_id}.",
+                       detail={"cash_report_id": report_id})
+    return report
+
+
+def cash_report_filed_words(report: CashReport) -> str:
+    """Where a report stands with the authority, in words, as the screens, the admin and
+    the report file say it."""
+    last = report.last_filing
+    if last is None:
+        return "not filed"
+    said = f"filed {_filed_words(last, report.currency)}"
+    if report.amended_since_filing:
+        said += "; amended since, to be filed again"
+    return said

@@ -17,6 +17,10 @@ NAV: list[tuple[str, str, str]] = [
     # Every staff member sees the requests they asked for; pit bosses decide them.
     ("Approvals", "console:approvals", ""),
     ("Drop count", "console:drop-count", "rounds.count_drop"),
+    # The cash rules' records (casino.cash): the cage keeps the log; pit bosses and
+    # auditors read the reports, which auditors file.
+    ("Cash log", "console:cash-log", "casino.view_cash_log"),
+    ("Cash reports", "console:cash-reports", "casino.view_cashreport"),
     ("Exclusions", "console:exclusions", "casino.view_exclusion"),
     ("Reports", "console:reports", "rounds.run_reports"),
     ("Admin", "admin:index", ""),

@@ -126,7 +126,9 @@ class CashReport(models.Model):
     CASINO_CASH_REPORT_ABOVE, or whose movements look split to stay under a line
     (casino.cash). Written by casino.cash.cash_movement_record as each movement of the day
     comes in; ``history`` keeps every earlier version of the figures, appended, never
-    rewritten. An auditor files it (``filed_at``, ``filed_by``)."""
+    rewritten. An auditor files it: each filing is a row of its own (CashReportFiling),
+    kept whole, so a report whose figures changed after it was filed says so and is filed
+    again as an amendment, the filing before it untouched."""
 
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_reports")
     gaming_day = models.DateField()
@@ -142,9 +144,6 @@ class CashReport(models.Model):
     history = models.JSONField(default=list, help_text="Earlier versions, oldest first.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    filed_at = models.DateTimeField(null=True, blank=True)
-    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                 on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["gaming_day", "player_id"]
@@ -153,11 +152,6 @@ class CashReport(models.Model):
                                     name="cash_report_one_per_player_day"),
             models.CheckConstraint(condition=models.Q(cash_in__gte=0, cash_out__gte=0),
                                    name="cash_report_totals_not_negative"),
-            # Filed is who and when together.
-            models.CheckConstraint(condition=models.Q(filed_at__isnull=True,
-                                                      filed_by__isnull=True)
-                                   | models.Q(filed_at__isnull=False, filed_by__isnull=False),
-                                   name="cash_report_filed_whole"),
         ]
         permissions = [
             ("view_cash_log", "Can read the multiple transaction log"),
@@ -166,6 +160,46 @@ class CashReport(models.Model):
 
     def __str__(self) -> str:
         return f"Cash report #{self.pk}: player #{self.player_id}, {self.gaming_day}"
+
+    @property
+    def last_filing(self) -> CashReportFiling | None:
+        """The latest filing, or None: read from ``filings`` (prefetched by the selectors
+        that list reports, casino.cash.cash_reports), so a page of reports is one query."""
+        filings = list(self.filings.all())
+        return max(filings, key=lambda f: f.pk) if filings else None
+
+    @property
+    def amended_since_filing(self) -> bool:
+        """Filed, and the figures are no longer those of the last filing: the authority
+        holds figures the day has since changed, so the report is to be filed again."""
+        last = self.last_filing
+        return last is not None and (last.cash_in, last.cash_out) != (self.cash_in,
+                                                                       self.cash_out)
+
+
+class CashReportFiling(models.Model):
+    """One filing of a cash transaction report with the authority: who filed it, when, and
+    the figures filed, kept whole. The first is the filing, each later one an amendment
+    (casino.cash.cash_report_file files again only figures that changed). Append-only:
+    PostgreSQL refuses to change or delete a filing (casino/migrations/0013), as the
+    authority's copy cannot be changed either."""
+
+    report = models.ForeignKey(CashReport, on_delete=models.PROTECT, related_name="filings")
+    filed_at = models.DateTimeField()
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                 related_name="+")
+    cash_in = models.BigIntegerField()
+    cash_out = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["report_id", "id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(cash_in__gte=0, cash_out__gte=0),
+                                   name="cash_report_filing_totals_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Filing #{self.pk} of cash report #{self.report_id}"
 
 
 class Exclusion(models.Model):

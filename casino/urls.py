@@ -5,7 +5,7 @@
 - ``console:``: the pit console's pages: login and logout, the floor and tables
   (rounds/screens/urls.py), the reports (reports/urls.py), approvals, and the cage
   (``console:cage:``, casino/screens/urls.py, with the statement's CSV that the reports
-  make, reports/urls.py);
+  make, reports/urls.py), the cash log and the cash reports (casino/screens/cash.py);
 - ``admin:``: Django's admin.
 """
 
@@ -19,6 +19,7 @@ from drf_spectacular.views import (
 )
 
 from casino.screens import approvals as approval_screens
+from casino.screens import cash as cash_screens
 from casino.screens import exclusions as exclusion_screens
 from casino.screens import urls as cage_urls
 from reports import urls as report_urls
@@ -44,6 +45,10 @@ console: list[URLPattern | URLResolver] = [
          name="exclusion-lift"),
     path("approvals/<int:approval_id>/decide/", approval_screens.approval_decide,
          name="approval-decide"),
+    path("cash/log/", cash_screens.cash_log_page, name="cash-log"),
+    path("cash/reports/", cash_screens.cash_reports_page, name="cash-reports"),
+    path("cash/reports/<int:report_id>/file/", cash_screens.cash_report_file,
+         name="cash-report-file"),
     path("", include(report_urls.console)),
     path("", include("rounds.screens.urls")),
 ]

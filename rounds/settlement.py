@@ -173,7 +173,8 @@ def bands_check(bands: Sequence[FeeBand]) -> str | None:
     if not bands:
         return "give at least one band"
     if bands[-1].up_to is not None:
-        return "the last band has no limit (up_to null): it takes any larger action"
+        return ("the last band has no limit (its \"up to\" empty, null in the API): it "
+                "takes any larger action")
     limits = [b.up_to for b in bands[:-1]]
     if any(limit is None for limit in limits):
         return "only the last band has no limit"

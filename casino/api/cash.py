@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino import cash
-from casino.models import CashReport
+from casino.models import CashReport, CashReportFiling
 from casino.shared.api.fields import GamingDayField
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.views import ApiView
@@ -63,6 +63,19 @@ class CashLogView(ApiView):
         return Response(CashLogRowOutput(rows, many=True).data)
 
 
+class CashReportFilingOutput(serializers.Serializer):
+    filed_at = serializers.DateTimeField()
+    filed_by = serializers.CharField(source="filed_by.username")
+    cash_in = serializers.SerializerMethodField()
+    cash_out = serializers.SerializerMethodField()
+
+    def get_cash_in(self, filing: CashReportFiling) -> str:
+        return format_minor(filing.cash_in, filing.report.currency)
+
+    def get_cash_out(self, filing: CashReportFiling) -> str:
+        return format_minor(filing.cash_out, filing.report.currency)
+
+
 class CashReportOutput(serializers.Serializer):
     id = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
@@ -80,8 +93,17 @@ class CashReportOutput(serializers.Serializer):
                                                "figures were last written.")
     history = serializers.JSONField(help_text="Earlier versions of the figures.")
     updated_at = serializers.DateTimeField()
-    filed_at = serializers.DateTimeField(allow_null=True)
-    filed_by = serializers.SerializerMethodField()
+    filed_at = serializers.DateTimeField(source="last_filing.filed_at", allow_null=True,
+                                         help_text="When it was last filed; null: never.")
+    filed_by = serializers.CharField(source="last_filing.filed_by.username", allow_null=True,
+                                     help_text="Who filed it last; null: nobody yet.")
+    amended_since_filing = serializers.BooleanField(
+        help_text="Filed, and its figures now differ from the last filing's: to be filed "
+                  "again (an amendment).")
+    filings = CashReportFilingOutput(many=True, source="filings.all",
+                                     help_text="Every filing, oldest first, with the "
+                                               "figures filed; the first is the filing, "
+                                               "the others amendments.")
 
     def get_cash_in(self, report: CashReport) -> str:
         return format_minor(report.cash_in, report.currency)
@@ -89,8 +111,6 @@ class CashReportOutput(serializers.Serializer):
     def get_cash_out(self, report: CashReport) -> str:
         return format_minor(report.cash_out, report.currency)
 
-    def get_filed_by(self, report: CashReport) -> str | None:
-        return report.filed_by.get_username() if report.filed_by else None
 
 
 class CashReportListView(ApiView):
@@ -111,10 +131,14 @@ class CashReportListView(ApiView):
 class CashReportFileView(ApiView):
     permission_classes = [requires("casino.file_cashreport")]
 
-    @extend_schema(summary="Mark a cash transaction report filed (who and when)",
+    @extend_schema(summary="File a cash transaction report, or file it again as an amendment",
+                   description="Records a filing (who, when, the figures filed). A report "
+                               "whose figures changed since its last filing "
+                               "(`amended_since_filing`) is filed again as an amendment; "
+                               "one unchanged since its last filing is refused (409 "
+                               "`cash_report_filed`).",
                    request=None, responses={200: CashReportOutput})
     def post(self, request: Request, report_id: int) -> Response:
-        report = cash.cash_report_file(report_id=report_id, by=acting_user(request))
-        report.refresh_from_db()
-        return Response(CashReportOutput(report).data)
+        cash.cash_report_file(report_id=report_id, by=acting_user(request))
+        return Response(CashReportOutput(cash.cash_report_get(report_id=report_id)).data)
 

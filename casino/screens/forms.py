@@ -117,3 +117,11 @@ class StatementForm(forms.Form):
             if day is not None and not date(1900, 1, 1) <= day <= date(9998, 12, 31):
                 raise forms.ValidationError("Choose gaming days between 1900 and 9998.")
         return cleaned
+
+
+class GamingDayForm(forms.Form):
+    """The gaming day a cash screen shows; the current one when none is chosen."""
+
+    gaming_day = forms.DateField(required=False, label="Gaming day",
+                                 widget=forms.DateInput(attrs={"type": "date"}),
+                                 error_messages={"invalid": "Choose a day, e.g. 2026-12-06."})

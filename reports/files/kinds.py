@@ -358,8 +358,10 @@ CASH_REPORT: Spec = (
     Column("movements", "Ledger entries", "text"),
     Column("report_line_passed", "Report line passed", "flag"),
     Column("splitting_suspected", "Splitting suspected", "flag"),
-    Column("filed_at", "Filed at", "moment"),
-    Column("filed_by", "Filed by", "text"),
+    Column("filed_at", "Last filed at", "moment"),
+    Column("filed_by", "Last filed by", "text"),
+    Column("filings", "Filings (the first, then amendments)", "int"),
+    Column("amended_since_filing", "Amended since filing", "flag"),
 )
 # Each reason a row of its own: a sentence with the entries, too long for a column.
 CASH_REASON: Spec = (
@@ -373,7 +375,7 @@ def _cash_report(p: dict[str, Any]) -> Laid:
     rows: list[list[Cell]] = []
     reasons: list[list[Cell]] = []
     for r in cash_reports(gaming_day=p["gaming_day"]):
-        who, doc = r.identity, r.identity.get("id_document") or {}
+        who, doc, last = r.identity, r.identity.get("id_document") or {}, r.last_filing
         document = " ".join(v for v in (doc.get("kind"), doc.get("number"),
                                         doc.get("country")) if v)
         rows.append([r.pk, r.gaming_day, r.player_id, who.get("name", r.player.name),
@@ -381,7 +383,9 @@ def _cash_report(p: dict[str, Any]) -> Laid:
                      money(r.cash_in, r.currency), money(r.cash_out, r.currency),
                      r.currency, " ".join(str(e) for e in r.movements),
                      r.report_line_passed, r.splitting_suspected,
-                     r.filed_at, r.filed_by.get_username() if r.filed_by else ""])
+                     last.filed_at if last else None,
+                     last.filed_by.get_username() if last else "",
+                     len(r.filings.all()), r.amended_since_filing])
         reasons += [[r.pk, r.player.name, reason] for reason in r.reasons]
     notes = [f"Cash in and cash out are counted apart, per player and gaming day, each net "
              f"of its corrections; a report is made above CASINO_CASH_REPORT_ABOVE "

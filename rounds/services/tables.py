@@ -63,7 +63,8 @@ def _check_table_rules(table: Table) -> None:
     unknown_modes = [m for m in modes if m not in Table.DealMode.values]
     if not modes or unknown_modes:
         raise ValidationFailed(
-            f"deal_modes lists one or more of {', '.join(Table.DealMode.values)}",
+            "Choose how the table's rounds may be dealt: one or more of "
+            f"{', '.join(Table.DealMode.values)}.",
             detail={"fields": {"deal_modes": [f"choose from {list(Table.DealMode.values)}"]}},
         )
     if table.house_way not in paigow.HOUSE_WAYS:
@@ -79,8 +80,9 @@ def _check_table_rules(table: Table) -> None:
         raise ValidationFailed(why, detail={"fields": {"max_bet": [why]}})
     _check_card_room_settings(table)
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
-        raise ValidationFailed("The commission rate is a fraction of the win: at least 0 and "
-                               "below 1 (0.05 is 5%).")
+        raise ValidationFailed("The commission is from 0 % up to, not including, 100 % of "
+                               "the win (as a rate: at least 0 and below 1; 0.05 is 5 %).",
+                               detail={"fields": {"commission_rate": ["at least 0, below 1"]}})
     table.full_clean(validate_unique=False, validate_constraints=False)
 
 

@@ -71,7 +71,7 @@ def test_an_auditor_asks_for_the_banker_report_and_downloads_it(screen_factory, 
     page = screen.page
     day = gaming_day_of().isoformat()
 
-    page.get_by_role("link", name="Reports").click()
+    page.get_by_role("link", name="Reports", exact=True).click()
     page.get_by_label("Kind").select_option(label="Player-banked rounds")
     page.wait_for_url(re.compile(r"kind=banker"))   # the form now has the kind's fields
     page.get_by_label("Format").select_option("csv")
@@ -146,7 +146,7 @@ def test_an_auditor_asks_for_each_kind_from_the_form_and_reads_it_as_a_page(
     # the warm-up round settled two hours before Bram's: the day has a result by hour
     played_rounds_rewritten(Round.objects.filter(number=1),
                             settled_at=F("settled_at") - timedelta(hours=2))
-    page.get_by_role("link", name="Reports").click()
+    page.get_by_role("link", name="Reports", exact=True).click()
 
     # a table's day: only the table and the gaming day are asked; the table by its name
     page.get_by_label("Kind").select_option(label="A table's day")
@@ -214,7 +214,7 @@ def test_an_auditor_reads_the_books_and_card_room_kinds_as_pages(screen_factory,
     screen.sign_in("audrey")
     page = screen.page
     day = gaming_day_of()
-    page.get_by_role("link", name="Reports").click()
+    page.get_by_role("link", name="Reports", exact=True).click()
 
     def on_the_day(p: Any) -> None:
         p.get_by_label("Gaming day", exact=True).fill(day.isoformat())

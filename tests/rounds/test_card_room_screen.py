@@ -146,15 +146,15 @@ def test_the_settings_screen_takes_the_card_room_settings_in_money(pit_boss, car
     client = Client()
     client.force_login(pit_boss)
     page = client.get(f"/tables/{card_table.pk}/settings/")
-    assert "Card room: the fee of each wager with action (EUR)" in _text(page)
+    assert "The players' fee: each wager with action (EUR)" in _text(page)
     assert 'value="0.50"' in page.content.decode()
-    assert '"up_to": "100.00", "fee": "1.00"' in _text(page)
+    assert 'name="band-0-up_to" value="100.00"' in page.content.decode()
     form = page.context["form"]
-    sent = {name: form.initial.get(name) for name in form.fields}
+    sent = {name: form[name].value() for name in form.fields}
     sent = {k: v for k, v in sent.items() if v is not None and v is not False}
     sent["collection_player"] = "0.25"
-    sent["collection_banker"] = ('[{"up_to": "200.00", "fee": "2.00"}, '
-                                 '{"up_to": null, "fee": "4.00"}]')
+    sent.update({"band-0-up_to": "200.00", "band-0-fee": "2.00", "band-1-up_to": "",
+                 "band-1-fee": "4.00", "band-2-up_to": "", "band-2-fee": ""})
     sent["rotation_minutes"] = "40"
 
     saved = client.post(f"/tables/{card_table.pk}/settings/", sent)

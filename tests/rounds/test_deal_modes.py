@@ -214,7 +214,8 @@ def test_deal_modes_outside_the_choices_are_refused(pit_boss_client, default_tab
 
 @pytest.mark.parametrize("modes", [[], ["cheat"]])
 def test_the_service_refuses_deal_modes_outside_the_choices(pit_boss, default_table, modes):
-    with pytest.raises(ValidationFailed, match="deal_modes"):
+    with pytest.raises(ValidationFailed,
+                       match="may be dealt: one or more of electronic, physical, results"):
         services.table_update(table_id=default_table.pk, by=pit_boss,
                               changes={"deal_modes": modes})
 
