@@ -204,7 +204,7 @@ def test_an_ended_shift_never_changes_nor_is_deleted_as_the_runtime_role(
     for sql in ("UPDATE rounds_dealershift SET ended_at = started_at WHERE id = %s",
                 "UPDATE rounds_dealershift SET started_at = ended_at WHERE id = %s",
                 "DELETE FROM rounds_dealershift WHERE id = %s"):
-        with pytest.raises(Exception, match="refused|permission denied"), \
+        with pytest.raises(Exception, match=r"refused|permission denied"), \
                 transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, [shift_id])
 
@@ -216,7 +216,7 @@ def test_an_open_shift_changes_only_by_its_end_as_the_runtime_role(as_runtime_ro
     shift_id = sign_in(dealer.client, table).json()["id"]
     other = make_table()
 
-    with pytest.raises(Exception, match="permission denied|refused"), \
+    with pytest.raises(Exception, match="permission denied"), \
             transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("UPDATE rounds_dealershift SET table_id = %s WHERE id = %s",
                        [other.pk, shift_id])
