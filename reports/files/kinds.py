@@ -27,6 +27,7 @@ from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
 from reports.card_room import proposition_report, rotation_log
+from reports.dealers import dealer_shift_report
 from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
 from reports.play import (
     BankerReport,
@@ -484,6 +485,52 @@ def _rotation_log(p: dict[str, Any]) -> Laid:
                 charts=[], notes=notes)
 
 
+# --- the dealers: their shifts, pace, refusals and voids ---------------------------------------
+
+DEALER_SHIFT: Spec = (
+    Column("dealer", "Dealer", "text"),
+    Column("table", "Table", "text", source="table_name"),
+    Column("started_at", "From", "moment", nullable=True),
+    Column("ended_at", "To", "moment", nullable=True),
+    Column("minutes", "Minutes signed in", "int", nullable=True),
+    Column("rounds_dealt", "Rounds dealt", "int"),
+    Column("rounds_played", "Rounds played (settled)", "int"),
+    Column("hands", "Player hands settled", "int"),
+    Column("hands_per_hour", "Hands per hour (rounds played per hour signed in)", "ratio",
+           divides="rounds_played / (minutes / 60)", nullable=True),
+    Column("refusals", "Refusals (the dealer's refused attempts)", "int", nullable=True),
+    Column("rounds_voided", "Rounds voided", "int"),
+    Column("rounds_reversed", "Rounds reversed (of those played)", "int"),
+)
+DEALER_EVENT: Spec = (
+    Column("at", "Time (casino)", "moment"),
+    Column("dealer", "Dealer", "text"),
+    Column("table", "Table", "text", source="table_name"),
+    Column("what", "What", "text"),
+    Column("detail", "Why", "text"),
+)
+
+
+def _dealer_shift(p: dict[str, Any]) -> Laid:
+    report = dealer_shift_report(gaming_day=p["gaming_day"])
+    notes = ["A shift runs from the dealer's sign-in at a table to their relief (by "
+             "themselves, a pit boss, or the next dealer signing in); a shift without an end "
+             "is still dealing, counted to the moment the report was read. Each round "
+             "counts for the shift it was opened in. Hands per hour: the rounds played to "
+             "their settlement per hour signed in. Refusals: the service's refusals of the "
+             "dealer's own attempts while signed in (the refusals trace).",
+             "A line without a shift (no From, no To) counts the rounds of the day dealt "
+             "with nobody signed in at the table, by who opened them."]
+    if not report.lines:
+        notes.insert(0, "No dealer signed in and no round was dealt on this gaming day.")
+    return Laid(title="Dealers' shifts", period=f"gaming day {day_text(report.gaming_day)}",
+                sections=[Section.of("Per dealer and shift", DEALER_SHIFT,
+                                     [spec_row(DEALER_SHIFT, x) for x in report.lines]),
+                          Section.of("Refusals and voids, in order", DEALER_EVENT,
+                                     [spec_row(DEALER_EVENT, x) for x in report.events])],
+                charts=[], notes=notes)
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -518,6 +565,9 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          _proposition_day, (*_PLAY, "casino.view_player")),
     Kind("rotation_log", "A table's bank rotation log", ("table", "gaming_day"),
          _rotation_log, _PLAY),
+    # Refusals are the trace's (casino.view_refusal), shown with the dealer's name.
+    Kind("dealer_shift", "Dealers' shifts", ("gaming_day",), _dealer_shift,
+         (*_PLAY, "casino.view_refusal")),
 )}
 MAX_DAYS = 366   # a range report covers at most a year of gaming days
 
