@@ -94,6 +94,16 @@ def table_dealers(table_ids: Sequence[int]) -> dict[int, DealerShift]:
         table_id__in=table_ids, ended_at__isnull=True).select_related("dealer")}
 
 
+def dealers_to_sign_in() -> QuerySet[User]:
+    """The active staff who may deal (run rounds), by name: whom a pit boss may sign in."""
+    return (User.objects.filter(is_active=True)
+            .filter(Q(groups__permissions__codename="run_rounds",
+                      groups__permissions__content_type__app_label="rounds")
+                    | Q(user_permissions__codename="run_rounds",
+                        user_permissions__content_type__app_label="rounds"))
+            .distinct().order_by("username"))
+
+
 def dealer_shift_list(*, table_id: int | None = None, dealer: str | None = None,
                       gaming_day: date | None = None,
                       open_only: bool = False) -> QuerySet[DealerShift]:
