@@ -488,19 +488,20 @@ def _rotation_log(p: dict[str, Any]) -> Laid:
 # --- the dealers: their shifts, pace, refusals and voids ---------------------------------------
 
 DEALER_SHIFT: Spec = (
+    # Short headers: twelve columns read side by side; the notes say what each counts.
     Column("dealer", "Dealer", "text"),
     Column("table", "Table", "text", source="table_name"),
     Column("started_at", "From", "moment", nullable=True),
     Column("ended_at", "To", "moment", nullable=True),
-    Column("minutes", "Minutes signed in", "int", nullable=True),
+    Column("minutes", "Minutes", "int", nullable=True),
     Column("rounds_dealt", "Rounds dealt", "int"),
-    Column("rounds_played", "Rounds played (settled)", "int"),
-    Column("hands", "Player hands settled", "int"),
-    Column("hands_per_hour", "Hands per hour (rounds played per hour signed in)", "ratio",
+    Column("rounds_played", "Played", "int"),
+    Column("hands", "Player hands", "int"),
+    Column("hands_per_hour", "Hands per hour (played / hours)", "ratio",
            divides="rounds_played / (minutes / 60)", nullable=True),
-    Column("refusals", "Refusals (the dealer's refused attempts)", "int", nullable=True),
-    Column("rounds_voided", "Rounds voided", "int"),
-    Column("rounds_reversed", "Rounds reversed (of those played)", "int"),
+    Column("refusals", "Refusals", "int", nullable=True),
+    Column("rounds_voided", "Voided", "int"),
+    Column("rounds_reversed", "Reversed", "int"),
 )
 DEALER_EVENT: Spec = (
     Column("at", "Time (casino)", "moment"),
@@ -515,17 +516,21 @@ def _dealer_shift(p: dict[str, Any]) -> Laid:
     report = dealer_shift_report(gaming_day=p["gaming_day"])
     notes = ["A shift runs from the dealer's sign-in at a table to their relief (by "
              "themselves, a pit boss, or the next dealer signing in); a shift without an end "
-             "is still dealing, counted to the moment the report was read. Each round "
-             "counts for the shift it was opened in. Hands per hour: the rounds played to "
-             "their settlement per hour signed in. Refusals: the service's refusals of the "
-             "dealer's own attempts while signed in (the refusals trace).",
+             "is still dealing, counted to the moment the report was read. Rounds dealt: "
+             "opened in the shift (each round counts for the shift it was opened in), "
+             "whatever became of them; played: settled (a reversed round was played too); "
+             "player hands: the seats that played them. Hands per hour: the rounds played "
+             "per hour signed in. Refusals: the service's refusals of the dealer's own "
+             "attempts while signed in (the refusals trace). Voided and reversed: of the "
+             "rounds dealt.",
              "A line without a shift (no From, no To) counts the rounds of the day dealt "
              "with nobody signed in at the table, by who opened them."]
     if not report.lines:
         notes.insert(0, "No dealer signed in and no round was dealt on this gaming day.")
     return Laid(title="Dealers' shifts", period=f"gaming day {day_text(report.gaming_day)}",
                 sections=[Section.of("Per dealer and shift", DEALER_SHIFT,
-                                     [spec_row(DEALER_SHIFT, x) for x in report.lines]),
+                                     [spec_row(DEALER_SHIFT, x) for x in report.lines],
+                                     key="dealer"),
                           Section.of("Refusals and voids, in order", DEALER_EVENT,
                                      [spec_row(DEALER_EVENT, x) for x in report.events])],
                 charts=[], notes=notes)
