@@ -4,6 +4,7 @@ the round history and the dealer_shift report show who dealt."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from typing import Any
 
@@ -47,7 +48,7 @@ def test_dealers_sign_in_take_over_and_are_relieved_at_the_table_screen(
     page.get_by_role("button", name="Open the first round").click()
     expect(page.get_by_test_id("step")).to_contain_text("Betting")
     _shots(dana, "table-with-dealer")
-    assert Round.objects.get(table=table).dealer.username == "dana"
+    assert Round.objects.values_list("dealer__username", flat=True).get(table=table) == "dana"
 
     # Eve takes over from her own screen: Dana is relieved at that moment
     eve = screen_factory(width=768, who="eve")
@@ -56,8 +57,8 @@ def test_dealers_sign_in_take_over_and_are_relieved_at_the_table_screen(
     eve.page.get_by_role("button", name="Take over from dana").click()
     expect(eve.page.get_by_test_id("dealer")).to_have_text("eve")
     eve.shot("took-over")
-    dana_shift = DealerShift.objects.get(dealer__username="dana")
-    assert dana_shift.ended_by.username == "eve"
+    assert DealerShift.objects.values_list("ended_by__username", flat=True).get(
+        dealer__username="dana") == "eve"
 
     # Dana, on her stale screen, may not relieve Eve: told why in words
     page.reload()
@@ -137,8 +138,11 @@ def test_the_pit_boss_signs_in_a_dealer_and_reads_who_dealt_on_the_floor_history
         download.click()
     pdf = tmp_path / "dealer_shift.pdf"
     info.value.save_as(pdf)
-    pages = boss.folder / "dealer_shift-pdf"
-    subprocess.run(["pdftoppm", "-png", "-r", "80", str(pdf), str(pages)], check=True)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    poppler = shutil.which("pdftoppm")
+    if poppler is not None:  # its pages as pictures beside the screenshots, to look at
+        subprocess.run([poppler, "-png", "-r", "80", str(pdf),
+                        str(boss.folder / "dealer_shift-pdf")], check=True)
     page.get_by_role("link", name=re.compile(r"Read #\d+ as a page")).first.click()
     main = page.locator("main")
     expect(main).to_contain_text("Dealers' shifts")

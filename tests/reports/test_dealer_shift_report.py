@@ -100,6 +100,7 @@ def test_the_figures_are_the_records(dealers_day):
     anna = DealerShift.objects.get(pk=dealers_day["anna_shift"])
 
     line = report.lines[0]
+    assert anna.ended_at is not None
     dealt = Round.objects.filter(dealer_shift=anna)
     assert line.rounds_dealt == dealt.count()
     assert line.rounds_voided == dealt.filter(state="voided").count()
