@@ -1,5 +1,6 @@
-"""Drop counts in the admin, read-only: a count is recorded and corrected only through
-rounds.services.drop (the API and the count room's screen), never edited here."""
+"""Drop counts and dealers' shifts in the admin, read-only: a count is recorded and corrected
+only through rounds.services.drop (the API and the count room's screen), a shift through
+rounds.services.dealers, never edited here."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin
 from casino.shared.templatetags.money import money_text
-from rounds.models import DropCount
+from rounds.models import DealerShift, DropCount
 
 
 @admin.register(DropCount)
@@ -32,3 +33,18 @@ class DropCountAdmin(ReadOnlyAdmin):
     @admin.display(description="variance (counted - recorded)")
     def variance_(self, obj: DropCount) -> str:
         return money_text(obj.variance, obj.currency)
+
+
+@admin.register(DealerShift)
+class DealerShiftAdmin(ReadOnlyAdmin):
+    """Dealers' shifts, read-only: signed in and relieved only through
+    rounds.services.dealers (the API and the table screen)."""
+
+    list_display = ["id", "table", "dealer", "gaming_day", "started_at", "ended_at",
+                    "started_by", "ended_by"]
+    list_filter = ["table", "gaming_day"]
+    search_fields = ["table__name", "dealer__username"]
+    list_select_related = ["table", "dealer", "started_by", "ended_by"]
+    fields = ("table", "dealer", "gaming_day", "started_at", "started_by", "ended_at",
+              "ended_by")
+    readonly_fields = fields

@@ -497,8 +497,9 @@ DEALER_SHIFT: Spec = (
     Column("rounds_dealt", "Rounds dealt", "int"),
     Column("rounds_played", "Played", "int"),
     Column("hands", "Player hands", "int"),
-    Column("hands_per_hour", "Hands per hour (played / hours)", "ratio",
-           divides="rounds_played / (minutes / 60)", nullable=True),
+    # Played per minute signed in, times 60.
+    Column("hands_per_hour", "Hands per hour (played / minutes x 60)", "ratio",
+           divides="rounds_played / minutes", nullable=True),
     Column("refusals", "Refusals", "int", nullable=True),
     Column("rounds_voided", "Voided", "int"),
     Column("rounds_reversed", "Reversed", "int"),

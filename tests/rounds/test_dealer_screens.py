@@ -109,3 +109,17 @@ def test_the_cage_cannot_sign_in_at_a_table(table):
 
     assert cage.post(f"/tables/{table.pk}/dealer/").status_code == 403
     assert not DealerShift.objects.exists()
+
+
+def test_the_admin_lists_the_shifts_and_each_rounds_dealer_read_only(dana, table):
+    dana.post(f"/tables/{table.pk}/dealer/")
+    dana.post(f"/tables/{table.pk}/rounds/open/")
+    auditor = _console("audrey", roles.AUDITOR)
+    dealt = Round.objects.get(table=table)
+
+    shifts = auditor.get("/admin/rounds/dealershift/")
+    round_page = auditor.get(f"/admin/rounds/round/{dealt.pk}/change/")
+
+    assert shifts.status_code == 200 and "dana" in shifts.content.decode()
+    assert round_page.status_code == 200 and "dana" in round_page.content.decode()
+    assert auditor.get("/admin/rounds/dealershift/add/").status_code == 403
