@@ -35,6 +35,8 @@ _DEALER = {
     "casino.view_approval",
     # Cash a seated player hands over at the table goes into the drop box.
     "rounds.take_buy_in",
+    # Who deals where: a dealer signs in at a table and is relieved (rounds.services.dealers).
+    "rounds.view_dealershift",
 }
 # Everything a dealer can, plus every player, table settings, voids, reversals, the daily
 # reports, the second signature on what waits for one, and the refusals' trace.

@@ -124,7 +124,7 @@ class RoundAdmin(StyledAdmin):
     actions = ["void_selected", "reverse_selected"]
     fieldsets = [
         (None, {"fields": ["table", "number", "state", "gaming_day", "currency", "opened_by",
-                           "opened_at", "settled_at", "closed_reason"]}),
+                           "opened_at", "dealer", "settled_at", "closed_reason"]}),
         ("Bank", {"fields": ["banker", "house_stake_", "solvency"]}),
         ("Wagers", {"fields": ["wagers_"]}),
         ("Deal", {"fields": ["deal_kind", "dice_", "counted_position", "deal_order_",

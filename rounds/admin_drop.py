@@ -1,7 +1,7 @@
-"""Drop counts and variance explanations in the admin, read-only: a count is recorded and
-corrected only through rounds.services.drop (the API and the count room's screen), an
-explanation given only through rounds.services.variance (the floor and the API), never
-edited here."""
+"""Drop counts, variance explanations and dealers' shifts in the admin, read-only: a count
+is recorded and corrected only through rounds.services.drop (the API and the count room's
+screen), an explanation given only through rounds.services.variance (the floor and the
+API), a shift through rounds.services.dealers, never edited here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib import admin
 
 from casino.shared.admin import ReadOnlyAdmin
 from casino.shared.templatetags.money import money_text
-from rounds.models import DropCount, VarianceExplanation
+from rounds.models import DealerShift, DropCount, VarianceExplanation
 
 
 @admin.register(DropCount)
@@ -53,3 +53,18 @@ class VarianceExplanationAdmin(ReadOnlyAdmin):
     @admin.display(description="house result then")
     def result_(self, obj: VarianceExplanation) -> str:
         return money_text(obj.result, obj.table.currency)
+
+
+@admin.register(DealerShift)
+class DealerShiftAdmin(ReadOnlyAdmin):
+    """Dealers' shifts, read-only: signed in and relieved only through
+    rounds.services.dealers (the API and the table screen)."""
+
+    list_display = ["id", "table", "dealer", "gaming_day", "started_at", "ended_at",
+                    "started_by", "ended_by"]
+    list_filter = ["table", "gaming_day"]
+    search_fields = ["table__name", "dealer__username"]
+    list_select_related = ["table", "dealer", "started_by", "ended_by"]
+    fields = ("table", "dealer", "gaming_day", "started_at", "started_by", "ended_at",
+              "ended_by")
+    readonly_fields = fields

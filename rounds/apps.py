@@ -25,6 +25,9 @@ class RoundsConfig(AppConfig):
         "rounds_edgefigures": APPEND_ONLY,
         # A drop count is explained after the count or marked corrected, nothing else
         # (rounds/services/drop.py; its trigger says how: rounds/migrations/0021).
+        # A dealer's shift changes only by its end (rounds/services/dealers.py; its trigger:
+        # rounds/migrations/0022).
+        "rounds_dealershift": Privileges(update=("ended_at", "ended_by_id")),
         "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
                                                "explained_at")),
         # A pit boss's explanation of a day outside its band is written once and kept

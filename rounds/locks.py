@@ -2,7 +2,9 @@
 ``checkout/lock_objects.py``): a step may skip a level, never go back to one, so two steps
 can never wait on each other in a cycle.
 
-  1. the table: settings, seating, opening a round, a buy-in, a drop count (``table_lock``);
+  1. the table: settings, seating, opening a round, a buy-in, a drop count, a dealer
+     signing in or relieved (``table_lock``); then, a dealer signing in, the dealer's user
+     row (``dealer_lock``), which two tables signing in one dealer both take;
   2. the round: every step of a round, and a seat's leaving, which locks the round in play
      (``round_lock``, ``round_in_play_lock``);
   3. seats: taking and leaving one; a wager or the bank locks its player's seat
@@ -22,6 +24,7 @@ read with it (the round's table, the seat's player) is only read.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from casino.models import Player
@@ -35,6 +38,14 @@ def table_lock(table_id: int) -> Table:
     if table is None:
         raise NotFound(f"no table #{table_id}")
     return table
+
+
+def dealer_lock(user_id: int) -> User | None:
+    """The dealer's user row, while a table signs them in (after that table's lock): a
+    dealer deals at one table at a time, and two tables signing in the same dealer at once
+    would each see them free. FOR NO KEY UPDATE: nothing that only references the user
+    waits for it."""
+    return User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
 
 
 def round_lock(round_id: int) -> Round:

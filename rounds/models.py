@@ -29,6 +29,10 @@ Design overview
 - Money moves only through the ledger: the settlement is ONE entry (``entry_id``), and a
   reversal is another (``reversal_entry_id``). Amounts here are integers in minor units.
 - ``RoundEvent`` rows are append-only; PostgreSQL refuses to update or delete them.
+- A ``DealerShift`` is a dealer signed in at a table, from sign-in to relief (by
+  themselves, a pit boss, or the next dealer signing in). One open shift per table and one
+  per dealer. Each round records who dealt it (``Round.dealer``, and the shift it was dealt
+  in): the table's dealer when it opened, else whoever opened it.
 """
 
 from __future__ import annotations
@@ -319,6 +323,12 @@ class Round(models.Model):
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   related_name="+")
     opened_at = models.DateTimeField(auto_now_add=True)
+    # Who dealt it: the dealer signed in at the table when it opened (and that shift), else
+    # whoever opened it (no shift). Empty for rounds opened before dealers signed in.
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.PROTECT, related_name="+")
+    dealer_shift = models.ForeignKey("rounds.DealerShift", null=True, blank=True,
+                                     on_delete=models.PROTECT, related_name="rounds")
     settled_at = models.DateTimeField(null=True, blank=True)
     closed_reason = models.TextField(blank=True, help_text="Why it was voided or reversed.")
 
@@ -403,6 +413,45 @@ STATE_WORDS = {
     Round.State.VOIDED: "voided",
     Round.State.REVERSED: "settled and reversed",
 }
+
+
+class DealerShift(models.Model):
+    """A dealer signed in at a table: from ``started_at`` until relieved (``ended_at``, by
+    ``ended_by``: the dealer, a pit boss, or the next dealer signing in). The pit manager's
+    first reading of a dealer's work is per shift (reports.dealers). Written by
+    rounds.services.dealers; once ended, a shift never changes (rounds/migrations' guard)."""
+
+    table = models.ForeignKey("rounds.Table", on_delete=models.PROTECT,
+                              related_name="dealer_shifts")
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="dealer_shifts")
+    gaming_day = models.DateField(help_text="The gaming day the shift started in.")
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+", help_text="The dealer, or a pit boss "
+                                                               "who named them.")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                 on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # A table has one dealer at a time, and a dealer deals at one table at a time.
+            models.UniqueConstraint(fields=["table"], condition=Q(ended_at__isnull=True),
+                                    name="dealer_shift_one_open_per_table"),
+            models.UniqueConstraint(fields=["dealer"], condition=Q(ended_at__isnull=True),
+                                    name="dealer_shift_one_open_per_dealer"),
+            models.CheckConstraint(
+                condition=(Q(ended_at__isnull=True) & Q(ended_by__isnull=True))
+                | (Q(ended_at__gte=models.F("started_at")) & Q(ended_by__isnull=False)),
+                name="dealer_shift_ends_after_it_starts"),
+        ]
+        indexes = [models.Index(fields=["gaming_day", "table"],
+                                name="rounds_dealershift_day_table")]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} at {self.table} from {localtime(self.started_at):%Y-%m-%d %H:%M}"
 
 
 class Wager(models.Model):

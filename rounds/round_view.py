@@ -28,7 +28,7 @@ from django.db.models import (
     QuerySet,
     Value,
 )
-from django.db.models.functions import Cast, Concat, JSONObject
+from django.db.models.functions import Cast, Coalesce, Concat, JSONObject
 
 from casino.shared.approvals import Approval
 from casino.shared.errors import NotFound, PermissionRefused
@@ -231,6 +231,7 @@ class RoundView:
     burnt: tuple[str, ...] | None     # None while the round is in play
     opened_by: str
     opened_at: datetime
+    dealer: str                       # who dealt it (rounds before sign-in: who opened it)
     settled_at: datetime | None
     closed_reason: str
     protected: bool                   # in play: the deal's hidden cards stay hidden
@@ -310,6 +311,7 @@ def _read() -> QuerySet[Round]:
     return Round.objects.annotate(
         # Of the rows it names, only the words shown: no whole table, user or players.
         table_name=F("table__name"), opened_by_name=F("opened_by__username"),
+        dealer_name=Coalesce(F("dealer__username"), F("opened_by__username")),
         banker_name=F("banker_player__name"), third_party_name=F("third_party__name"),
         third_party_licence=F("third_party__licence"),
         pending_json=_pending(),
@@ -375,7 +377,7 @@ def round_view(round_: Round) -> RoundView:
         deal_kind=round_.deal_kind, dice=round_.dice,
         counted_position=round_.counted_position, deal_order=round_.deal_order,
         burnt=None if protected else tuple(round_.burnt.split()),
-        opened_by=read.opened_by_name, opened_at=round_.opened_at,
+        opened_by=read.opened_by_name, opened_at=round_.opened_at, dealer=read.dealer_name,
         settled_at=round_.settled_at, closed_reason=round_.closed_reason,
         protected=protected, players_set=players_set, wagers=wagers,
         hands=tuple(_hand_view(h, h.position in hidden) for h in

@@ -4,6 +4,7 @@ its bank, the bank's rotation. A round as a viewer sees it is rounds.round_view'
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import NamedTuple, Protocol
 
 from django.contrib.auth.models import User
@@ -15,7 +16,7 @@ from casino.models import Player
 from casino.selectors import player_list
 from casino.shared.errors import NotFound
 from casino.shared.gaming_day import gaming_day_of
-from rounds.models import Round, RoundEvent, RoundParty, Seat, Table, Wager
+from rounds.models import DealerShift, Round, RoundEvent, RoundParty, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.rules import TableRules
 from rounds.settlement import positions_against_bank, positions_in_play
@@ -71,6 +72,52 @@ def table_list() -> QuerySet[Table]:
     return Table.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
     ).order_by("id")
+
+
+# --- dealers ------------------------------------------------------------------------------
+
+def dealer_shift_open(*, table_id: int | None = None,
+                      dealer_id: int | None = None) -> DealerShift | None:
+    """The open shift at a table, or of a dealer (at most one each: the model's
+    constraints), with its table and dealer read."""
+    found = DealerShift.objects.filter(ended_at__isnull=True).select_related("table", "dealer")
+    if table_id is not None:
+        found = found.filter(table_id=table_id)
+    if dealer_id is not None:
+        found = found.filter(dealer_id=dealer_id)
+    return found.first()
+
+
+def table_dealers(table_ids: Sequence[int]) -> dict[int, DealerShift]:
+    """Each table's dealer signed in now, by table id (one statement for the floor)."""
+    return {shift.table_id: shift for shift in DealerShift.objects.filter(
+        table_id__in=table_ids, ended_at__isnull=True).select_related("dealer")}
+
+
+def dealers_to_sign_in() -> QuerySet[User]:
+    """The active staff who may deal (run rounds), by name: whom a pit boss may sign in."""
+    return (User.objects.filter(is_active=True)
+            .filter(Q(groups__permissions__codename="run_rounds",
+                      groups__permissions__content_type__app_label="rounds")
+                    | Q(user_permissions__codename="run_rounds",
+                        user_permissions__content_type__app_label="rounds"))
+            .distinct().order_by("username"))
+
+
+def dealer_shift_list(*, table_id: int | None = None, dealer: str | None = None,
+                      gaming_day: date | None = None,
+                      open_only: bool = False) -> QuerySet[DealerShift]:
+    """Shifts, newest first, filtered as asked."""
+    found = DealerShift.objects.select_related("table", "dealer", "started_by", "ended_by")
+    if table_id is not None:
+        found = found.filter(table_id=table_id)
+    if dealer:
+        found = found.filter(dealer__username=dealer)
+    if gaming_day is not None:
+        found = found.filter(gaming_day=gaming_day)
+    if open_only:
+        found = found.filter(ended_at__isnull=True)
+    return found.order_by("-started_at", "-id")
 
 
 def round_currency(*, round_id: int) -> str:

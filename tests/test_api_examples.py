@@ -200,6 +200,9 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
 
     rounds = "/api/v1/tables/{table_id}/rounds"
     wagers = "/api/v1/rounds/{round_id}/wagers"
+    # The dealer signs in at the casino table: its rounds record who dealt them.
+    send(dealer, "POST", "/api/v1/tables/{table_id}/dealer", "The dealer signs in",
+         {"table_id": house})
 
     def open_round(table: int) -> int:
         return send(dealer, "POST", rounds, ids={"table_id": table})["id"]
@@ -299,6 +302,11 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
              "Explain a day outside its band", {"table_id": odd.pk})
         services.seat_leave(table_id=odd.pk, number=1, by=_user("pitboss"))
 
+    # The dealer moves to the card room: relieved at the casino table, signed in there by
+    # the pit boss.
+    send(dealer, "POST", "/api/v1/tables/{table_id}/dealer/relieve", ids={"table_id": house})
+    send(boss, "POST", "/api/v1/tables/{table_id}/dealer", "A pit boss signs in a dealer",
+         {"table_id": room})
     # The card room: seats 1 and 2 (the house table's players leave it first).
     for number in (1, 2):
         send(dealer, "DELETE", seat, ids={"table_id": house, "number": number})

@@ -28,6 +28,7 @@ from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
 from reports.card_room import proposition_report, rotation_log
 from reports.exclusions import exclusions_layout
+from reports.dealers import dealer_shift_report
 from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
 from reports.play import (
     BankerReport,
@@ -503,6 +504,58 @@ def _exclusions(p: dict[str, Any]) -> Laid:
                 sections=sections, charts=[], notes=notes)
 
 
+# --- the dealers: their shifts, pace, refusals and voids ---------------------------------------
+
+DEALER_SHIFT: Spec = (
+    # Short headers: twelve columns read side by side; the notes say what each counts.
+    Column("dealer", "Dealer", "text"),
+    Column("table", "Table", "text", source="table_name"),
+    Column("started_at", "From", "moment", nullable=True),
+    Column("ended_at", "To", "moment", nullable=True),
+    Column("minutes", "Minutes", "int", nullable=True),
+    Column("rounds_dealt", "Rounds dealt", "int"),
+    Column("rounds_played", "Played", "int"),
+    Column("hands", "Player hands", "int"),
+    # Played per minute signed in, times 60.
+    Column("hands_per_hour", "Hands per hour (played / minutes x 60)", "ratio",
+           divides="rounds_played / minutes", nullable=True),
+    Column("refusals", "Refusals", "int", nullable=True),
+    Column("rounds_voided", "Voided", "int"),
+    Column("rounds_reversed", "Reversed", "int"),
+)
+DEALER_EVENT: Spec = (
+    Column("at", "Time (casino)", "moment"),
+    Column("dealer", "Dealer", "text"),
+    Column("table", "Table", "text", source="table_name"),
+    Column("what", "What", "text"),
+    Column("detail", "Why", "text"),
+)
+
+
+def _dealer_shift(p: dict[str, Any]) -> Laid:
+    report = dealer_shift_report(gaming_day=p["gaming_day"])
+    notes = ["A shift runs from the dealer's sign-in at a table to their relief (by "
+             "themselves, a pit boss, or the next dealer signing in); a shift without an end "
+             "is still dealing, counted to the moment the report was read. Rounds dealt: "
+             "opened in the shift (each round counts for the shift it was opened in), "
+             "whatever became of them; played: settled (a reversed round was played too); "
+             "player hands: the seats that played them. Hands per hour: the rounds played "
+             "per hour signed in. Refusals: the service's refusals of the dealer's own "
+             "attempts while signed in (the refusals trace). Voided and reversed: of the "
+             "rounds dealt.",
+             "A line without a shift (no From, no To) counts the rounds of the day dealt "
+             "with nobody signed in at the table, by who opened them."]
+    if not report.lines:
+        notes.insert(0, "No dealer signed in and no round was dealt on this gaming day.")
+    return Laid(title="Dealers' shifts", period=f"gaming day {day_text(report.gaming_day)}",
+                sections=[Section.of("Per dealer and shift", DEALER_SHIFT,
+                                     [spec_row(DEALER_SHIFT, x) for x in report.lines],
+                                     key="dealer"),
+                          Section.of("Refusals and voids, in order", DEALER_EVENT,
+                                     [spec_row(DEALER_EVENT, x) for x in report.events])],
+                charts=[], notes=notes)
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -540,6 +593,9 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     # Who was kept from play: self-excluded and barred players.
     Kind("exclusions", "Self-excluded and barred players", ("gaming_day",), _exclusions,
          (*_PLAY, "casino.view_exclusion")),
+    # Refusals are the trace's (casino.view_refusal), shown with the dealer's name.
+    Kind("dealer_shift", "Dealers' shifts", ("gaming_day",), _dealer_shift,
+         (*_PLAY, "casino.view_refusal")),
 )}
 MAX_DAYS = 366   # a range report covers at most a year of gaming days
 

@@ -29,6 +29,11 @@ TABLE_CHANGE = [
     example("Deal modes", {"deal_modes": ["electronic", "physical", "results"]},
             "Let the dealer record cards dealt by hand, or outcomes only"),
 ]
+DEALER_SIGN_IN = [
+    example("The dealer signs in", {}, "The signed-in user deals at the table from now"),
+    example("A pit boss signs in a dealer", {"dealer": "dealer"},
+            "The dealer named by their username; the table's dealer until now is relieved"),
+]
 SEAT = [example("Seat a player", {"player": 1}, "The player's id")]
 WAGER = [example("A wager", {"seat": 1, "amount": "25.00"})]
 WAGER_LOWER = [example("Lower a wager", {"amount": "10.00"})]

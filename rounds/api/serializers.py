@@ -292,6 +292,9 @@ class RoundOut(FieldsOnceOut):
     events = EventOut(many=True)
     opened_by = serializers.CharField()
     opened_at = TimeOut()
+    dealer = serializers.CharField(
+        help_text="Who dealt the round: the dealer signed in at the table when it opened, "
+                  "else whoever opened it.")
     settled_at = TimeOut(allow_null=True)
     closed_reason = serializers.CharField()
     pending_approvals = PendingApprovalOut(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rounds.api import deal_draft, drop, ratings, variance, views
+from rounds.api import deal_draft, dealers, drop, ratings, variance, views
 
 urlpatterns = [
     path("tables", views.TablesView.as_view(), name="tables"),
@@ -12,6 +12,10 @@ urlpatterns = [
     path("tables/<int:table_id>/edge", ratings.TableEdgeView.as_view(), name="table-edge"),
     path("tables/<int:table_id>/variance", variance.TableVarianceView.as_view(),
          name="table-variance"),
+    path("tables/<int:table_id>/dealer", dealers.TableDealerView.as_view(), name="table-dealer"),
+    path("tables/<int:table_id>/dealer/relieve", dealers.TableDealerRelieveView.as_view(),
+         name="table-dealer-relieve"),
+    path("dealer-shifts", dealers.DealerShiftsView.as_view(), name="dealer-shifts"),
     path("tables/<int:table_id>/buy-ins", drop.BuyInsView.as_view(), name="table-buy-ins"),
     path("tables/<int:table_id>/drop-counts", drop.TableDropCountsView.as_view(),
          name="table-drop-counts"),

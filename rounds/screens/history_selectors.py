@@ -13,7 +13,8 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, F, Prefetch, Q, Sum
+from django.db.models.functions import Coalesce
 
 from casino.models import Player
 from casino.shared.money import to_minor
@@ -53,6 +54,7 @@ class HistoryRow:
     opened_at: datetime
     settled_at: datetime | None
     banker: str
+    dealer: str               # who dealt it (rounds before sign-in: who opened it)
     wagers: int               # wagers in play (not cleared before the deal)
     wagered: int
     banker_net: int | None
@@ -96,6 +98,8 @@ def table_history_page(*, table_id: int, gaming_day: date,
     rounds = (Round.objects.filter(table_id=table_id, gaming_day=gaming_day)
               .select_related("banker_player", "third_party")
               .annotate(wager_count=Count("wagers", filter=active),
+                        # the same words as the one reader's (rounds.round_view)
+                        dealer_name=Coalesce(F("dealer__username"), F("opened_by__username")),
                         wagered=Sum("wagers__amount", filter=active))
               .prefetch_related(Prefetch("parties", queryset=RoundParty.objects.order_by("id")))
               .order_by("-number"))
@@ -111,7 +115,7 @@ def _history_row(round_: Any) -> HistoryRow:
     return HistoryRow(
         id=round_.pk, number=round_.number, step=STEP_WORDS[Round.State(round_.state)],
         opened_at=round_.opened_at, settled_at=round_.settled_at,
-        banker=_banker_words(round_), wagers=round_.wager_count,
+        banker=_banker_words(round_), dealer=round_.dealer_name, wagers=round_.wager_count,
         wagered=round_.wagered or 0,
         banker_net=bank.net if bank is not None else None,
         commission=sum(p.commission for p in parties) if parties else None)

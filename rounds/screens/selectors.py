@@ -21,7 +21,7 @@ from casino.shared.money import format_minor
 from ledger.models import Account, Hold
 from ledger.selectors import entry_get
 from rounds import paigow
-from rounds.models import Round, RoundParty, Seat, Table, Wager
+from rounds.models import DealerShift, Round, RoundParty, Seat, Table, Wager
 from rounds.paigow import rotation
 from rounds.round_view import (
     HandView,
@@ -35,10 +35,12 @@ from rounds.round_view import (
     rounds_read,
 )
 from rounds.selectors import (
+    dealer_shift_open,
     round_bank_positions,
     round_bank_table,
     round_positions_against_bank,
     round_positions_in_play,
+    table_dealers,
 )
 from rounds.services.banking import banker_cover_required, card_room_bank
 from rounds.services.drop import BUY_IN_ACTION
@@ -262,6 +264,8 @@ class TableScreen:
     pending: tuple[PendingView, ...] = ()
     settlement: SettlementView | None = None
     parties: list[PartyRow] = field(default_factory=list)   # the banks and the house
+    # Who is signed in as the table's dealer now (rounds.services.dealers), if anyone.
+    dealer_shift: DealerShift | None = None
 
     @property
     def uncovered(self) -> int:
@@ -437,6 +441,7 @@ def floor(viewer: User) -> list[TableScreen]:
     """Every table with its seats and the round in play (or the last one)."""
     tables = list(_tables().order_by("name", "id"))
     rounds = _current_rounds(viewer, tables)
+    dealers = table_dealers([t.pk for t in tables])
     screens = []
     for table in tables:
         round_ = rounds.get(table.pk)
@@ -446,7 +451,7 @@ def floor(viewer: User) -> list[TableScreen]:
             banker_label=banker_label(round_),
             exposure=exposure(round_, {s.player.pk: s.available or 0 for s in seats
                                        if s.player}) if round_ is not None
-            and round_.is_open else None,
+            and round_.is_open else None, dealer_shift=dealers.get(table.pk),
         ))
     return screens
 
@@ -484,7 +489,8 @@ def table_screen(*, table_id: int, viewer: User) -> TableScreen:
     round_ = _current_rounds(viewer, [table]).get(table.pk)
     seats = _seat_rows(table, round_)
     screen = TableScreen(table=table, round=round_, seats=seats, step=_step(round_),
-                         banker_label=banker_label(round_))
+                         banker_label=banker_label(round_),
+                         dealer_shift=dealer_shift_open(table_id=table.pk))
     if round_ is None:
         return screen
     screen.pending = round_.pending

@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import deal_picker, drop, history, ratings, views
+from rounds.screens import deal_picker, dealers, drop, history, ratings, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -19,6 +19,9 @@ urlpatterns = [
     path("tables/<int:table_id>/rounds/open/", views.round_open, name="round-open"),
     path("tables/<int:table_id>/seats/", views.seat_take, name="seat-take"),
     path("tables/<int:table_id>/buy-ins/", views.buy_in, name="buy-in"),
+    path("tables/<int:table_id>/dealer/", dealers.dealer_sign_in, name="dealer-sign-in"),
+    path("tables/<int:table_id>/dealer/relieve/", dealers.dealer_relieve,
+         name="dealer-relieve"),
     path("tables/<int:table_id>/seats/<int:number>/leave/", views.seat_leave,
          name="seat-leave"),
     path("tables/<int:table_id>/settings/", views.table_settings, name="table-settings"),

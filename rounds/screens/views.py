@@ -45,7 +45,7 @@ from rounds.screens.forms import (
     WagerLowerForm,
 )
 from rounds.screens.refusals import refusal_text
-from rounds.selectors import table_run_by
+from rounds.selectors import dealers_to_sign_in, table_run_by
 from rounds.services import deal_draft
 from rounds.services.drop import TAKE_BUY_IN, buy_in_submit
 from rounds.services.variance import EXPLAIN_VARIANCE, variance_explain
@@ -131,6 +131,15 @@ def _context(request: HttpRequest, table_id: int, **extra: Any) -> dict[str, Any
         for row in seated if row.player is not None and row.player.pk in excluded]
     if user.has_perm(PIT):
         context["seatable"] = selectors.seatable_players(table=screen.table)
+    # The dealer's panel: who deals, and what this person may do about it (the service
+    # refuses anything else anyway).
+    shift = screen.dealer_shift
+    context["dealer_is_me"] = shift is not None and shift.dealer_id == user.pk
+    context["can_relieve"] = shift is not None and (context["dealer_is_me"] or
+                                                    user.has_perm(PIT))
+    if user.has_perm(PIT) and context["can_run"]:
+        context["dealers"] = [u.get_username() for u in dealers_to_sign_in()
+                              if shift is None or u.pk != shift.dealer_id]
     context["focus"], context["focus_at"] = (_next_focus(context) if context["can_run"]
                                              else ("", ""))
     context.update(extra)

@@ -40,6 +40,7 @@ from rounds.selectors import (
     BANK_DECLINED,
     BANK_OFFERED,
     RoundKey,
+    dealer_shift_open,
     player_last_wager_against_house,
     round_active_wagers,
     round_bank_positions,
@@ -72,9 +73,13 @@ def round_open(*, table_id: int, by: User) -> Round:
     if before["in_play"]:
         raise TableBusy(f"{table.name} has a round in play; settle or void it first")
     rules = round_rules_of(table)
+    # Who deals it: the dealer signed in at the table (read under the table's lock, which
+    # signing in and relief take too), else whoever opens it.
+    shift = dealer_shift_open(table_id=table.pk)
     round_ = Round.objects.create(
         table=table, number=(before["last"] or 0) + 1, gaming_day=gaming_day_of(),
         currency=table.currency, rules=rules, opened_by=by,
+        dealer_id=shift.dealer_id if shift is not None else by.pk, dealer_shift=shift,
     )
     round_event_add(round_, "opened", by, rules=rules)
     if round_.table_rules.card_room:

@@ -25,14 +25,14 @@ pytestmark = pytest.mark.django_db
 # Each begins with who is calling: knox's token lookup (2) and Django's permissions (2); a
 # wager and the banker read the round's currency to parse the amount (1); each ends with
 # the round as round_for reads it (1: rounds.round_view's one read). Between them,
-# the step: open 4 (the table's lock, the last number and any round in play, the round,
-# its event), a wager 8 (the round's lock, the seat's, the player's exclusions, whether the
-# seat has a wager, the account, the hold, the wager, its event), the banker 3 (the lock,
-# the round, its event), the deal 7 (the lock, the wagers, any request pending, the hands,
-# the draft cleared, the round, its event), a hand 4 (the lock, the hands, the hand, its
-# event), the settlement 9 (the lock, the wagers, the hands, the accounts, the entry, the
-# hands' outcomes, the parties, the round, its event).
-PER_REQUEST = {"open": 9, "wager": 14, "banker": 9, "deal": 12, "hand": 9, "settle": 14}
+# the step: open 5 (the table's lock, the last number and any round in play, the dealer
+# signed in there, the round, its event), a wager 8 (the round's lock, the seat's, the
+# player's exclusions, whether the seat has a wager, the account, the hold, the wager, its
+# event), the banker 3 (the lock, the round, its event), the deal 7 (the lock, the wagers,
+# any request pending, the hands, the draft cleared, the round, its event), a hand 4 (the
+# lock, the hands, the hand, its event), the settlement 9 (the lock, the wagers, the hands,
+# the accounts, the entry, the hands' outcomes, the parties, the round, its event).
+PER_REQUEST = {"open": 10, "wager": 14, "banker": 9, "deal": 12, "hand": 9, "settle": 14}
 A_ROUND_AT_MOST = 240
 
 
