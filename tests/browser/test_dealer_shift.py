@@ -123,7 +123,7 @@ def test_the_pit_boss_signs_in_a_dealer_and_reads_who_dealt_on_the_floor_history
     _shots(boss, "history")
 
     # the dealer_shift report, read as a page and as a PDF
-    page.get_by_role("link", name="Reports").click()
+    page.get_by_role("link", name="Reports", exact=True).click()
     page.get_by_label("Kind").select_option(label="Dealers' shifts")
     page.wait_for_url(re.compile(r"kind=dealer_shift"))
     page.locator("input[name=kind][value=dealer_shift]").wait_for(state="attached")

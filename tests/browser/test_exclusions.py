@@ -99,7 +99,7 @@ def test_an_excluded_player_is_refused_at_a_seat_and_at_the_cage(
     assert player_balance(anna).posted == 20_000
 
     # the exclusions report lists her
-    page.get_by_role("link", name="Reports").click()
+    page.get_by_role("link", name="Reports", exact=True).click()
     page.get_by_label("Kind").select_option(label="Self-excluded and barred players")
     page.wait_for_url("**kind=exclusions**")
     page.get_by_label("Gaming day", exact=True).fill(gaming_day_of().isoformat())

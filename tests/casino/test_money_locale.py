@@ -142,7 +142,7 @@ def test_the_table_limits_are_typed_and_shown_in_the_casinos_writing():
     assert 'value="2,00"' in str(shown["min_bet"])
     assert 'value="10000,00"' in str(shown["max_bet"])
 
-    data = {name: shown[name].value() for name in TableSettingsForm.FIELDS}
+    data = {name: shown[name].value() for name in shown.fields}
     data.update({"min_bet": "2,50", "max_bet": "12.500", "is_open": "on"})
     data = {k: v for k, v in data.items() if v is not None}
     sent = TableSettingsForm(data, instance=table)
