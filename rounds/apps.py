@@ -23,10 +23,13 @@ class RoundsConfig(AppConfig):
         "rounds_dealdraft": Privileges(delete=True),
         # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
         "rounds_edgefigures": APPEND_ONLY,
-        # A drop count is explained after the count or marked corrected, nothing else
-        # (rounds/services/drop.py; its trigger says how: rounds/migrations/0021).
+        # A drop count is confirmed (or refused) by its witness, explained after the count
+        # or marked corrected, nothing else (rounds/services/drop.py; its trigger says how:
+        # rounds/migrations/0022). What was counted, by whom, with which witness: never.
         "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
-                                               "explained_at")),
+                                               "explained_at", "recorded", "variance",
+                                               "witnessed_at", "entry_id",
+                                               "variance_entry_id")),
     }
 
     def ready(self) -> None:
