@@ -30,11 +30,9 @@ from casino.services import player_deposit, staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
-from rounds import services
 from rounds.models import Round
 from rounds.paigow import rotation
 from rounds.selectors import round_bank_table
-from rounds.services.drop import drop_count_record
 from tests.conftest import played_rounds_rewritten
 
 pytestmark = pytest.mark.django_db
@@ -264,17 +262,26 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     send(boss, "POST", "/api/v1/buy-ins/{entry_id}/correct", "Correct a buy-in",
          {"entry_id": wrong["id"]})
     send(dealer, "POST", buy_ins, "Cash taken at a seat", {"table_id": house})
+    # Each count waits for the witness it names, who signs in as themselves and confirms
+    # it (or refuses it: the box is counted again); a variance is explained by someone
+    # other than its counter.
     counts = "/api/v1/tables/{table_id}/drop-counts"
+    witness = "/api/v1/drop-counts/{count_id}/witness"
     counted = send(count, "POST", counts, "A count that agrees", {"table_id": house})
-    send(boss, "POST", "/api/v1/drop-counts/{count_id}/correct", "Counted again",
-         {"count_id": counted["id"]})
-    send(count, "POST", counts, "A count with its variance explained", {"table_id": room})
-    third = services.table_create(by=None, name="Table 9")
-    short = drop_count_record(table_id=third.pk, gaming_day=gaming_day_of(),
-                              counted=500, witness="pitboss", reason="",
-                              by=_user("count"))
+    assert counted["status"] == "awaiting_witness"
+    send(boss, "POST", witness, "Confirm the count", {"count_id": counted["id"]})
+    recount = send(boss, "POST", "/api/v1/drop-counts/{count_id}/correct", "Counted again",
+                   {"count_id": counted["id"]})
+    assert send(count, "POST", witness, "Confirm the count",
+                {"count_id": recount["id"]})["status"] == "balanced"
+    noted = "A count with the counter's note"
+    wrong = send(count, "POST", counts, noted, {"table_id": room})
+    send(boss, "POST", witness, "Refuse the count", {"count_id": wrong["id"]})
+    short = send(count, "POST", counts, noted, {"table_id": room})
+    assert send(boss, "POST", witness, "Confirm the count",
+                {"count_id": short["id"]})["status"] == "unexplained"
     send(boss, "POST", "/api/v1/drop-counts/{count_id}/explain", "Explain a variance",
-         {"count_id": short.pk})
+         {"count_id": short["id"]})
 
     # The card room: seats 1 and 2 (the house table's players leave it first).
     for number in (1, 2):
