@@ -20,7 +20,6 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
@@ -345,10 +344,6 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     assert auditor.get("/api/v1/reports").status_code == 200
 
     assert story.unsent() == []
-
-
-def _user(username: str) -> Any:
-    return get_user_model().objects.get(username=username)
 
 
 def _offered(round_id: int) -> int | None:
