@@ -22,6 +22,7 @@ from casino.shared.errors import DomainError
 from casino.shared.forms import AmountField
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.guards import staff_may, staff_user
+from casino.shared.templatetags.money import money_text
 from rounds.drop import drop_count_list, drop_counts_awaiting
 from rounds.models import DropCount, Table
 from rounds.screens.refusals import refusal_text
@@ -116,14 +117,27 @@ def drop_count_witness_view(request: HttpRequest, count_id: int) -> HttpResponse
             messages.success(request, f"You refused {count.table.name}'s count for gaming "
                                       f"day {count.gaming_day}: nothing is posted, and the "
                                       "box is counted again.")
+            return redirect("console:drop-count")
         else:
             count = drop_count_confirm(count_id=count_id, by=by)
-            messages.success(request, f"You confirmed {count.table.name}'s count for gaming "
-                                      f"day {count.gaming_day}: it is posted.")
+            messages.success(request, _confirmed(count))
     except DomainError as error:
         messages.error(request, refusal_text(error))
         return redirect("console:drop-count")
-    return redirect(f"{reverse('console:drop-count')}?shown={count.pk}")
+    # The list's row shows the count from now on (and its explain panel): one place, never
+    # a second copy of it left saying "to explain" once explained.
+    return redirect(f"{reverse('console:drop-count')}#count-{count.pk}")
+
+
+def _confirmed(count: DropCount) -> str:
+    """What the witness is told: "You confirmed Table 1's count for gaming day 2026-12-06:
+    it is posted (190.00 EUR counted, 200.00 EUR recorded: -10.00 EUR to explain)"."""
+    said = (f"You confirmed {count.table.name}'s count for gaming day {count.gaming_day}: "
+            f"it is posted ({money_text(count.counted, count.currency)} counted, "
+            f"{money_text(count.recorded, count.currency)} recorded")
+    if count.variance:
+        return f"{said}: {money_text(count.variance, count.currency)} to explain)."
+    return f"{said})."
 
 
 class ExplainForm(forms.Form):
