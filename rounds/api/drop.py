@@ -39,10 +39,10 @@ from rounds.services.drop import (
     buy_in_take,
     drop_count_confirm,
     drop_count_explain,
-    drop_count_explain_allowed,
+    drop_count_explain_check,
     drop_count_record,
     drop_count_refuse,
-    drop_count_witness_allowed,
+    drop_count_witness_check,
 )
 
 VIEW_COUNTS = "rounds.view_dropcount"
@@ -307,7 +307,7 @@ class DropCountWitnessView(ApiView):
                    responses={200: DropCountOut})
     def post(self, request: Request, count_id: int) -> Response:
         user = acting_user(request)
-        drop_count_witness_allowed(count_id=count_id, by=user)
+        drop_count_witness_check(count_id=count_id, by=user)
         data = parse(DropCountWitnessIn, request.data)
         reason = data.get("reason", "").strip()
         if data["confirm"]:
@@ -336,7 +336,7 @@ class DropCountExplainView(ApiView):
                    examples=ex.DROP_EXPLAIN,
                    responses={200: DropCountOut})
     def post(self, request: Request, count_id: int) -> Response:
-        drop_count_explain_allowed(count_id=count_id, by=acting_user(request))
+        drop_count_explain_check(count_id=count_id, by=acting_user(request))
         data = parse(DropCountExplainIn, request.data)
         count = drop_count_explain(count_id=count_id, reason=data["reason"],
                                    by=acting_user(request))

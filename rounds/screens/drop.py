@@ -31,7 +31,7 @@ from rounds.services.drop import (
     WITNESS_DROP,
     drop_count_confirm,
     drop_count_explain,
-    drop_count_explain_allowed,
+    drop_count_explain_check,
     drop_count_record,
     drop_count_refuse,
 )
@@ -108,7 +108,7 @@ def drop_count(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["POST"])
 def drop_count_witness_view(request: HttpRequest, count_id: int) -> HttpResponse:
     """The witness confirms or refuses a count waiting for their signature (the service's
-    rule: only the witness it names, rounds.services.drop.drop_count_witness_allowed)."""
+    rule: only the witness it names, rounds.services.drop.drop_count_witness_check)."""
     by = staff_user(request)
     try:
         if request.POST.get("decision") == "refuse":
@@ -163,7 +163,7 @@ def drop_count_explain_view(request: HttpRequest, count_id: int) -> HttpResponse
     if request.method == "GET":
         refused = ""
         try:
-            drop_count_explain_allowed(count_id=count_id, by=by)
+            drop_count_explain_check(count_id=count_id, by=by)
         except DomainError as error:
             refused = refusal_text(error)
         if not htmx:

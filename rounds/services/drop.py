@@ -274,7 +274,7 @@ def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness:
 
 # --- the witness signs ------------------------------------------------------------------------
 
-def drop_count_witness_allowed(*, count_id: int, by: User | None) -> DropCount:
+def drop_count_witness_check(*, count_id: int, by: User | None) -> DropCount:
     """Only the witness the counter named, signed in as themselves and still allowed to
     witness, confirms or refuses a count: checked before anything they send is read, so
     anyone else gets 403 whatever they send. Returns the count, read (not locked)."""
@@ -297,7 +297,7 @@ def drop_count_witness_allowed(*, count_id: int, by: User | None) -> DropCount:
 def _witnessed_count(*, count_id: int, by: User | None) -> tuple[Table, DropCount]:
     """The witness's count, locked (its table first, then the count: rounds.locks), still
     awaiting them."""
-    read = drop_count_witness_allowed(count_id=count_id, by=by)
+    read = drop_count_witness_check(count_id=count_id, by=by)
     table = table_lock(read.table_id)
     count = drop_count_lock(count_id)
     assert count is not None  # counts are never deleted
@@ -370,7 +370,7 @@ def drop_count_confirm(*, count_id: int, by: User | None) -> DropCount:
 def drop_count_refuse(*, count_id: int, reason: str, by: User | None) -> DropCount:
     """The named witness refuses a count (they did not see it so): nothing is posted, the
     count stays, refused with why, and the box is counted again."""
-    drop_count_witness_allowed(count_id=count_id, by=by)
+    drop_count_witness_check(count_id=count_id, by=by)
     reason = reason.strip()
     if not reason:
         raise ValidationFailed("Say why the count is refused.", code="reason_required",
@@ -386,7 +386,7 @@ def drop_count_refuse(*, count_id: int, reason: str, by: User | None) -> DropCou
 
 # --- a variance explained ---------------------------------------------------------------------
 
-def drop_count_explain_allowed(*, count_id: int, by: User | None) -> None:
+def drop_count_explain_check(*, count_id: int, by: User | None) -> None:
     """Who may explain a variance: the count room, the cage or a pit boss, and never the
     count's own counter (two people close an exception). Checked before anything said
     about it is read, so a reader who may not gets 403 whatever they send."""
@@ -407,7 +407,7 @@ def drop_count_explain_allowed(*, count_id: int, by: User | None) -> None:
 def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCount:
     """Explain a count's variance after the count (someone other than its counter): the
     exception stops being open; the money it moved stays where the count put it."""
-    drop_count_explain_allowed(count_id=count_id, by=by)
+    drop_count_explain_check(count_id=count_id, by=by)
     reason = reason.strip()
     if not reason:
         raise ValidationFailed("Say why the count differs from the buy-ins recorded.",

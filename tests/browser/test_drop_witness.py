@@ -69,6 +69,7 @@ def test_the_witness_confirms_the_count_in_their_own_browser_and_only_then_it_po
     count.refresh_from_db()
     assert (count.status, count.recorded, count.variance) == ("unexplained", 20_000, -1_000)
     assert count.witnessed_at is not None
+    assert count.entry_id is not None and count.variance_entry_id is not None
     assert sorted((line.account.kind, line.amount) for line in Line.objects.filter(
         entry_id=count.entry_id).select_related("account")) == [("cage", -19_000),
                                                                  ("drop_box", 19_000)]
@@ -99,5 +100,6 @@ def test_the_witness_confirms_the_count_in_their_own_browser_and_only_then_it_po
     expect(witness.page.get_by_role("table")).not_to_contain_text("To explain")
     witness.shot("explained")
     count.refresh_from_db()
+    assert count.explained_by is not None
     assert (count.status, count.explained_by.username) == ("explained", "wendy")
     assert Entry.objects.filter(kind="drop_variance").count() == 1  # nothing moved again

@@ -72,7 +72,7 @@ def wendy(db):
     user, token = staff_create(username="wendy", role=roles.COUNT)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    client.user = user
+    client.user = user  # type: ignore[attr-defined]
     return client
 
 
@@ -508,6 +508,7 @@ def test_two_counters_at_once_record_one_count_and_a_buy_in_waits_for_it(table,
         assert (refusals, counted.recorded) == (["awaiting_witness"], 15_000)
     else:
         assert (refusals, counted.recorded) == (["awaiting_witness", "drop_counted"], 10_000)
+    assert counted.recorded is not None
     assert counted.variance == 10_000 - counted.recorded
 
 

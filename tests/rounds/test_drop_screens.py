@@ -135,25 +135,25 @@ def test_the_explain_panel_is_a_partial_and_the_row_then_says_who_explained_it(
     counter, witness = Client(), Client()
     counter.force_login(carl)
     witness.force_login(wendy)
-    htmx = {"HTTP_HX_REQUEST": "true"}
+    htmx = {"HX-Request": "true"}
 
     # the counter's list: to explain, by someone other than them; the service says why
     listed = counter.get("/drop-count/").content.decode()
     assert "To explain" in listed and "by someone other than you" in listed
-    own = counter.get(f"/drop-count/{count.pk}/explain/", **htmx).content.decode()
+    own = counter.get(f"/drop-count/{count.pk}/explain/", headers=htmx).content.decode()
     assert "its variance is explained by someone else" in own
     assert "<html" not in own and "explain-form" not in own
     assert counter.post(f"/drop-count/{count.pk}/explain/", {"reason": "mine"},
-                        **htmx).status_code == 200
+                        headers=htmx).status_code == 200
     assert DropCount.objects.get(pk=count.pk).status == "unexplained"
 
     # the witness opens the panel: only the count's rows, the form in them
-    panel = witness.get(f"/drop-count/{count.pk}/explain/", **htmx).content.decode()
+    panel = witness.get(f"/drop-count/{count.pk}/explain/", headers=htmx).content.decode()
     assert panel.lstrip().startswith(f'<tbody id="count-{count.pk}"')
     assert "<html" not in panel and "Recent counts" not in panel
     assert "differ from the buy-ins by -10.00 EUR" in panel
     row = witness.post(f"/drop-count/{count.pk}/explain/", {"reason": "a 10 note torn"},
-                       **htmx).content.decode()
+                       headers=htmx).content.decode()
 
     count.refresh_from_db()
     assert (count.status, count.reason, count.explained_by) == ("explained",
