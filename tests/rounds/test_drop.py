@@ -769,3 +769,62 @@ def test_a_drop_count_correction_waits_for_a_second_pit_boss_on_the_approvals_pa
     assert account("drop_box", table).posted == -10_000
     assert confirm(wendy, {"id": recount.pk})["status"] == "balanced"
     assert account("drop_box", table).posted == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_witness_who_confirms_twice_at_once_posts_the_count_once(table, seat_player):
+    import threading
+
+    from django.db import connections
+
+    from casino.shared.errors import Conflict
+    from rounds.services.drop import (
+        buy_in_take,
+        drop_count_confirm,
+        drop_count_record,
+        drop_count_refuse,
+    )
+
+    # given a count of 100.00 awaiting wendy
+    dealer, _ = staff_create(username="dora", role=roles.DEALER)
+    counter, _ = staff_create(username="carl", role=roles.COUNT)
+    wendy, _ = staff_create(username="wendy", role=roles.COUNT)
+    seat_player(table, 1, funds=0)
+    buy_in_take(table_id=table.pk, seat=1, amount=10_000, by=dealer)
+    waiting = drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=9_000,
+                                witness="wendy", by=counter)
+
+    # when she confirms it from two tabs while a third refuses it
+    start = threading.Barrier(3)
+    done: list[object] = []
+
+    def run(job: Callable[[], object]) -> None:
+        try:
+            start.wait()
+            done.append(job())
+        except BaseException as exc:  # collected and asserted below
+            done.append(exc)
+        finally:
+            connections.close_all()
+
+    jobs: list[Callable[[], object]] = [
+        lambda: drop_count_confirm(count_id=waiting.pk, by=wendy),
+        lambda: drop_count_confirm(count_id=waiting.pk, by=wendy),
+        lambda: drop_count_refuse(count_id=waiting.pk, reason="not seen", by=wendy)]
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    # then one of them decided it and the others found it decided: posted once, or not at all
+    assert len(done) == 3
+    refused = [d for d in done if isinstance(d, Conflict)]
+    assert [d.code for d in refused] == ["not_awaiting_witness"] * 2, done
+    count = DropCount.objects.get()
+    posted = Entry.objects.filter(kind__in=["drop_count", "drop_variance"]).count()
+    if count.status == "refused":
+        assert posted == 0 and account("drop_box", table).posted == -10_000
+    else:
+        assert (count.status, count.variance, posted) == ("unexplained", -1_000, 2)
+        assert account("drop_box", table).posted == 0
