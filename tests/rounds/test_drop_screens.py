@@ -200,3 +200,30 @@ def test_the_admin_shows_drop_counts_read_only(table, pit_boss):
     text = page.content.decode()
     assert "5.00 EUR" in text and "a 5.00 note found" in text
     assert auditor.get("/admin/rounds/dropcount/add/").status_code == 403
+
+
+def test_a_pit_boss_named_as_witness_signs_on_the_drop_count_page_without_counting(table):
+    from rounds.services.drop import drop_count_record
+
+    carl, _ = staff_create(username="carl", role=roles.COUNT)
+    staff_create(username="petra", role=roles.PIT_BOSS)
+    count = drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=0,
+                              witness="petra", by=carl)
+    boss = _client(roles.PIT_BOSS, "paul")
+    petra = Client()
+    petra.force_login(count.witness)
+
+    # the pit boss reaches the page from the menu; it offers no count form, only her part
+    floor = petra.get("/").content.decode()
+    assert 'href="/drop-count/"' in floor
+    page = petra.get("/drop-count/").content.decode()
+    assert "Counts waiting for your signature" in page
+    assert "Record the count" not in page
+    assert "Counts waiting for your signature" not in boss.get("/drop-count/").content.decode()
+
+    done = petra.post(f"/drop-count/{count.pk}/witness/", {"decision": "confirm"},
+                      follow=True).content.decode()
+
+    count.refresh_from_db()
+    assert (count.status, count.recorded, count.variance) == ("balanced", 0, 0)
+    assert "it is posted (0.00 EUR counted, 0.00 EUR recorded)." in done
