@@ -68,6 +68,13 @@ def _page(request: HttpRequest, form: DropCountForm, **extra: Any) -> HttpRespon
     user = staff_user(request)
     shown = request.GET.get("shown", "")
     explain = request.GET.get("explain", "")
+    refused = ""
+    if explain.isdigit():
+        # The panel opened without the script: who may explain is said there, as with it.
+        try:
+            drop_count_explain_check(count_id=int(explain), by=user)
+        except DomainError as error:
+            refused = refusal_text(error)
     context: dict[str, Any] = {
         "form": form if user.has_perm(COUNT_DROP) else None,
         "shown": drop_count_list().filter(pk=int(shown)).first() if shown.isdigit() else None,
@@ -77,6 +84,7 @@ def _page(request: HttpRequest, form: DropCountForm, **extra: Any) -> HttpRespon
         "recent": list(drop_count_list().exclude(
             status=DropCount.Status.AWAITING_WITNESS)[:20]),
         "explaining": int(explain) if explain.isdigit() else None,
+        "refused": refused,
         **extra,
     }
     return render(request, TEMPLATE, context)

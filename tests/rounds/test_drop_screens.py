@@ -145,6 +145,9 @@ def test_the_explain_panel_is_a_partial_and_the_row_then_says_who_explained_it(
     assert "<html" not in own and "explain-form" not in own
     assert counter.post(f"/drop-count/{count.pk}/explain/", {"reason": "mine"},
                         headers=htmx).status_code == 200
+    # and without the script, the page opens the same panel and says the same
+    plain = counter.get(f"/drop-count/{count.pk}/explain/", follow=True).content.decode()
+    assert "its variance is explained by someone else" in plain
     assert DropCount.objects.get(pk=count.pk).status == "unexplained"
 
     # the witness opens the panel: only the count's rows, the form in them
