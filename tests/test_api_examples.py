@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
