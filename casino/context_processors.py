@@ -16,7 +16,8 @@ NAV: list[tuple[str, str, str]] = [
     ("Cage", "console:cage:find", "casino.view_player"),
     # Every staff member sees the requests they asked for; pit bosses decide them.
     ("Approvals", "console:approvals", ""),
-    ("Drop count", "console:drop-count", "rounds.count_drop"),
+    # The count room and the cage count; a pit boss may be the witness who signs a count.
+    ("Drop count", "console:drop-count", "rounds.view_dropcount"),
     # The cash rules' records (casino.cash): the cage keeps the log; pit bosses and
     # auditors read the reports, which auditors file.
     ("Cash log", "console:cash-log", "casino.view_cash_log"),

@@ -19,13 +19,15 @@ class DropCountAdmin(ReadOnlyAdmin):
     list_filter = ["status", "table", "gaming_day"]
     search_fields = ["table__name", "reason"]
     list_select_related = ["table", "counted_by", "witness"]
-    fields = ("table", "gaming_day", "recorded_", "counted_", "variance_", "status", "reason",
-              "counted_by", "witness", "counted_at", "entry", "variance_entry", "corrects")
+    fields = ("table", "gaming_day", "recorded_", "counted_", "variance_", "status", "note",
+              "reason", "explained_by", "explained_at", "counted_by", "witness", "counted_at",
+              "witnessed_at", "entry", "variance_entry", "corrects")
     readonly_fields = fields
 
     @admin.display(description="recorded (buy-ins)")
     def recorded_(self, obj: DropCount) -> str:
-        return money_text(obj.recorded, obj.currency)
+        # Read when the witness confirms the count: none before.
+        return "" if obj.recorded is None else money_text(obj.recorded, obj.currency)
 
     @admin.display(description="counted")
     def counted_(self, obj: DropCount) -> str:
@@ -33,7 +35,7 @@ class DropCountAdmin(ReadOnlyAdmin):
 
     @admin.display(description="variance (counted - recorded)")
     def variance_(self, obj: DropCount) -> str:
-        return money_text(obj.variance, obj.currency)
+        return "" if obj.variance is None else money_text(obj.variance, obj.currency)
 
 
 @admin.register(VarianceExplanation)

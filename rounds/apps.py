@@ -23,13 +23,16 @@ class RoundsConfig(AppConfig):
         "rounds_dealdraft": Privileges(delete=True),
         # A rule set's edge figures are worked out once and kept as they are (rounds.edges).
         "rounds_edgefigures": APPEND_ONLY,
-        # A drop count is explained after the count or marked corrected, nothing else
-        # (rounds/services/drop.py; its trigger says how: rounds/migrations/0021).
-        # A dealer's shift changes only by its end (rounds/services/dealers.py; its trigger:
-        # rounds/migrations/0022).
-        "rounds_dealershift": Privileges(update=("ended_at", "ended_by_id")),
+        # A drop count is confirmed (or refused) by its witness, explained after the count
+        # or marked corrected, nothing else (rounds/services/drop.py; its trigger says how:
+        # rounds/migrations/0024). What was counted, by whom, with which witness: never.
         "rounds_dropcount": Privileges(update=("status", "reason", "explained_by_id",
-                                               "explained_at")),
+                                               "explained_at", "recorded", "variance",
+                                               "witnessed_at", "entry_id",
+                                               "variance_entry_id")),
+        # A dealer's shift changes only by its end (rounds/services/dealers.py; its trigger:
+        # rounds/migrations/0023).
+        "rounds_dealershift": Privileges(update=("ended_at", "ended_by_id")),
         # A pit boss's explanation of a day outside its band is written once and kept
         # (rounds/services/variance.py; its trigger: rounds/migrations/0022).
         "rounds_varianceexplanation": APPEND_ONLY,

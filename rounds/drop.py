@@ -4,7 +4,8 @@ figures the table's and the floor's day read (docs/rules.md, "Drop and win").
 Reads only. A buy-in is a ledger entry of kind ``buy_in`` (the drop box pays the player's
 account); what a day's buy-ins recorded at a table is read from the drop box's lines, so
 it is the ledger's figure, reversals included on the day they were made. What was counted
-is the table's ``DropCount`` of the day.
+is the table's posted ``DropCount`` of the day (one awaiting its witness has counted
+nothing yet).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def drop_day(*, table_ids: list[int], gaming_day: date) -> dict[int, DropFigures
     recorded = drop_recorded(table_ids=table_ids, gaming_day=gaming_day)
     counts = {c.table_id: c for c in DropCount.objects.filter(
         table_id__in=table_ids, gaming_day=gaming_day).exclude(
-        status=DropCount.Status.CORRECTED)}
+        status__in=[DropCount.Status.CORRECTED, *DropCount.UNPOSTED])}
     out = {}
     for table_id in table_ids:
         count = counts.get(table_id)
@@ -83,9 +84,10 @@ def drop_table_ids(*, gaming_day: date) -> set[int]:
 
 
 def drop_count_list(*, table_id: int | None = None, gaming_day: date | None = None,
-                    exceptions: bool = False) -> QuerySet[DropCount]:
-    """Drop counts, newest day first; ``exceptions``: only those with a variance (the
-    exceptions: explained, or still to explain)."""
+                    exceptions: bool = False, status: str | None = None,
+                    ) -> QuerySet[DropCount]:
+    """Drop counts, newest day first; ``exceptions``: only posted ones with a variance
+    (the exceptions: explained, or still to explain)."""
     counts = DropCount.objects.select_related("table", "counted_by", "witness",
                                               "explained_by")
     if table_id is not None:
@@ -93,7 +95,9 @@ def drop_count_list(*, table_id: int | None = None, gaming_day: date | None = No
     if gaming_day is not None:
         counts = counts.filter(gaming_day=gaming_day)
     if exceptions:
-        counts = counts.exclude(variance=0)
+        counts = counts.filter(variance__isnull=False).exclude(variance=0)
+    if status:
+        counts = counts.filter(status=status)
     return counts.order_by("-gaming_day", "table_id", "-id")
 
 
@@ -132,7 +136,9 @@ def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncou
     if not taken:
         return []
     counted = set(DropCount.objects.filter(table_id__in=list(taken), gaming_day=gaming_day)
-                  .exclude(status=DropCount.Status.CORRECTED)
+                  # Counted means posted: a count awaiting its witness (or refused by them)
+                  # has moved nothing, and one corrected is counted again by its successor.
+                  .exclude(status__in=(*DropCount.UNPOSTED, DropCount.Status.CORRECTED))
                   .values_list("table_id", flat=True))
     names = dict(Table.objects.filter(pk__in=list(taken)).values_list("pk", "name"))
     return [Uncounted(table_id=t, table_name=names.get(t, f"table #{t}"), amount=a)
@@ -148,3 +154,12 @@ def player_uncounted_today(player: Player) -> list[Uncounted]:
     if account_id is None:
         return []
     return player_uncounted_buy_ins(account_id=account_id, gaming_day=gaming_day_of())
+
+
+def drop_counts_awaiting(*, witness_id: int | None = None) -> QuerySet[DropCount]:
+    """Counts awaiting their witness, oldest first; ``witness_id``: only those waiting for
+    that person's signature."""
+    counts = drop_count_list().filter(status=DropCount.Status.AWAITING_WITNESS)
+    if witness_id is not None:
+        counts = counts.filter(witness_id=witness_id)
+    return counts.order_by("counted_at", "id")

@@ -10,7 +10,8 @@ can never wait on each other in a cycle.
   3. seats: taking and leaving one; a wager or the bank locks its player's seat
      (``seat_lock``, ``seats_lock``); then, seating a player, the player's row
      (``player_seating_lock``), which two tables seating one player both take;
-  4. a drop count being explained or corrected (``drop_count_lock``);
+  4. a drop count being confirmed or refused by its witness, explained or corrected
+     (``drop_count_lock``);
   5. ledger accounts, in primary-key order, every account a step touches at once
      (``ledger.services.account_lock``), then holds and the chain head as the ledger's own
      functions take them (ledger/services.py). A step that places a hold and posts an entry
@@ -84,6 +85,6 @@ def player_seating_lock(player_id: int) -> Player | None:
 
 
 def drop_count_lock(count_id: int) -> DropCount | None:
-    """A drop count's row (after its table's lock, when the step takes one): it is explained
-    or corrected once."""
+    """A drop count's row (after its table's lock, when the step takes one): it is
+    confirmed or refused by its witness once, explained once, corrected once."""
     return DropCount.objects.select_for_update().filter(pk=count_id).first()

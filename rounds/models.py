@@ -685,34 +685,51 @@ class EdgeFigures(models.Model):
 class DropCount(models.Model):
     """The count of one table's drop box for one gaming day (docs/rules.md, "Drop and win").
 
-    ``recorded`` is what the day's buy-ins at the table put in the box by the ledger,
-    ``counted`` what the count room found, ``variance`` the difference, which a reason
-    explains when it is not zero. Two people count: the counter (``counted_by``) and a
-    witness. The counted cash moves from the drop box to the cage (``entry``, none when
-    nothing was counted) and the variance to the table's variance account
-    (``variance_entry``, none when there is none). One count per table and gaming day; a
-    corrected count stays, marked ``corrected``, beside the count that replaces it.
+    Two people count: the counter (``counted_by``) records what was found and names a
+    witness, who confirms it with their own credentials (``witnessed_at``); until then the
+    count is ``awaiting_witness`` and has moved nothing. At the confirmation ``recorded`` is
+    read (what the day's buy-ins at the table put in the box, by the ledger, under the
+    table's lock), ``variance`` is ``counted - recorded``, and the counted cash moves from
+    the drop box to the cage (``entry``, none when nothing was counted) and the variance to
+    the table's variance account (``variance_entry``, none when there is none). A witness
+    who refuses leaves it ``refused`` (nothing posted, the box countable again).
+
+    A variance is an exception that someone other than the counter explains (``reason``,
+    ``explained_by``): what the counter says of it at the count is their ``note``. One
+    posted count per table and gaming day; a corrected count stays, marked ``corrected``,
+    beside the count that replaces it.
     """
 
     class Status(models.TextChoices):
+        # Recorded by the counter; nothing posted until the named witness confirms it.
+        AWAITING_WITNESS = "awaiting_witness", "Awaiting its witness"
+        # The witness did not confirm it (``reason`` says why): nothing was posted.
+        REFUSED = "refused", "Refused by its witness"
         BALANCED = "balanced", "Counted as recorded"
-        # A variance is an exception someone must explain: at the count, with a reason, or
-        # afterwards (rounds.services.drop.drop_count_explain); until then it is listed.
+        # A variance is an exception someone other than its counter must explain
+        # (rounds.services.drop.drop_count_explain); until then it is listed.
         UNEXPLAINED = "unexplained", "Variance to explain"
         EXPLAINED = "explained", "Variance explained"
         CORRECTED = "corrected", "Corrected by a later count"
+
+    # What is not posted (yet, or ever): no figures from the ledger, no entries.
+    UNPOSTED: ClassVar[tuple[str, ...]] = (Status.AWAITING_WITNESS, Status.REFUSED)
 
     table = models.ForeignKey("rounds.Table", on_delete=models.PROTECT,
                               related_name="drop_counts")
     gaming_day = models.DateField()
     currency = models.CharField(max_length=3)
-    # Minor units.
-    recorded = models.BigIntegerField()
+    # Minor units. ``recorded`` and ``variance`` are read when the witness confirms.
+    recorded = models.BigIntegerField(null=True, blank=True)
     counted = models.BigIntegerField()
-    variance = models.BigIntegerField()
-    status = models.CharField(max_length=12, choices=Status.choices)
+    variance = models.BigIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices)
+    # The second person's words: the explanation of a variance, or why the witness refused.
     reason = models.TextField(blank=True, default="")
-    # Who explained the variance and when (the counter at the count, or a later person).
+    # What the counter said of the count (a variance's likely cause, a correction's why):
+    # their note, which closes nothing.
+    note = models.TextField(blank=True, default="")
+    # Who explained the variance and when (never the counter, since the witness signs).
     explained_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.PROTECT, related_name="+")
     explained_at = models.DateTimeField(null=True, blank=True)
@@ -721,6 +738,8 @@ class DropCount(models.Model):
     witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                 related_name="+")
     counted_at = models.DateTimeField()
+    # When the witness confirmed (or refused) the count, signed in as themselves.
+    witnessed_at = models.DateTimeField(null=True, blank=True)
     entry = models.ForeignKey("ledger.Entry", null=True, blank=True, on_delete=models.PROTECT,
                               related_name="+")
     variance_entry = models.ForeignKey("ledger.Entry", null=True, blank=True,
@@ -735,9 +754,15 @@ class DropCount(models.Model):
                        ("witness_drop", "Can witness a drop count"),
                        ("correct_drop_count", "Can correct a drop count")]
         constraints = [
+            # One posted count per table and day, and one awaiting its witness: a
+            # correction's recount waits beside the count it replaces.
+            models.UniqueConstraint(
+                fields=["table", "gaming_day"],
+                condition=~Q(status__in=["corrected", "refused", "awaiting_witness"]),
+                name="drop_count_one_per_table_and_day"),
             models.UniqueConstraint(fields=["table", "gaming_day"],
-                                    condition=~Q(status="corrected"),
-                                    name="drop_count_one_per_table_and_day"),
+                                    condition=Q(status="awaiting_witness"),
+                                    name="drop_count_one_awaiting_witness_per_table_and_day"),
             # Only the cash counted: a day's recorded figure can fall below zero when a
             # buy-in of an earlier day is reversed on it (rounds.drop).
             models.CheckConstraint(condition=Q(counted__gte=0),
@@ -747,9 +772,26 @@ class DropCount(models.Model):
                                    name="drop_count_variance_is_counted_minus_recorded"),
             models.CheckConstraint(condition=~Q(counted_by=models.F("witness")),
                                    name="drop_count_witness_is_another_person"),
-            # A variance is explained in words; a balanced count has none to explain.
+            # Posted only once witnessed: a count awaiting its witness (or refused by them)
+            # has no figures from the ledger and no entries; a posted one has its figures
+            # and the time its witness confirmed it.
+            models.CheckConstraint(
+                condition=(Q(status="awaiting_witness", witnessed_at__isnull=True,
+                             recorded__isnull=True, variance__isnull=True,
+                             entry__isnull=True, variance_entry__isnull=True)
+                           | Q(status="refused", witnessed_at__isnull=False,
+                               recorded__isnull=True, variance__isnull=True,
+                               entry__isnull=True, variance_entry__isnull=True)
+                           | (~Q(status__in=["awaiting_witness", "refused"])
+                              & Q(witnessed_at__isnull=False, recorded__isnull=False,
+                                  variance__isnull=False))),
+                name="drop_count_posted_when_witnessed"),
+            # A variance is explained in words; a balanced count has none to explain; a
+            # refusal says why.
             models.CheckConstraint(
                 condition=Q(status="corrected")
+                | Q(status="awaiting_witness", reason="")
+                | (Q(status="refused") & ~Q(reason=""))
                 | (Q(status="balanced") & Q(variance=0))
                 | (Q(status="unexplained") & ~Q(variance=0) & Q(reason=""))
                 | (Q(status="explained") & ~Q(variance=0) & ~Q(reason="")

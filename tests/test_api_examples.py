@@ -35,7 +35,6 @@ from rounds import services
 from rounds.models import Round, Table
 from rounds.paigow import rotation
 from rounds.selectors import round_bank_table
-from rounds.services.drop import drop_count_record
 from tests.conftest import played_rounds_rewritten
 from tests.players import make_player
 
@@ -275,17 +274,26 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
                    expect=(202,))
     assert boss.post(f"/api/v1/approvals/{waiting['id']}/reject", {},
                      format="json").status_code == 200
+    # Each count waits for the witness it names, who signs in as themselves and confirms
+    # it (or refuses it: the box is counted again); a variance is explained by someone
+    # other than its counter.
     counts = "/api/v1/tables/{table_id}/drop-counts"
+    witness = "/api/v1/drop-counts/{count_id}/witness"
     counted = send(count, "POST", counts, "A count that agrees", {"table_id": house})
-    send(boss, "POST", "/api/v1/drop-counts/{count_id}/correct", "Counted again",
-         {"count_id": counted["id"]})
-    send(count, "POST", counts, "A count with its variance explained", {"table_id": room})
-    third = services.table_create(by=None, name="Table 9")
-    short = drop_count_record(table_id=third.pk, gaming_day=gaming_day_of(),
-                              counted=500, witness="pitboss", reason="",
-                              by=_user("count"))
+    assert counted["status"] == "awaiting_witness"
+    send(boss, "POST", witness, "Confirm the count", {"count_id": counted["id"]})
+    recount = send(boss, "POST", "/api/v1/drop-counts/{count_id}/correct", "Counted again",
+                   {"count_id": counted["id"]})
+    assert send(count, "POST", witness, "Confirm the count",
+                {"count_id": recount["id"]})["status"] == "balanced"
+    noted = "A count with the counter's note"
+    wrong = send(count, "POST", counts, noted, {"table_id": room})
+    send(boss, "POST", witness, "Refuse the count", {"count_id": wrong["id"]})
+    short = send(count, "POST", counts, noted, {"table_id": room})
+    assert send(boss, "POST", witness, "Confirm the count",
+                {"count_id": short["id"]})["status"] == "unexplained"
     send(boss, "POST", "/api/v1/drop-counts/{count_id}/explain", "Explain a variance",
-         {"count_id": short.pk})
+         {"count_id": short["id"]})
 
     # A table's day outside its band, explained by a pit boss. Set-up only: four house
     # rounds lost by one seat, at a table of its own, where the check starts at four (30 by

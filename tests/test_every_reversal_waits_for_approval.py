@@ -181,6 +181,8 @@ def _drop_count_correction(floor: Floor) -> Ask:
     count = drop.drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(),
                                    counted=20_000, witness=floor.pit_boss.username,
                                    by=floor.counter)
+    # posted once its witness, the pit boss, confirms it: only a posted count is corrected
+    count = drop.drop_count_confirm(count_id=count.pk, by=floor.pit_boss)
     # counted again by the pit boss, the count room's counter witnessing
     params = {"count_id": count.pk, "counted_minor": 25_000,
               "witness": floor.counter.username, "reason": "a bundle missed"}

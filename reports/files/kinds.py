@@ -27,8 +27,8 @@ from casino.shared.money import format_minor
 from casino.shared.templatetags.casino_time import casino_time_text
 from ledger.reports import chain_point, trial_balance
 from reports.card_room import proposition_report, rotation_log
-from reports.exclusions import exclusions_layout
 from reports.dealers import dealer_shift_report
+from reports.exclusions import exclusions_layout
 from reports.files.document import Cell, Chart, Column, Document, Section, Spec, spec_row
 from reports.play import (
     BankerReport,

@@ -1,14 +1,16 @@
 """Cash at the table and the drop counts over HTTP: parse, call one service, render.
 
 A buy-in (dealer, pit boss) credits the seated player's account from the table's drop box;
-a drop count (the cage or the count room, with a witness) moves the counted cash to the
-cage and the variance, explained, to the table's variance account (docs/rules.md).
+a drop count (the cage or the count room) awaits the witness it names, who confirms it with
+their own credentials (POST /drop-counts/{id}/witness); then it moves the counted cash to
+the cage and the variance to the table's variance account, for someone other than the
+counter to explain (docs/rules.md).
 """
 
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,11 +34,15 @@ from rounds.services.drop import (
     CORRECT_DROP,
     COUNT_DROP,
     TAKE_BUY_IN,
+    WITNESS_DROP,
     BuyIn,
     buy_in_submit,
+    drop_count_confirm,
     drop_count_explain,
     drop_count_explain_check,
     drop_count_record,
+    drop_count_refuse,
+    drop_count_witness_check,
 )
 
 VIEW_COUNTS = "rounds.view_dropcount"
@@ -72,19 +78,32 @@ class BuyInOut(serializers.Serializer):
 class DropCountIn(serializers.Serializer):
     gaming_day = GamingDayField()
     counted = AmountField(help_text="The cash counted in the box, in the table's currency")
-    witness = serializers.CharField(max_length=150, help_text="The witness's username")
+    witness = serializers.CharField(max_length=150,
+                                    help_text="The witness's username: they confirm the "
+                                              "count with their own credentials")
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True,
+                                 help_text="The counter's note (what they think a variance "
+                                           "comes from): it does not explain the variance, "
+                                           "someone else does")
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True,
-                                   help_text="Why the count differs from the buy-ins "
-                                             "recorded; without one a variance is an "
-                                             "exception left to explain")
+                                   help_text="The note's older name, taken as the note")
     by = serializers.CharField(max_length=150, required=False,
                                help_text="The counter's username: the signed-in user")
 
 
 class DropCountCorrectIn(serializers.Serializer):
     counted = AmountField(help_text="The cash counted again")
-    witness = serializers.CharField(max_length=150)
+    witness = serializers.CharField(max_length=150,
+                                    help_text="The recount's witness, who confirms it")
     reason = serializers.CharField(max_length=2000)
+
+
+class DropCountWitnessIn(serializers.Serializer):
+    confirm = serializers.BooleanField(help_text="true: the witness confirms the count and "
+                                                 "it posts; false: they refuse it")
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True,
+                                   help_text="Why the witness refuses the count (only with "
+                                             "confirm false, and then required)")
 
 
 class DropCountExplainIn(serializers.Serializer):
@@ -98,32 +117,44 @@ class DropCountOut(serializers.Serializer):
     table_name = serializers.CharField(source="table.name")
     gaming_day = serializers.DateField()
     currency = serializers.CharField()
-    recorded = serializers.SerializerMethodField(help_text="The day's buy-ins at the table")
+    recorded = serializers.SerializerMethodField(
+        help_text="The day's buy-ins at the table, read when the witness confirmed the "
+                  "count; null until then")
     counted = serializers.SerializerMethodField()
-    variance = serializers.SerializerMethodField(help_text="counted - recorded")
+    variance = serializers.SerializerMethodField(
+        help_text="counted - recorded; null until the witness confirms the count")
     status = serializers.ChoiceField(choices=DropCount.Status.choices)
     explained = serializers.SerializerMethodField(
         help_text="A variance with its reason (an exception someone explained)")
-    reason = serializers.CharField()
+    note = serializers.CharField(help_text="The counter's note (it explains nothing)")
+    reason = serializers.CharField(
+        help_text="The explanation of the variance by someone other than the counter, or "
+                  "why the witness refused the count")
     explained_by = serializers.CharField(source="explained_by.username", allow_null=True,
                                          default=None)
     explained_at = serializers.DateTimeField(allow_null=True)
     counted_by = serializers.CharField(source="counted_by.username")
     witness = serializers.CharField(source="witness.username")
     counted_at = serializers.DateTimeField()
+    witnessed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the witness confirmed (or refused) the count")
     entry = serializers.IntegerField(source="entry_id", allow_null=True,
                                      help_text="Drop box to cage; none when nothing counted")
     variance_entry = serializers.IntegerField(source="variance_entry_id", allow_null=True)
     corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
 
-    def get_recorded(self, count: DropCount) -> str:
-        return format_minor(count.recorded, count.currency)
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_recorded(self, count: DropCount) -> str | None:
+        return None if count.recorded is None else format_minor(count.recorded,
+                                                                 count.currency)
 
     def get_counted(self, count: DropCount) -> str:
         return format_minor(count.counted, count.currency)
 
-    def get_variance(self, count: DropCount) -> str:
-        return format_minor(count.variance, count.currency)
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_variance(self, count: DropCount) -> str | None:
+        return None if count.variance is None else format_minor(count.variance,
+                                                                 count.currency)
 
     def get_explained(self, count: DropCount) -> bool:
         return count.status == DropCount.Status.EXPLAINED
@@ -132,6 +163,7 @@ class DropCountOut(serializers.Serializer):
 class DropCountQueryIn(serializers.Serializer):
     gaming_day = GamingDayField(required=False)
     exceptions = serializers.BooleanField(required=False, default=False)
+    status = serializers.ChoiceField(choices=DropCount.Status.choices, required=False)
 
 
 def _count_out(count: DropCount, code: int = status.HTTP_200_OK) -> Response:
@@ -167,7 +199,7 @@ class BuyInsView(ApiView):
 def _counts_page(request: Request, view: ApiView, table_id: int | None) -> Response:
     query = view.query_values(request)
     counts = drop_count_list(table_id=table_id, gaming_day=query.get("gaming_day"),
-                             exceptions=query["exceptions"])
+                             exceptions=query["exceptions"], status=query.get("status"))
     return page_response(request, view, counts, lambda c: DropCountOut(c).data)
 
 
@@ -175,7 +207,10 @@ _COUNTS_PAGE = paginated(DropCountOut(many=True), "PaginatedDropCountOutList")
 _COUNT_QUERY = [
     OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="YYYY-MM-DD"),
     OpenApiParameter("exceptions", OpenApiTypes.BOOL,
-                     description="Only counts with a variance (explained exceptions)"),
+                     description="Only posted counts with a variance (the exceptions)"),
+    OpenApiParameter("status", OpenApiTypes.STR, enum=DropCount.Status.values,
+                     description="Only counts of this status (awaiting_witness: the counts "
+                                 "waiting for their witness's signature)"),
     *PAGE_PARAMETERS]
 
 
@@ -193,13 +228,18 @@ class TableDropCountsView(ApiView):
         _table_currency(table_id)
         return _counts_page(request, self, table_id)
 
-    @extend_schema(summary="Count a table's drop box for a gaming day, with a witness",
-                   description="The counter is the signed-in user. A variance (counted - "
-                               "recorded) is posted to the table's variance account; with a "
-                               "reason it is explained (status explained), without one it "
-                               "is an exception to explain (status unexplained, POST "
-                               "/drop-counts/{id}/explain). A second count of the day is 409 "
-                               "already_counted.",
+    @extend_schema(summary="Count a table's drop box for a gaming day, naming a witness",
+                   description="The counter is the signed-in user. The count is recorded "
+                               "with status awaiting_witness and nothing is posted until "
+                               "the named witness confirms it with their own credentials "
+                               "(POST /drop-counts/{id}/witness). Then the counted cash "
+                               "goes to the cage and a variance (counted - recorded, "
+                               "recorded read then) to the table's variance account: an "
+                               "exception (status unexplained) that someone other than "
+                               "the counter explains (POST /drop-counts/{id}/explain); the "
+                               "counter's note explains nothing. A second count of the "
+                               "day is 409 already_counted, or 409 awaiting_witness while "
+                               "one waits for its witness.",
                    request=DropCountIn, examples=ex.DROP_COUNT, responses={201: DropCountOut})
     def post(self, request: Request, table_id: int) -> Response:
         data = parse(DropCountIn, request.data, currency=_table_currency(table_id))
@@ -209,7 +249,7 @@ class TableDropCountsView(ApiView):
                                    detail={"fields": {"by": ["the signed-in user"]}})
         count = drop_count_record(table_id=table_id, gaming_day=data["gaming_day"],
                                   counted=data["counted"], witness=data["witness"],
-                                  reason=data.get("reason", ""), by=user)
+                                  note=data.get("note") or data.get("reason", ""), by=user)
         return _count_out(count, status.HTTP_201_CREATED)
 
 
@@ -231,9 +271,12 @@ class DropCountCorrectView(ApiView):
     refusal_ref = "drop_count:{count_id}"
 
     @extend_schema(summary="Correct a drop count (pit boss): reverse it, count again",
-                   description="With dual control on, the answer is 202 with a pending "
-                               "request that a second pit boss approves (POST "
-                               "/approvals/{id}/approve); nothing moves before.",
+                   description="The count's entries are reversed and the recount (201) "
+                               "awaits its witness, who confirms it (POST "
+                               "/drop-counts/{id}/witness) before it posts. With dual "
+                               "control on, the answer is 202 with a pending request that "
+                               "a second pit boss approves (POST /approvals/{id}/approve); "
+                               "nothing moves before.",
                    request=DropCountCorrectIn,
                    examples=ex.DROP_CORRECT,
                    responses={201: DropCountOut,
@@ -255,19 +298,54 @@ class DropCountCorrectView(ApiView):
         return _count_out(done.result, status.HTTP_201_CREATED)
 
 
+class DropCountWitnessView(ApiView):
+    permission_classes = [requires(WITNESS_DROP)]
+    refusal_action = "rounds.drop_count_witness"
+    refusal_ref = "drop_count:{count_id}"
+
+    @extend_schema(summary="The named witness confirms (or refuses) a drop count",
+                   description="Only the witness the count names, signed in as themselves "
+                               "(their session or token): anyone else is 403 "
+                               "not_the_witness. Confirmed, the count posts (the cash to "
+                               "the cage, the variance to the table's variance account, "
+                               "recorded read now); refused (confirm false, with a reason), "
+                               "nothing is posted and the box may be counted again. 409 "
+                               "not_awaiting_witness for a count already confirmed or "
+                               "refused.",
+                   request=DropCountWitnessIn, examples=ex.DROP_WITNESS,
+                   responses={200: DropCountOut})
+    def post(self, request: Request, count_id: int) -> Response:
+        user = acting_user(request)
+        drop_count_witness_check(count_id=count_id, by=user)
+        data = parse(DropCountWitnessIn, request.data)
+        reason = data.get("reason", "").strip()
+        if data["confirm"]:
+            if reason:
+                raise ValidationFailed(
+                    "A confirmation carries no reason: once the count is posted, a "
+                    "variance is explained with POST /drop-counts/{id}/explain.",
+                    code="invalid", detail={"fields": {"reason": ["only with confirm "
+                                                                  "false"]}})
+            count = drop_count_confirm(count_id=count_id, by=user)
+        else:
+            count = drop_count_refuse(count_id=count_id, reason=reason, by=user)
+        return _count_out(count)
+
+
 class DropCountExplainView(ApiView):
     permission_classes = [requires(VIEW_COUNTS)]
     refusal_action = "rounds.drop_count_explain"
     refusal_ref = "drop_count:{count_id}"
 
     @extend_schema(summary="Explain a drop count's variance after the count",
-                   description="The count room, the cage or a pit boss; 409 "
-                               "nothing_to_explain for a count with no open variance.",
+                   description="The count room, the cage or a pit boss, never the count's "
+                               "own counter (403 own_count); 409 nothing_to_explain for a "
+                               "count with no open variance.",
                    request=DropCountExplainIn,
                    examples=ex.DROP_EXPLAIN,
                    responses={200: DropCountOut})
     def post(self, request: Request, count_id: int) -> Response:
-        drop_count_explain_check(by=acting_user(request))
+        drop_count_explain_check(count_id=count_id, by=acting_user(request))
         data = parse(DropCountExplainIn, request.data)
         count = drop_count_explain(count_id=count_id, reason=data["reason"],
                                    by=acting_user(request))

@@ -94,9 +94,17 @@ BUY_IN = [
 DROP_COUNT = [
     example("A count that agrees", {"gaming_day": "2026-12-06", "counted": "200.00",
                                     "witness": "pitboss"}),
-    example("A count with its variance explained",
+    example("A count with the counter's note",
             {"gaming_day": "2026-12-06", "counted": "195.00", "witness": "pitboss",
-             "reason": "A 5.00 chip was found in the box's slot and sent to the cage"}),
+             "note": "A 5.00 chip was found in the box's slot and sent to the cage"},
+            "The note is the counter's: someone else explains the variance"),
+]
+# The named witness, signed in as themselves (rounds.api.drop.DropCountWitnessView).
+DROP_WITNESS = [
+    example("Confirm the count", {"confirm": True}, "The witness saw the cash counted so"),
+    example("Refuse the count", {"confirm": False,
+                                 "reason": "I saw 150.00 counted, not 195.00"},
+            "Nothing is posted; the box is counted again"),
 ]
 DROP_CORRECT = [example("Counted again", {"counted": "200.00", "witness": "count",
                                           "reason": "Two notes stuck together"})]

@@ -22,6 +22,8 @@ urlpatterns = [
     path("drop-counts", drop.DropCountsView.as_view(), name="drop-counts"),
     path("drop-counts/<int:count_id>/correct", drop.DropCountCorrectView.as_view(),
          name="drop-count-correct"),
+    path("drop-counts/<int:count_id>/witness", drop.DropCountWitnessView.as_view(),
+         name="drop-count-witness"),
     path("drop-counts/<int:count_id>/explain", drop.DropCountExplainView.as_view(),
          name="drop-count-explain"),
     path("buy-ins/<int:entry_id>/correct", drop.BuyInCorrectView.as_view(),

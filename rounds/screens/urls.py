@@ -13,6 +13,8 @@ urlpatterns = [
     path("drop-count/", drop.drop_count, name="drop-count"),
     path("drop-count/<int:count_id>/explain/", drop.drop_count_explain_view,
          name="drop-count-explain"),
+    path("drop-count/<int:count_id>/witness/", drop.drop_count_witness_view,
+         name="drop-count-witness"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/variance/explain/", views.variance_explain_view,
          name="variance-explain"),

@@ -7,12 +7,17 @@
   the table in the gaming day above ``CASINO_BUY_IN_APPROVAL_ABOVE`` waits for a pit
   boss's approval (``buy_in_submit``): credited on the dealer's word, it could be paid
   out at the cage before the box's count shows whether the cash was ever there.
-- A drop count: two people (the counter and a witness) count a table's box for a gaming
-  day. The counted cash moves from the drop box to the cage (an entry of kind
-  ``drop_count``); what the count found more or less than the day's buy-ins recorded moves
-  to the table's variance account (``drop_variance``) and needs a reason. One count per
-  table and gaming day; a wrong one is corrected by a pit boss: its entries reversed and a
-  new count recorded, in one transaction.
+- A drop count: two people count a table's box for a gaming day, the counter and a named
+  witness, and each signs with their own credentials. The counter records what was found
+  (``drop_count_record``): the count awaits its witness and nothing moves. The witness
+  confirms it (``drop_count_confirm``): then the counted cash moves from the drop box to
+  the cage (an entry of kind ``drop_count``) and what the count found more or less than
+  the day's buy-ins recorded (read then, under the table's lock) moves to the table's
+  variance account (``drop_variance``). Or the witness refuses it (``drop_count_refuse``):
+  nothing moves, and the box is counted again. A variance is an exception that someone
+  other than its counter explains (``drop_count_explain``). One posted count per table and
+  gaming day; a wrong one is corrected by a pit boss: its entries reversed and the box
+  counted again, the recount awaiting its own witness.
 
 Locking follows rounds.services: the table row first (a buy-in and a count of the same
 table queue there, so a count's "recorded" cannot miss a buy-in committing beside it),
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino import cash
@@ -35,7 +41,7 @@ from casino.exclusions import player_exclusion_check
 from casino.models import Player
 from casino.shared import approvals
 from casino.shared.approvals import Approval
-from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import to_minor
 from casino.shared.permissions import permission_refused
@@ -111,8 +117,8 @@ def buy_in_check(*, table_id: int, seat: int, amount: int, by: User | None,
     # stay in the box uncounted (the day is counted once), so the table takes no more
     # until the next gaming day. The table's row is locked, so a count waits for us or
     # we see it.
-    if (DropCount.objects.filter(table=table, gaming_day=today)
-            .exclude(status=DropCount.Status.CORRECTED).exists()):
+    # A count awaiting its witness holds the box too: the witness confirms what is in it.
+    if _counts_of_the_day(table, today).exists():
         raise Conflict(f"{table.name}'s drop box for gaming day {today} is already counted: "
                        "it takes no more cash today.", code="drop_counted",
                        detail={"table_id": table_id, "gaming_day": str(today)})
@@ -208,6 +214,13 @@ def _cage_account(currency: str) -> Account:
                                         name=f"Cage ({currency})")
 
 
+def _counts_of_the_day(table: Table, gaming_day: date) -> QuerySet[DropCount]:
+    """The day's count of the box, posted or awaiting its witness (neither corrected nor
+    refused): while there is one, the box is counted."""
+    return (DropCount.objects.filter(table=table, gaming_day=gaming_day)
+            .exclude(status__in=[DropCount.Status.CORRECTED, DropCount.Status.REFUSED]))
+
+
 def _witness(*, username: str, counter: User) -> User:
     user = get_user_model().objects.filter(username=username).first()
     if user is None or not user.is_active:
@@ -218,11 +231,10 @@ def _witness(*, username: str, counter: User) -> User:
         raise ValidationFailed("The witness must be another person than the counter.",
                                code="invalid_witness",
                                detail={"fields": {"witness": ["another person"]}})
-    if not (user.has_perm(COUNT_DROP) or user.has_perm(WITNESS_DROP)):
+    if not user.has_perm(WITNESS_DROP):
         raise ValidationFailed(f"{username} may not witness a drop count (the count room, "
                                "the cage or a pit boss may).", code="invalid_witness",
-                               detail={"fields": {"witness": ["someone who may count or "
-                                                              "witness"]}})
+                               detail={"fields": {"witness": ["someone who may witness"]}})
     return user
 
 
@@ -268,24 +280,114 @@ def _already_counted(table: Table, gaming_day: date) -> Conflict:
                     detail={"table_id": table.pk, "gaming_day": str(gaming_day)})
 
 
-def drop_count_post(*, table: Table, gaming_day: date, counted: int, reason: str,
-                    witness: User, by: User, corrects: DropCount | None = None,
-                    ) -> DropCount:
-    """Record the count: the cash to the cage, the variance to the variance account, the
-    DropCount row. The caller holds the table's row locked (no buy-in of the table commits
-    while "recorded" is read) and runs in a transaction."""
-    if (DropCount.objects.filter(table=table, gaming_day=gaming_day)
-            .exclude(status=DropCount.Status.CORRECTED).exists()):
+def _awaiting_witness(table: Table, gaming_day: date) -> Conflict:
+    waiting = (DropCount.objects.filter(table=table, gaming_day=gaming_day,
+                                        status=DropCount.Status.AWAITING_WITNESS)
+               .select_related("witness").first())
+    who = waiting.witness.get_username() if waiting is not None else "its witness"
+    return Conflict(f"{table.name}'s count for gaming day {gaming_day} awaits its witness, "
+                    f"{who}: they confirm or refuse it first.", code="awaiting_witness",
+                    detail={"table_id": table.pk, "gaming_day": str(gaming_day),
+                            "count_id": waiting.pk if waiting is not None else None})
+
+
+def drop_count_open_check(*, table: Table, gaming_day: date) -> None:
+    """The day's box is not counted yet, nor awaiting a witness. The caller holds the
+    table's row locked, so two counters queue and the second sees the first's count."""
+    found = _counts_of_the_day(table, gaming_day).values_list("status", flat=True).first()
+    if found == DropCount.Status.AWAITING_WITNESS:
+        raise _awaiting_witness(table, gaming_day)
+    if found is not None:
         raise _already_counted(table, gaming_day)
-    recorded = drop_recorded(table_ids=[table.pk], gaming_day=gaming_day).get(table.pk, 0)
+
+
+def drop_count_await(*, table: Table, gaming_day: date, counted: int, note: str,
+                     witness: User, by: User, corrects: DropCount | None = None,
+                     ) -> DropCount:
+    """Record the count as its counter signs it: awaiting its witness, nothing posted. The
+    caller holds the table's row locked and runs in a transaction."""
+    try:
+        with transaction.atomic():
+            return DropCount.objects.create(
+                table=table, gaming_day=gaming_day, currency=table.currency,
+                counted=counted, status=DropCount.Status.AWAITING_WITNESS,
+                note=note.strip(), counted_by=by, witness=witness,
+                counted_at=timezone.now(), corrects=corrects)
+    except IntegrityError:
+        raise _awaiting_witness(table, gaming_day) from None
+
+
+def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness: str,
+                      by: User | None, note: str = "") -> DropCount:
+    """Count a table's drop box for a gaming day (the counter is ``by``): validate, then
+    write, in one transaction. The count awaits its witness (drop_count_confirm); ``note``
+    is what the counter says of it (it closes no variance)."""
+    plan = drop_count_check(table_id=table_id, gaming_day=gaming_day, counted=counted,
+                            witness=witness, by=by)
+    assert by is not None
+    with transaction.atomic():
+        table = table_lock(plan.table.pk)
+        drop_count_open_check(table=table, gaming_day=gaming_day)
+        return drop_count_await(table=table, gaming_day=gaming_day, counted=counted,
+                                note=note, witness=plan.witness, by=by)
+
+
+# --- the witness signs ------------------------------------------------------------------------
+
+def drop_count_witness_check(*, count_id: int, by: User | None) -> DropCount:
+    """Only the witness the counter named, signed in as themselves and still allowed to
+    witness, confirms or refuses a count: checked before anything they send is read, so
+    anyone else gets 403 whatever they send. Returns the count, read (not locked)."""
+    if by is None or not by.has_perm(WITNESS_DROP):
+        raise permission_refused(WITNESS_DROP)
+    count = (DropCount.objects.select_related("table", "witness")
+             .filter(pk=count_id).first())
+    if count is None:
+        raise NotFound(f"There is no drop count #{count_id}.", detail={"count_id": count_id})
+    if count.witness_id != by.pk:
+        witness = count.witness.get_username()
+        raise PermissionRefused(
+            f"{count.table.name}'s count for gaming day {count.gaming_day} names {witness} "
+            f"as its witness: only {witness}, signed in as themselves, confirms or refuses "
+            "it.", code="not_the_witness",
+            detail={"count_id": count_id, "witness": witness})
+    return count
+
+
+def _witnessed_count(*, count_id: int, by: User | None) -> tuple[Table, DropCount]:
+    """The witness's count, locked (its table first, then the count: rounds.locks), still
+    awaiting them."""
+    read = drop_count_witness_check(count_id=count_id, by=by)
+    table = table_lock(read.table_id)
+    count = drop_count_lock(count_id)
+    assert count is not None  # counts are never deleted
+    if count.status != DropCount.Status.AWAITING_WITNESS:
+        raise Conflict(f"{table.name}'s count for gaming day {count.gaming_day} awaits no "
+                       f"witness: it is {count.get_status_display().lower()}.",
+                       code="not_awaiting_witness",
+                       detail={"count_id": count_id, "status": count.status})
+    return table, count
+
+
+def drop_count_post(*, table: Table, count: DropCount) -> DropCount:
+    """Post a count its witness confirms: "recorded" read now, the cash to the cage, the
+    variance to the variance account. The caller holds the table's row locked (no buy-in
+    of the table commits while "recorded" is read), then the count's, in a transaction."""
+    if count.corrects_id is None and _counts_of_the_day(table, count.gaming_day).exclude(
+            pk=count.pk).exists():
+        raise _already_counted(table, count.gaming_day)
+    counted = count.counted
+    recorded = drop_recorded(table_ids=[table.pk], gaming_day=count.gaming_day).get(table.pk, 0)
     variance = counted - recorded
-    reason = reason.strip()
     box, cage = drop_box_account(table), _cage_account(table.currency)
     variance_account = drop_variance_account(table)
     # Two entries in one transaction: their accounts are locked together first, in key
     # order (ledger.services' rule for a caller posting more than one entry).
     ledger.account_lock(account_ids=[box.pk, cage.pk, variance_account.pk])
-    ref, day = table_ref(table.pk), gaming_day.isoformat()
+    ref, day = table_ref(table.pk), count.gaming_day.isoformat()
+    # The entries are the count's, so they are in its counter's name; who confirmed it and
+    # when is the count's own record (witness, witnessed_at).
+    by = count.counted_by
     entry = variance_entry = None
     if counted:
         entry = ledger.entry_post(
@@ -296,52 +398,76 @@ def drop_count_post(*, table: Table, gaming_day: date, counted: int, reason: str
         # account takes it, so the box starts the next day empty.
         variance_entry = ledger.entry_post(
             kind=DROP_VARIANCE,
-            memo=f"Drop variance of {table.name}, gaming day {day}: "
-                 f"{reason or 'to be explained'}",
+            memo=f"Drop variance of {table.name}, gaming day {day}: to be explained",
             lines=[(box.pk, -variance), (variance_account.pk, variance)], by=by, ref=ref)
-    # The money moves whatever is said of it; a variance without a reason is an exception
-    # left open for someone to explain (drop_count_explain), listed until then.
-    status = (DropCount.Status.BALANCED if not variance else
-              DropCount.Status.EXPLAINED if reason else DropCount.Status.UNEXPLAINED)
-    now = timezone.now()
-    explained = status == DropCount.Status.EXPLAINED
+    # The money moves whatever is said of it. A variance is an exception left open until
+    # someone other than its counter explains it (drop_count_explain): the counter's note
+    # does not close it, nor does the witness's signature, which says the cash was counted
+    # as recorded here, not why it differs from the buy-ins; explaining is an act of its
+    # own, in the explainer's name, that the exceptions list shows.
+    count.recorded, count.variance = recorded, variance
+    count.status = (DropCount.Status.BALANCED if not variance
+                    else DropCount.Status.UNEXPLAINED)
+    count.witnessed_at = timezone.now()
+    count.entry, count.variance_entry = entry, variance_entry
     try:
         with transaction.atomic():
-            return DropCount.objects.create(
-                table=table, gaming_day=gaming_day, currency=table.currency,
-                recorded=recorded, counted=counted, variance=variance, status=status,
-                reason=reason if variance else "", counted_by=by, witness=witness,
-                counted_at=now, entry=entry, variance_entry=variance_entry,
-                corrects=corrects, explained_by=by if explained else None,
-                explained_at=now if explained else None)
+            count.save(update_fields=["recorded", "variance", "status", "witnessed_at",
+                                      "entry", "variance_entry"])
     except IntegrityError:
-        raise _already_counted(table, gaming_day) from None
+        raise _already_counted(table, count.gaming_day) from None
+    return count
 
 
-def drop_count_record(*, table_id: int, gaming_day: date, counted: int, witness: str,
-                      by: User | None, reason: str = "") -> DropCount:
-    """Count a table's drop box for a gaming day (the counter is ``by``): validate, then
-    write, in one transaction."""
-    plan = drop_count_check(table_id=table_id, gaming_day=gaming_day, counted=counted,
-                            witness=witness, by=by)
-    assert by is not None
+def drop_count_confirm(*, count_id: int, by: User | None) -> DropCount:
+    """The named witness confirms a count with their own credentials: only then does it
+    post (drop_count_post), in one transaction."""
     with transaction.atomic():
-        table = table_lock(plan.table.pk)
-        return drop_count_post(table=table, gaming_day=gaming_day, counted=counted,
-                               reason=reason, witness=plan.witness, by=by)
+        table, count = _witnessed_count(count_id=count_id, by=by)
+        return drop_count_post(table=table, count=count)
 
 
-def drop_count_explain_check(*, by: User | None) -> None:
-    """Who may explain a variance (the count room, the cage or a pit boss): checked before
-    anything said about it is read, so a reader who may not gets 403 whatever they send."""
-    if by is None or not (by.has_perm(COUNT_DROP) or by.has_perm(CORRECT_DROP)):
+def drop_count_refuse(*, count_id: int, reason: str, by: User | None) -> DropCount:
+    """The named witness refuses a count (they did not see it so): nothing is posted, the
+    count stays, refused with why, and the box is counted again."""
+    drop_count_witness_check(count_id=count_id, by=by)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationFailed("Say why the count is refused.", code="reason_required",
+                               detail={"fields": {"reason": ["a reason in words"]}})
+    with transaction.atomic():
+        _, count = _witnessed_count(count_id=count_id, by=by)
+        count.status = DropCount.Status.REFUSED
+        count.reason = reason
+        count.witnessed_at = timezone.now()
+        count.save(update_fields=["status", "reason", "witnessed_at"])
+        return count
+
+
+# --- a variance explained ---------------------------------------------------------------------
+
+def drop_count_explain_check(*, count_id: int, by: User | None) -> None:
+    """Who may explain a variance: the count room, the cage or a pit boss, and never the
+    count's own counter (two people close an exception). Checked before anything said
+    about it is read, so a reader who may not gets 403 whatever they send."""
+    if by is None or not any(by.has_perm(p) for p in (COUNT_DROP, WITNESS_DROP,
+                                                      CORRECT_DROP)):
         raise permission_refused(COUNT_DROP)
+    count = (DropCount.objects.select_related("table", "counted_by")
+             .filter(pk=count_id).first())
+    if count is None:
+        raise NotFound(f"There is no drop count #{count_id}.", detail={"count_id": count_id})
+    if count.counted_by_id == by.pk:
+        raise PermissionRefused(
+            f"You counted {count.table.name}'s box for gaming day {count.gaming_day}: its "
+            "variance is explained by someone else (the witness, the cage or a pit boss).",
+            code="own_count", detail={"count_id": count_id})
 
 
 def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCount:
-    """Explain a count's variance after the count (the count room, the cage or a pit boss):
-    the exception stops being open; the money it moved stays where the count put it."""
-    drop_count_explain_check(by=by)
+    """Explain a count's variance after the count (someone other than its counter): the
+    exception stops being open; the money it moved stays where the count put it."""
+    drop_count_explain_check(count_id=count_id, by=by)
     reason = reason.strip()
     if not reason:
         raise ValidationFailed("Say why the count differs from the buy-ins recorded.",
@@ -349,9 +475,7 @@ def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCo
                                detail={"fields": {"reason": ["a reason in words"]}})
     with transaction.atomic():
         count = drop_count_lock(count_id)
-        if count is None:
-            raise NotFound(f"There is no drop count #{count_id}.",
-                           detail={"count_id": count_id})
+        assert count is not None  # counts are never deleted (read above)
         # A correction waiting for a second pit boss is decided first, not explained around.
         approvals.approval_pending_check(ref=f"drop_count:{count_id}")
         if count.status != DropCount.Status.UNEXPLAINED:
@@ -370,8 +494,8 @@ def drop_count_explain(*, count_id: int, reason: str, by: User | None) -> DropCo
 def drop_count_correct_check(*, count_id: int, counted: int, witness: str, reason: str,
                              by: User | None) -> CountPlan:
     """What may refuse a count's correction before anything is locked: a reason, the count
-    exists and is not corrected already, and the recount's own checks (drop_count_check,
-    with the pit boss's permission). Returns the recount's plan."""
+    exists, was posted and is not corrected already, and the recount's own checks
+    (drop_count_check, with the pit boss's permission). Returns the recount's plan."""
     if not reason.strip():
         raise ValidationFailed("A correction needs a reason.", code="reason_required")
     old = DropCount.objects.filter(pk=count_id).first()
@@ -379,23 +503,34 @@ def drop_count_correct_check(*, count_id: int, counted: int, witness: str, reaso
         raise NotFound(f"There is no drop count #{count_id}.", detail={"count_id": count_id})
     plan = drop_count_check(table_id=old.table_id, gaming_day=old.gaming_day,
                             counted=counted, witness=witness, by=by, permission=CORRECT_DROP)
-    if old.status == DropCount.Status.CORRECTED:
-        raise _already_corrected(count_id)
+    _correctable_check(old)
     return plan
 
 
-def _already_corrected(count_id: int) -> Conflict:
-    return Conflict(f"Drop count #{count_id} was already corrected.",
-                    code="already_corrected", detail={"count_id": count_id})
+def _correctable_check(old: DropCount) -> None:
+    if old.status == DropCount.Status.CORRECTED:
+        raise Conflict(f"Drop count #{old.pk} was already corrected.",
+                       code="already_corrected", detail={"count_id": old.pk})
+    if old.status in DropCount.UNPOSTED:
+        # Nothing of it was posted: its witness confirms or refuses it, nobody corrects it.
+        raise Conflict(f"Drop count #{old.pk} was never posted "
+                       f"({old.get_status_display().lower()}): there is nothing to correct.",
+                       code="not_posted", detail={"count_id": old.pk, "status": old.status})
 
 
 def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str,
                        by: User | None, approved_by: Approval | None = None) -> DropCount:
-    """A pit boss corrects a count that was wrong: its entries are reversed and the box is
-    counted again (``counted``, ``witness``), with a reason, in one transaction. The
-    corrected count stays, marked corrected, beside the new one. Under dual control a
-    second pit boss approves first (``approved_by``: the approval it carries out;
-    rounds.approvals registers the request)."""
+    """A pit boss corrects a count that was wrong: its entries are reversed, it is marked
+    corrected, and the box is counted again (``counted``, ``witness``, the reason as the
+    recount's note), in one transaction. The recount awaits its witness like any count
+    (drop_count_confirm posts it); the corrected count stays beside it. Under dual control
+    a second pit boss approves first (``approved_by``: the approval it carries out;
+    rounds.approvals registers the request).
+
+    The reversal is the pit boss's (and the approving pit boss's) and happens now, where
+    the approval is carried out; what the recount found is posted only once its witness
+    signs. A recount its witness refuses leaves the day uncounted: the box is counted
+    again."""
     plan = drop_count_correct_check(count_id=count_id, counted=counted, witness=witness,
                                     reason=reason, by=by)
     assert by is not None
@@ -403,8 +538,7 @@ def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str
         table = table_lock(plan.table.pk)
         old = drop_count_lock(count_id)
         assert old is not None  # counts are never deleted (read above)
-        if old.status == DropCount.Status.CORRECTED:
-            raise _already_corrected(count_id)
+        _correctable_check(old)
         approvals.approval_required_check(
             action=CORRECT_COUNT,
             params={"count_id": count_id, "counted_minor": counted, "witness": witness,
@@ -419,8 +553,8 @@ def drop_count_correct(*, count_id: int, counted: int, witness: str, reason: str
                                      approved_by=approved_by)
         old.status = DropCount.Status.CORRECTED
         old.save(update_fields=["status"])
-        return drop_count_post(table=table, gaming_day=old.gaming_day, counted=counted,
-                               reason=reason, witness=plan.witness, by=by, corrects=old)
+        return drop_count_await(table=table, gaming_day=old.gaming_day, counted=counted,
+                                note=reason, witness=plan.witness, by=by, corrects=old)
 
 
 @dataclass(frozen=True)
@@ -464,8 +598,7 @@ def buy_in_correct(*, entry_id: int, reason: str, by: User | None,
     day = taken.gaming_day
     with transaction.atomic():
         table = table_lock(taken.table_id)   # a count of the table waits for us, or we see it
-        if (DropCount.objects.filter(table=table, gaming_day=day)
-                .exclude(status=DropCount.Status.CORRECTED).exists()):
+        if _counts_of_the_day(table, day).exists():
             raise Conflict(f"{table.name}'s drop box for gaming day {day} is counted: "
                            "correct the count, not the buy-in.", code="drop_counted",
                            detail={"table_id": table.pk, "gaming_day": str(day)})

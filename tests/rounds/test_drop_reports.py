@@ -18,9 +18,17 @@ from rounds.models import Round
 pytestmark = pytest.mark.django_db
 
 
-def post(client, url, body, expect=201):
+def post(client, url, body, expect=201, witnessed=True):
+    """Send it; a drop count is then confirmed by the witness it names (``witnessed``)."""
     response = client.post(url, body, format="json")
     assert response.status_code == expect, response.json()
+    if witnessed and url.endswith("/drop-counts"):
+        from django.contrib.auth import get_user_model
+
+        from rounds.services.drop import drop_count_confirm
+
+        witness = get_user_model().objects.get(username=body["witness"])
+        drop_count_confirm(count_id=response.json()["id"], by=witness)
     return response.json()
 
 
@@ -91,6 +99,18 @@ def test_after_the_count_the_report_shows_the_drop_its_variance_and_win_over_dro
     assert body["win"] == format_minor(win, "EUR")
     ratio = (Decimal(win) / counted).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
     assert body["win_to_drop"] == str(ratio) == "0.1094"     # 52.50 / 480.00
+
+
+def test_a_count_awaiting_its_witness_is_not_yet_the_drop(auditor_client, cage_client,
+                                                          witness, table, played):
+    post(cage_client, f"/api/v1/tables/{table.pk}/drop-counts",
+         {"gaming_day": str(played), "counted": "480.00", "witness": witness.username},
+         witnessed=False)
+
+    body = report(auditor_client, table, played)
+
+    assert (body["drop_recorded"], body["drop"], body["drop_variance"]) == \
+        ("500.00", None, None)
 
 
 def test_a_box_counted_empty_has_no_win_over_drop(auditor_client, cage_client, witness,

@@ -1,7 +1,8 @@
 """Finished records do not change, for the owner and the service's runtime role alike,
 whatever path a change takes (rounds/migrations/0018, docs/rounds.md "What PostgreSQL
 guards"): a finished round but for a settled round's reversal, a settled hand, a drop count
-but for explaining its variance and marking it corrected with the count that corrects it.
+but for its witness's confirmation or refusal, explaining its variance (by someone other
+than its counter) and marking it corrected with the count that corrects it.
 Each guard is shown refusing raw SQL, and the service's own transitions still run."""
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ from casino.services import staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from rounds.models import DropCount, Hand, Round, RoundParty
-from rounds.services.drop import drop_count_correct, drop_count_explain, drop_count_record
+from rounds.services.drop import (
+    drop_count_confirm,
+    drop_count_correct,
+    drop_count_explain,
+    drop_count_record,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -198,13 +204,31 @@ def test_no_hand_is_added_to_a_finished_round(dealt_and_settled, runtime_role, a
 @pytest.fixture
 def counter():
     counter, _ = staff_create(username="carl", role=roles.COUNT)
-    staff_create(username="wendy", role=roles.COUNT)
     return counter
 
 
 @pytest.fixture
-def short_count(table, counter) -> DropCount:
-    """Today's count of the table's box: 5.00 found where nothing was recorded, unexplained."""
+def wendy():
+    wendy, _ = staff_create(username="wendy", role=roles.COUNT)
+    return wendy
+
+
+def _counted(table, counter, wendy) -> DropCount:
+    """Today's count of the table's box: 5.00 found where nothing was recorded, confirmed by
+    its witness, unexplained."""
+    waiting = drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=500,
+                                witness="wendy", by=counter)
+    return drop_count_confirm(count_id=waiting.pk, by=wendy)
+
+
+@pytest.fixture
+def short_count(table, counter, wendy) -> DropCount:
+    return _counted(table, counter, wendy)
+
+
+@pytest.fixture
+def waiting_count(table, counter, wendy) -> DropCount:
+    """Today's count of 5.00, awaiting its witness."""
     return drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=500,
                              witness="wendy", by=counter)
 
@@ -218,10 +242,12 @@ def short_count(table, counter) -> DropCount:
     "status = 'balanced', variance = 0, counted = recorded",
 ])
 def test_a_drop_counts_figures_and_people_never_change(short_count, as_role, change):
-    # the runtime role may not even name these columns (its grants: the four a change of
-    # status sets); the owner is refused by the guard
-    with refused("changes only by explaining its variance or by a correction"
-                 if as_role == "owner" else "permission denied"):
+    # the runtime role may not even name the columns no change of status sets; the guard
+    # refuses the rest, and refuses the owner
+    named = not any(column in change for column in ("counted =", "witness_id",
+                                                    "gaming_day"))
+    with refused("changes only by its witness's confirmation or refusal, by explaining"
+                 if as_role == "owner" or named else "permission denied"):
         sql(f"UPDATE rounds_dropcount SET {change} WHERE id = %s",
             [short_count.pk])
     match = "permission denied" if as_role == "runtime" else "is part of the record"
@@ -230,23 +256,28 @@ def test_a_drop_counts_figures_and_people_never_change(short_count, as_role, cha
 
 
 def test_a_variance_is_explained_once_and_only_with_its_reason_who_and_when(
-        short_count, counter, as_role):
+        short_count, counter, wendy, as_role):
     # explaining it and changing something else with it
-    with refused("changes only by explaining its variance|permission denied"):
+    with refused("changes only by its witness's confirmation|permission denied"):
         sql("UPDATE rounds_dropcount SET status = 'explained', reason = 'a tip',"
             " explained_by_id = %s, explained_at = now(), counted = 0, variance = -recorded"
-            " WHERE id = %s", [counter.pk, short_count.pk])
+            " WHERE id = %s", [wendy.pk, short_count.pk])
+    # explained by its own counter: one person closing their own exception
+    with refused("changes only by its witness's confirmation"):
+        sql("UPDATE rounds_dropcount SET status = 'explained', reason = 'a tip',"
+            " explained_by_id = %s, explained_at = now() WHERE id = %s",
+            [counter.pk, short_count.pk])
 
     # the transition the service makes, around the ORM
     sql("UPDATE rounds_dropcount SET status = 'explained', reason = 'a tip left in the box',"
         " explained_by_id = %s, explained_at = now() WHERE id = %s",
-        [counter.pk, short_count.pk])
+        [wendy.pk, short_count.pk])
 
     # and once explained, its reason stays, and it is not unexplained again
-    with refused("changes only by explaining its variance"):
+    with refused("changes only by its witness's confirmation"):
         sql("UPDATE rounds_dropcount SET reason = 'another story' WHERE id = %s",
             [short_count.pk])
-    with refused("changes only by explaining its variance"):
+    with refused("changes only by its witness's confirmation"):
         sql("UPDATE rounds_dropcount SET status = 'unexplained', reason = '',"
             " explained_by_id = NULL, explained_at = NULL WHERE id = %s", [short_count.pk])
 
@@ -259,18 +290,17 @@ def test_a_count_is_marked_corrected_only_with_the_count_that_corrects_it(short_
     assert DropCount.objects.get(pk=short_count.pk).status == "unexplained"
 
 
-def test_a_corrected_count_never_changes(table, counter, runtime_role, as_role):
+def test_a_corrected_count_never_changes(table, counter, wendy, runtime_role, as_role):
     sql("RESET ROLE")
     boss, _ = staff_create(username="petra", role=roles.PIT_BOSS)
-    first = drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=500,
-                              witness="wendy", by=counter)
+    first = _counted(table, counter, wendy)
     drop_count_correct(count_id=first.pk, counted=0, witness="wendy", reason="miscounted",
                        by=boss)
     if as_role == "runtime":
         sql(f"SET LOCAL ROLE {runtime_role}")
 
     for change in ("status = 'unexplained'", "reason = 'x'"):
-        with refused("changes only by explaining its variance or by a correction"):
+        with refused("changes only by its witness's confirmation or refusal, by explaining"):
             sql(f"UPDATE rounds_dropcount SET {change} WHERE id = %s",
                 [first.pk])
 
@@ -278,21 +308,43 @@ def test_a_corrected_count_never_changes(table, counter, runtime_role, as_role):
 # --- the service's own transitions still run, as the runtime role ----------------------------
 
 def test_the_services_explain_and_correct_counts_as_the_runtime_role(as_runtime_role, table,
-                                                                     counter):
+                                                                     counter, wendy):
     boss, _ = staff_create(username="petra", role=roles.PIT_BOSS)
-    first = drop_count_record(table_id=table.pk, gaming_day=gaming_day_of(), counted=500,
-                              witness="wendy", by=counter)
+    first = _counted(table, counter, wendy)
 
     explained = drop_count_explain(count_id=first.pk, reason="a tip left in the box",
-                                   by=counter)
+                                   by=wendy)
     second = drop_count_correct(count_id=first.pk, counted=0, witness="wendy",
                                 reason="miscounted: the tip was a chip", by=boss)
     sql("SET CONSTRAINTS ALL IMMEDIATE")  # the correction's deferred check, as at COMMIT
+    second = drop_count_confirm(count_id=second.pk, by=wendy)
 
     assert explained.status == "explained" and explained.explained_at is not None
     assert explained.explained_at <= timezone.now()
     assert DropCount.objects.get(pk=first.pk).status == "corrected"
     assert (second.corrects_id, second.status) == (first.pk, "balanced")
+
+
+def test_a_count_awaiting_its_witness_is_confirmed_or_refused_and_nothing_else(
+        waiting_count, counter, as_role):
+    # its figures, its people, its entries do not change while it waits
+    for change in ("counted = 400", "witness_id = counted_by_id", "note = 'later'",
+                   "status = 'balanced'", "status = 'corrected'",
+                   "status = 'refused', reason = ''",
+                   "status = 'refused', reason = 'no', counted = 1"):
+        with refused("changes only by its witness's confirmation|permission denied|"
+                     "drop_count_posted_when_witnessed|drop_count_status_follows_variance"):
+            sql(f"UPDATE rounds_dropcount SET {change}, witnessed_at = now() WHERE id = %s",
+                [waiting_count.pk])
+    # the witness's refusal, around the ORM: why and when, nothing else
+    sql("UPDATE rounds_dropcount SET status = 'refused', reason = 'not seen',"
+        " witnessed_at = now() WHERE id = %s", [waiting_count.pk])
+    # and refused, it stays so
+    for change in ("status = 'awaiting_witness', reason = '', witnessed_at = NULL",
+                   "reason = 'another story'"):
+        with refused("changes only by its witness's confirmation"):
+            sql(f"UPDATE rounds_dropcount SET {change} WHERE id = %s", [waiting_count.pk])
+    assert DropCount.objects.get(pk=waiting_count.pk).status == "refused"
 
 
 def test_the_services_settle_and_reverse_rounds_as_the_runtime_role(
