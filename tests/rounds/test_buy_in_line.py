@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from casino import roles
 from casino.services import staff_create
@@ -15,7 +16,7 @@ from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from rounds import services
 from tests.rounds.conftest import available
-from tests.rounds.test_drop import account, buy_in, count
+from tests.rounds.test_drop import account, buy_in, confirm, count
 
 pytestmark = pytest.mark.django_db
 
@@ -191,13 +192,19 @@ def test_a_withdrawal_drawing_on_buy_ins_not_counted_waits_and_goes_through_afte
     assert Entry.objects.filter(kind="withdrawal").count() == 1
     assert available(anna) == 250_000
 
-    # the box counted: the same withdrawal goes through without anyone's approval
-    count(cage_client, table, gaming_day_of(), "1500.00", witness.username)
+    # the box counted, but the count awaits its witness: nothing is posted, still waits
+    counted = count(cage_client, table, gaming_day_of(), "1500.00", witness.username)
+    assert withdraw(cage_client, anna, "2500.00").status_code == 202
+    # the witness signs: the count posts, and the same withdrawal goes through without
+    # anyone's approval
+    witness_client = APIClient()
+    witness_client.force_authenticate(witness)
+    confirm(witness_client, counted)
     paid = withdraw(cage_client, anna, "2500.00")
 
     assert paid.status_code == 201, paid.json()
     assert available(anna) == 0
-    # the request filed before the count is still there to decide: nothing left to pay
+    # the requests filed before the count are still there to decide: nothing left to pay
     assert approve(pit_boss_client, asked.json()["id"],
                    expect=409)["error"]["code"] == "insufficient_funds"
 
