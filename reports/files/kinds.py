@@ -517,7 +517,7 @@ DEALER_SHIFT: Spec = (
     Column("rounds_played", "Played", "int"),
     Column("hands", "Player hands", "int"),
     # Played per minute signed in, times 60.
-    Column("hands_per_hour", "Hands per hour (played / minutes x 60)", "ratio",
+    Column("hands_per_hour", "Hands per hour", "ratio",
            divides="rounds_played / minutes", nullable=True),
     Column("refusals", "Refusals", "int", nullable=True),
     Column("rounds_voided", "Voided", "int"),
