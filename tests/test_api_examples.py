@@ -299,7 +299,7 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     # rounds lost by one seat, at a table of its own, where the check starts at four (30 by
     # default).
     with override_settings(CASINO_VARIANCE_MIN_ROUNDS=4):
-        odd = services.table_create(by=None, name="Table 8",
+        odd = services.table_create(by=_user("pitboss"), name="Table 8",
                                     deal_modes=list(Table.DealMode.values))
         lucky = make_player(name="Lucky Luuk", currency="EUR", by=None)
         player_deposit(player_id=lucky.pk, amount=100_000, reference="float", by=None)

@@ -407,7 +407,8 @@ def test_a_seating_at_the_moment_of_an_exclusion_waits_for_it_or_went_first():
         seated = Seat.objects.filter(player=anna).first()
         exclusion = Exclusion.objects.get(player=anna)
         if "seated" in outcomes:
-            assert seated is not None and seated.since < exclusion.recorded_at
+            assert seated is not None and seated.since is not None
+            assert seated.since < exclusion.recorded_at
             Seat.objects.filter(pk=seated.pk).update(player=None, since=None)
         else:
             assert outcomes.count("player_excluded") == 1 and seated is None

@@ -57,7 +57,8 @@ def _played(round_: Round, pit_boss: Any, seat: int, wagers: dict[int, int]) -> 
     for n, amount in wagers.items():
         services.wager_place(round_id=round_.pk, seat=n, amount=amount, by=pit_boss)
     # The seats offered the bank before ``seat`` decline it, in turn (rules §14.1).
-    while (offered := bank_offer(round_bank_table(round_)).seat) not in (seat, None):
+    while (offered := bank_offer(round_bank_table(round_)).seat) is not None \
+            and offered != seat:
         services.round_bank_decline(round_id=round_.pk, seat=offered, by=pit_boss)
     services.banker_set(round_id=round_.pk, seat=seat, by=pit_boss)
     services.round_settle(round_id=round_.pk, by=pit_boss,
