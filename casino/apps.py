@@ -35,13 +35,13 @@ class CasinoConfig(AppConfig):
         # Refused attempts are evidence: written once, never changed (casino/migrations/0004).
         "casino_refusal": APPEND_ONLY,
         # What went to the authority: each filing of a cash report, never changed; an
-        # amendment is a filing of its own (casino/migrations/0013).
+        # amendment is a filing of its own (casino/migrations/0015).
         "casino_cashreportfiling": APPEND_ONLY,
         # A request is decided once, its decision the only columns that change
         # (casino/shared/approvals.py; its trigger says how: casino/migrations/0012).
         "casino_approval": Privileges(update=("status", "decided_by_id", "decided_at", "note",
                                               "result_ref")),
-        # An exclusion changes only by its lift, once (casino/migrations/0013).
+        # An exclusion changes only by its lift, once (casino/migrations/0014).
         "casino_exclusion": Privileges(update=("lifted_at", "lifted_by_id", "lift_reason",
                                                "lift_approved_by_id")),
     }

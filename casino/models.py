@@ -181,7 +181,7 @@ class CashReportFiling(models.Model):
     """One filing of a cash transaction report with the authority: who filed it, when, and
     the figures filed, kept whole. The first is the filing, each later one an amendment
     (casino.cash.cash_report_file files again only figures that changed). Append-only:
-    PostgreSQL refuses to change or delete a filing (casino/migrations/0013), as the
+    PostgreSQL refuses to change or delete a filing (casino/migrations/0015), as the
     authority's copy cannot be changed either."""
 
     report = models.ForeignKey(CashReport, on_delete=models.PROTECT, related_name="filings")

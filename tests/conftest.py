@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.migrations.executor import MigrationExecutor
 from django.db.models import QuerySet
 from rest_framework.test import APIClient
 
@@ -45,6 +47,19 @@ def played_rounds_rewritten(rounds: QuerySet[Any], **changes: Any) -> int:
         cursor.execute("ALTER TABLE rounds_round ENABLE TRIGGER rounds_round_finished")
         cursor.execute("SET CONSTRAINTS ALL DEFERRED")
     return changed
+
+
+@pytest.fixture
+def executor() -> Iterator[MigrationExecutor]:
+    """Django's migration executor, for a test that migrates back to see a migration run;
+    whatever happened, the test database is left fully migrated for the next tests."""
+    executor = MigrationExecutor(connection)
+    try:
+        yield executor
+    finally:
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        ContentType.objects.clear_cache()
 
 
 @pytest.fixture

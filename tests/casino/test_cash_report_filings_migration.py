@@ -1,31 +1,15 @@
-"""Filed cash reports become one filing each (casino/migrations/0013): with the figures they
+"""Filed cash reports become one filing each (casino/migrations/0015): with the figures they
 had when filed, read from the report's history, and who filed them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from casino.models import CashReport, CashReportFiling
 
 BEFORE = ("casino", "0014_exclusions")
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        # Whatever happened, the test database is left fully migrated for the next tests.
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,13 +7,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from casino.shared.db_roles import runtime_url
 from ledger.sqlfiles import database_definitions, function_files, migration_operations
@@ -75,17 +73,6 @@ def _definitions_of_a_fresh_database_at_0009() -> dict[str, str]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        # Whatever happened, the test database is left fully migrated for the next tests.
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.slow

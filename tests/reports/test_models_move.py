@@ -5,7 +5,6 @@ them keep what they had, whichever way the migrations run."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -21,18 +20,6 @@ from reports.models import ClosedDay, ClosedTableDay, Report
 ROUNDS_BEFORE = ("rounds", "0019_figures_on_parties")
 BEFORE: list[tuple[str, str | None]] = [ROUNDS_BEFORE, ("reports", None)]
 MOVED = ("report", "closedday", "closedtableday")
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        # Whatever happened, the test database is left fully migrated for the next tests.
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
 
 
 def _back_before_the_move(executor: MigrationExecutor) -> Any:

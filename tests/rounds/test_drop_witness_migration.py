@@ -3,29 +3,15 @@ each stays posted, its witness's time taken as its count's, and the guards stay 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.contrib.contenttypes.models import ContentType
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from rounds.models import DropCount
 
 BEFORE = [("rounds", "0023_dealer_shifts")]
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
 
 
 def _triggers() -> set[str]:

@@ -6,14 +6,11 @@ once seat them once, and the migration that brings the rule names who breaks it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from importlib import import_module
 
 import pytest
 from django.contrib.auth.models import User
-from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, connection, connections, transaction
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from casino import roles
@@ -196,17 +193,6 @@ def test_one_player_seated_at_two_tables_at_once_sits_at_one():
 # --- the migration names who breaks the rule, and unseats nobody -----------------------------
 
 BEFORE = [("rounds", "0017_drop_variance_explained_later")]
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -5,12 +5,7 @@ entry, to the same figures."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from rounds import services
 from rounds.models import RoundParty
@@ -21,18 +16,6 @@ FIELDS = ("round_id", "role", "position", "player_id", "account_id", "wager", "c
           "paid", "net", "commission", "fee", "result")
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        # Whatever happened, the test database is left fully migrated for the next tests.
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
 
 
 def _played_floor(dealer, make_table, seat_player, pit_boss,

@@ -3,7 +3,6 @@ rows, the FKs that point at them and the permissions the roles hold survive the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -11,7 +10,6 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from reports.models import ClosedTableDay
 from rounds.models import Round, Seat, SeatChange, Table, TableSettingsChange
@@ -52,18 +50,6 @@ def _fresh_names() -> set[str]:
         return fks | {f"{table}_pkey", f"{table}_name_key", f"{table}_id_seq",
                       editor._create_index_name(table, ["name"], suffix="_like"),
                       editor._create_index_name(table, [created_by.column])}
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    executor = MigrationExecutor(connection)
-    try:
-        yield executor
-    finally:
-        # Whatever happened, the test database is left fully migrated for the next tests.
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        ContentType.objects.clear_cache()
 
 
 def _floor_before_the_move(old: Any) -> dict[str, Any]:
