@@ -11,7 +11,7 @@ nothing yet).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.db.models import Q, QuerySet, Sum
 
@@ -152,14 +152,18 @@ def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncou
 
 
 def player_uncounted_today(player: Player) -> list[Uncounted]:
-    """Today's uncounted buy-ins of ``player`` (the cage's reader: casino.services
-    .uncounted_cash_register)."""
+    """The uncounted buy-ins of ``player`` of today and of the gaming day before (the cage's
+    reader: casino.services.uncounted_cash_register). The boxes of a day are counted the
+    morning after: cash credited just before the gaming day turns is not paid out just
+    after it on the dealer's word alone."""
     account_id = (Account.objects.filter(kind=Account.Kind.PLAYER, currency=player.currency,
                                          ref=player_account_ref(player.pk))
                   .values_list("pk", flat=True).first())
     if account_id is None:
         return []
-    return player_uncounted_buy_ins(account_id=account_id, gaming_day=gaming_day_of())
+    today = gaming_day_of()
+    return [found for day in (today - timedelta(days=1), today)
+            for found in player_uncounted_buy_ins(account_id=account_id, gaming_day=day)]
 
 
 def drop_counts_awaiting(*, witness_id: int | None = None) -> QuerySet[DropCount]:

@@ -334,3 +334,24 @@ def test_a_count_that_found_the_box_short_confirms_no_buy_in_until_someone_expla
     assert explained.status_code == 200, explained.json()
     assert withdraw(cage_client, anna, "1000.00").status_code == 201
     assert available(anna) == 0
+
+
+def test_buy_ins_of_the_day_before_not_counted_still_wait_after_the_gaming_day_turns(
+        dealer_client, cage_client, table, seat_player, monkeypatch):
+    # The boxes are counted the morning after: a buy-in credited just before the gaming
+    # day turns is not paid out just after it on the dealer's word alone.
+    from datetime import timedelta
+
+    import rounds.drop
+
+    anna = seat_player(table, 1, funds=0, name="Anna")
+    buy_in(dealer_client, table, 1, "1000.00")
+    today = gaming_day_of()
+    monkeypatch.setattr(rounds.drop, "gaming_day_of", lambda *a: today + timedelta(days=1))
+
+    asked = withdraw(cage_client, anna, "1000.00")
+
+    assert asked.status_code == 202, asked.json()
+    assert "buy-ins at Table 1 not yet counted" in asked.json()["summary"]
+    assert not Entry.objects.filter(kind="withdrawal").exists()
+    assert available(anna) == 100_000
