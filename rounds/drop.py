@@ -11,7 +11,7 @@ nothing yet).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.db.models import Q, QuerySet, Sum
 
@@ -129,8 +129,9 @@ class Uncounted:
 
 def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncounted]:
     """The player's buy-ins of ``gaming_day`` at each table whose box for that day is not
-    counted yet: cash that reached their account on the dealer's word alone, which only
-    the count (or a pit boss) confirms went into the box."""
+    counted yet (or was found short, the shortfall not explained yet): cash that reached
+    their account on the dealer's word alone, which only the count (or a pit boss)
+    confirms went into the box."""
     taken = {t: a for t, a in player_buy_ins(account_id=account_id,
                                               gaming_day=gaming_day).items() if a > 0}
     if not taken:
@@ -139,6 +140,11 @@ def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncou
                   # Counted means posted: a count awaiting its witness (or refused by them)
                   # has moved nothing, and one corrected is counted again by its successor.
                   .exclude(status__in=(*DropCount.UNPOSTED, DropCount.Status.CORRECTED))
+                  # A count that found the box short, still unexplained, confirms nothing:
+                  # the cash credited may never have gone in (a dealer crediting a friend),
+                  # so it waits for a pit boss until someone other than the counter
+                  # explains the shortfall.
+                  .exclude(status=DropCount.Status.UNEXPLAINED, variance__lt=0)
                   .values_list("table_id", flat=True))
     names = dict(Table.objects.filter(pk__in=list(taken)).values_list("pk", "name"))
     return [Uncounted(table_id=t, table_name=names.get(t, f"table #{t}"), amount=a)
@@ -146,14 +152,18 @@ def player_uncounted_buy_ins(*, account_id: int, gaming_day: date) -> list[Uncou
 
 
 def player_uncounted_today(player: Player) -> list[Uncounted]:
-    """Today's uncounted buy-ins of ``player`` (the cage's reader: casino.services
-    .uncounted_cash_register)."""
+    """The uncounted buy-ins of ``player`` of today and of the gaming day before (the cage's
+    reader: casino.services.uncounted_cash_register). The boxes of a day are counted the
+    morning after: cash credited just before the gaming day turns is not paid out just
+    after it on the dealer's word alone."""
     account_id = (Account.objects.filter(kind=Account.Kind.PLAYER, currency=player.currency,
                                          ref=player_account_ref(player.pk))
                   .values_list("pk", flat=True).first())
     if account_id is None:
         return []
-    return player_uncounted_buy_ins(account_id=account_id, gaming_day=gaming_day_of())
+    today = gaming_day_of()
+    return [found for day in (today - timedelta(days=1), today)
+            for found in player_uncounted_buy_ins(account_id=account_id, gaming_day=day)]
 
 
 def drop_counts_awaiting(*, witness_id: int | None = None) -> QuerySet[DropCount]:

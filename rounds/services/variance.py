@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from casino.shared.errors import Conflict, NotFound, ValidationFailed
+from casino.shared.errors import Conflict, NotFound, PermissionRefused, ValidationFailed
 from casino.shared.permissions import permission_refused
 from rounds.locks import table_lock
-from rounds.models import Table, VarianceExplanation
+from rounds.models import Round, Table, VarianceExplanation
 from rounds.variance import (
     Band,
     day_said,
@@ -42,7 +42,8 @@ def variance_explainer_check(*, by: User | None) -> None:
 def variance_explain_check(*, table_id: int, gaming_day: date, reason: str,
                            by: User | None) -> tuple[Table, str]:
     """What may refuse an explanation before anything is locked: who asks, a reason in
-    words, the table. Returns the table and the reason as it will be kept."""
+    words, the table, and never a pit boss who dealt the day's rounds there. Returns the
+    table and the reason as it will be kept."""
     variance_explainer_check(by=by)
     reason = reason.strip()
     if not reason:
@@ -52,6 +53,14 @@ def variance_explain_check(*, table_id: int, gaming_day: date, reason: str,
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound(f"There is no table #{table_id}.", detail={"table_id": table_id})
+    # Two people close an exception: a pit boss who dealt rounds of the day at the table
+    # (opening them with nobody signed in records them as the dealer) does not explain the
+    # result of that day, as a drop count's counter does not explain its variance.
+    if Round.objects.filter(table=table, gaming_day=gaming_day, dealer=by).exists():
+        raise PermissionRefused(
+            f"You dealt rounds at {table.name} {day_said(gaming_day)}: its result is "
+            "explained by another pit boss.", code="own_rounds",
+            detail={"table_id": table.pk, "gaming_day": gaming_day.isoformat()})
     return table, reason
 
 

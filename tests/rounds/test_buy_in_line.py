@@ -309,3 +309,49 @@ def test_two_simultaneous_buy_ins_cannot_both_pass_the_line(make_table, seat_pla
     assert sorted(outcomes) == ["credited", "waits"]
     assert Entry.objects.filter(kind="buy_in").count() == 1
     assert available(player) == 150_000
+
+
+def test_a_count_that_found_the_box_short_confirms_no_buy_in_until_someone_explains_it(
+        dealer_client, cage_client, pit_boss_client, witness, table, seat_player):
+    # A dealer credits a friend 1,000.00 that never went into the box; the box is counted
+    # and found empty, the witness signs: the shortfall is an exception still open. The
+    # cage does not pay that money out on one person's word meanwhile.
+    anna = seat_player(table, 1, funds=0, name="Anna")
+    buy_in(dealer_client, table, 1, "1000.00")
+    witness_client = APIClient()
+    witness_client.force_authenticate(witness)
+    counted = count(cage_client, table, gaming_day_of(), "0.00", witness.username)
+    confirm(witness_client, counted)
+
+    asked = withdraw(cage_client, anna, "1000.00")
+
+    assert asked.status_code == 202, asked.json()
+    assert not Entry.objects.filter(kind="withdrawal").exists()
+    assert available(anna) == 100_000
+    # explained by someone other than the counter, the count stands: paid without a request
+    explained = pit_boss_client.post(f"/api/v1/drop-counts/{counted['id']}/explain",
+                                     {"reason": "cash found in the next box"}, format="json")
+    assert explained.status_code == 200, explained.json()
+    assert withdraw(cage_client, anna, "1000.00").status_code == 201
+    assert available(anna) == 0
+
+
+def test_buy_ins_of_the_day_before_not_counted_still_wait_after_the_gaming_day_turns(
+        dealer_client, cage_client, table, seat_player, monkeypatch):
+    # The boxes are counted the morning after: a buy-in credited just before the gaming
+    # day turns is not paid out just after it on the dealer's word alone.
+    from datetime import timedelta
+
+    import rounds.drop
+
+    anna = seat_player(table, 1, funds=0, name="Anna")
+    buy_in(dealer_client, table, 1, "1000.00")
+    today = gaming_day_of()
+    monkeypatch.setattr(rounds.drop, "gaming_day_of", lambda *a: today + timedelta(days=1))
+
+    asked = withdraw(cage_client, anna, "1000.00")
+
+    assert asked.status_code == 202, asked.json()
+    assert "buy-ins at Table 1 not yet counted" in asked.json()["summary"]
+    assert not Entry.objects.filter(kind="withdrawal").exists()
+    assert available(anna) == 100_000

@@ -288,3 +288,25 @@ def test_the_admin_shows_explanations_read_only(dealer, pit_boss_client, table, 
     text = page.content.decode()
     assert "shoe checked" in text and "500.00 EUR" in text
     assert client.get("/admin/rounds/varianceexplanation/add/").status_code == 403
+
+
+def test_the_pit_boss_who_dealt_the_day_does_not_explain_its_result_another_one_does(
+        pit_boss_client, staff_client, table, seat_player):
+    # A pit boss opens the rounds with nobody signed in: the rounds record them as the
+    # dealer (rounds.services.play.round_open). The day they dealt outside its band is an
+    # exception someone else explains, as a drop count's variance is not its counter's.
+    from rounds.models import Round
+    from tests.rounds.conftest import Dealer
+
+    seat_player(table, 1)
+    play(Dealer(pit_boss_client), table, N, "loss")
+    assert set(Round.objects.values_list("dealer_id", flat=True)) == {pit_boss_client.user.pk}
+    url = f"/api/v1/tables/{table.pk}/variance"
+
+    own = pit_boss_client.post(url, {"reason": "just luck"}, format="json")
+
+    assert own.status_code == 403, own.content
+    assert own.json()["error"]["code"] == "own_rounds"
+    assert not VarianceExplanation.objects.exists()
+    other = staff_client("pit_boss")
+    assert other.post(url, {"reason": "shoe checked"}, format="json").status_code == 201
