@@ -64,6 +64,7 @@ from casino.selectors import player_account_ref
 from casino.shared.errors import Conflict, NotFound
 from casino.shared.gaming_day import gaming_day_of, gaming_days_bounds
 from casino.shared.money import format_minor, to_minor
+from casino.shared.permissions import permission_refused
 from ledger.models import Account, Entry, Line
 from ledger.selectors import account_find
 from ledger.services import REVERSAL
@@ -400,7 +401,10 @@ def cash_report_file_check(*, report: CashReport) -> None:
                 "cash_out": format_minor(report.cash_out, report.currency)})
 
 
-def cash_report_file(*, report_id: int, by: User) -> CashReportFiling:
+FILE_CASH_REPORT = "casino.file_cashreport"
+
+
+def cash_report_file(*, report_id: int, by: User | None) -> CashReportFiling:
     """File a cash transaction report with the authority, by ``by``, now: a new filing
     row keeps who, when and the figures filed. The first is the filing; a report whose
     figures changed since its last filing (further movements of its day, corrections) is
@@ -409,7 +413,9 @@ def cash_report_file(*, report_id: int, by: User) -> CashReportFiling:
 
     Holds the report's row locked from the check to the filing: the movements that
     update its figures (cash_movement_record) lock it too, so the figures filed are the
-    ones checked."""
+    ones checked. Who may file is the service's rule, whatever door calls it."""
+    if by is None or not by.has_perm(FILE_CASH_REPORT):
+        raise permission_refused(FILE_CASH_REPORT)
     with transaction.atomic():
         report = (CashReport.objects.select_for_update().prefetch_related(FILINGS)
                   .filter(pk=report_id).first())

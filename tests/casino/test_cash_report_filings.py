@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from casino import cash
 from casino.models import CashReport, CashReportFiling
+from casino.shared.errors import PermissionRefused
 from tests.casino.test_cash_rules import correct, moved, register, reports
 
 pytestmark = pytest.mark.django_db
@@ -176,3 +177,18 @@ def test_the_runtime_role_may_add_a_filing_but_not_change_one(cage_client, audit
                 transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql)
     assert CashReportFiling.objects.filter(report_id=report["id"]).count() == 1
+
+
+@pytest.mark.parametrize("role", ["cage", "pit_boss"])
+def test_only_an_auditor_files_whatever_door_calls_the_service(role, cage_client, staff_client):
+    # given a report of the day
+    player = register(cage_client, "Anna")
+    moved(cage_client, player, "deposits", "10000.01")
+    report = CashReport.objects.get(player_id=player)
+
+    # when someone who may not file calls the service itself, not through a view
+    with pytest.raises(PermissionRefused):
+        cash.cash_report_file(report_id=report.pk, by=staff_client(role).user)
+
+    # then nothing is filed
+    assert not CashReportFiling.objects.filter(report=report).exists()
