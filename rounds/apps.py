@@ -36,6 +36,9 @@ class RoundsConfig(AppConfig):
         # A pit boss's explanation of a day outside its band is written once and kept
         # (rounds/services/variance.py; its trigger: rounds/migrations/0022).
         "rounds_varianceexplanation": APPEND_ONLY,
+        # A self-service game's seeds: drawn when it opens and never changed; only the
+        # player's client seed is written later, with the wager (rounds.games).
+        "rounds_gameseed": Privileges(update=("client_seed",)),
     }
 
     def ready(self) -> None:

@@ -160,6 +160,11 @@ class Table(models.Model):
         null=True, blank=True, default=None,
         help_text="Card room: the bank moves on after a player held it this long (empty: "
                   "no time limit).")
+    # A self-service table (the German seed's electronic game): one player at a time plays
+    # each game against the house, dealt electronically from a committed seed
+    # (docs/fairness.md), the dealer's hand set by the house way. Many players may play at
+    # once, each their own game (Round.player).
+    self_service = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Who opened the table (rules §10); empty for tables opened before it was recorded.
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -189,6 +194,11 @@ class Table(models.Model):
                 condition=Q(collection_player__gte=0) & Q(max_consecutive_banks__gte=1)
                 & (Q(rotation_minutes__isnull=True) | Q(rotation_minutes__gte=1)),
                 name="table_card_room_settings_in_range"),
+            # A self-service game is banked by the house and dealt by the service only.
+            models.CheckConstraint(
+                condition=Q(self_service=False)
+                | Q(bank_mode="casino", deal_modes=["electronic"]),
+                name="table_self_service_house_banked_electronic"),
         ]
 
     def __str__(self) -> str:
@@ -331,6 +341,10 @@ class Round(models.Model):
                                      on_delete=models.PROTECT, related_name="rounds")
     settled_at = models.DateTimeField(null=True, blank=True)
     closed_reason = models.TextField(blank=True, help_text="Why it was voided or reversed.")
+    # The player of a self-service game (Table.self_service), who opened it; empty at a live
+    # table, where players take seats.
+    player = models.ForeignKey("casino.Player", null=True, blank=True,
+                               on_delete=models.PROTECT, related_name="games")
 
     class Meta:
         ordering = ["-id"]
@@ -341,11 +355,25 @@ class Round(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="round_unique_number"),
-            # At most one round in play per table: a table deals one round at a time.
+            # At most one round in play per live table: a table deals one round at a time.
             models.UniqueConstraint(
                 fields=["table"],
-                condition=Q(state__in=["betting", "banker_set", "dealt"]),
+                condition=Q(state__in=["betting", "banker_set", "dealt"],
+                            player__isnull=True),
                 name="round_one_open_per_table",
+            ),
+            # At a self-service table each player plays one game at a time, anywhere.
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(state__in=["betting", "banker_set", "dealt"],
+                            player__isnull=False),
+                name="round_one_game_per_player",
+            ),
+            # A self-service game is the house's against its one player.
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | Q(banker_is_house__isnull=True)
+                | Q(banker_is_house=True),
+                name="round_game_house_banked",
             ),
             models.CheckConstraint(condition=Q(house_stake__gte=0),
                                    name="round_house_stake_not_negative"),
@@ -616,6 +644,33 @@ class RoundEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} at {localtime(self.at):%H:%M:%S}"
+
+
+class GameSeed(models.Model):
+    """The seeds of a self-service game's deal (docs/fairness.md, algorithm ``v1``).
+
+    The server seed is drawn when the game opens and is secret until the game is over: the
+    only reader that shows it (rounds.games.game_for) shows it once the round is settled,
+    voided or reversed; no admin page, event or report carries it. The commitment, its
+    sha256, is what the player sees before betting; the client seed is the player's, given
+    with the wager."""
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, primary_key=True,
+                                 related_name="seed")
+    algorithm = models.CharField(max_length=10, default="v1")
+    server_seed = models.BinaryField()
+    commitment = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(commitment__regex=r"^[0-9a-f]{64}$"),
+                                   name="game_seed_commitment_hex"),
+            models.CheckConstraint(condition=Q(algorithm="v1"), name="game_seed_algorithm"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seed of round #{self.round_id} ({self.commitment[:12]}…)"
 
 
 class DealDraft(models.Model):
