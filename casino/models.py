@@ -110,6 +110,8 @@ class Player(models.Model):
             ("deposit_funds", "Can take a player's deposit at the cage"),
             ("withdraw_funds", "Can pay out a player's withdrawal at the cage"),
             ("correct_funds", "Can correct a deposit or withdrawal at the cage"),
+            # A player's own login (casino.shared.api.permissions.PLAY_GAMES), never staff's.
+            ("play_games", "Can play their own games at a self-service table"),
         ]
 
     def __str__(self) -> str:

@@ -110,9 +110,10 @@ class TokenView(ApiView):
 
 
 class RevokeTokenView(ApiView):
-    """Revoke the token this request is authenticated with."""
+    """Revoke the token this request is authenticated with (a player's too)."""
 
     permission_classes = [IsAuthenticated]
+    for_players = True
 
     @extend_schema(summary="Revoke the current API token", request=None, responses={204: None})
     def post(self, request: Request) -> Response:

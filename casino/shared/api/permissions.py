@@ -15,6 +15,29 @@ from rest_framework.request import Request
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+# What a player's own login holds, and no staff role: playing their own self-service games.
+# A user holding it is a player (is_player), whose token and session reach only the player's
+# own things: every other operation refuses them (casino.shared.api.views.ApiView.initial).
+PLAY_GAMES = "casino.play_games"
+
+
+def is_player(user: Any) -> bool:
+    """Whether the user is a player's own login. Staff users are ``is_staff`` and never
+    players (read without a query); a superuser holds every permission and is not one."""
+    return bool(user is not None and user.is_authenticated and not user.is_staff
+                and not user.is_superuser and user.has_perm(PLAY_GAMES))
+
+
+class PlayerOnly(BasePermission):
+    """A player's own operation (/api/v1/me...): only a player's login, reaching their own
+    things; staff see players through the cage's operations."""
+
+    message = ("This is a player's own page: sign in with the login the cage gave you. "
+               "Staff see players through the cage's operations.")
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_player(request.user)
+
 
 def requires(*perms: str, **by_method: str) -> type[BasePermission]:
     """A permission class that lets through authenticated users holding every perm.

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from knox.auth import TokenAuthentication
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from casino.shared.api.parse import parse
+from casino.shared.api.permissions import PlayerOnly, is_player
 
 PAGE_QUERY = ("page", "page_size")
 
@@ -34,6 +37,9 @@ class ApiView(APIView):
     query: ClassVar[type[serializers.Serializer] | None] = None
     # The GET answers a page of rows (casino.shared.api.pagination.page_response).
     answers_pages: ClassVar[bool] = False
+    # Whether a player's own login may call it (PlayerApiView, revoking one's token); every
+    # other operation refuses a player, whatever its permission classes let through.
+    for_players: ClassVar[bool] = False
 
     @classmethod
     def query_names(cls, method: str) -> frozenset[str]:
@@ -48,6 +54,9 @@ class ApiView(APIView):
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # who is asking, and may they, first
+        if not self.for_players and is_player(request.user):
+            raise PermissionDenied("A player's login reaches only the player's own account, "
+                                   "limits and games (/api/v1/me).")
         unknown = sorted(set(request.query_params) - self.query_names(request.method or ""))
         if unknown:
             raise ValidationError({name: ["this operation takes no such query parameter"]
@@ -57,3 +66,16 @@ class ApiView(APIView):
         """The query string read by the operation's ``query`` class."""
         assert self.query is not None, f"{type(self).__name__} takes no query parameters"
         return parse(self.query, request.query_params, **context)
+
+
+class PlayerApiView(ApiView):
+    """An operation of the player's own (/api/v1/me...): the player's token, or the session
+    of the player's game screen (/play/, which sends Django's CSRF token with every write)."""
+
+    for_players = True
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [PlayerOnly]
+
+    def player_id(self, request: Request) -> int:
+        """The signed-in player's id (PlayerOnly let only a player's login through)."""
+        return int(request.user.player.pk)
