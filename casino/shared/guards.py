@@ -4,6 +4,7 @@ Signed out: to the login page, back here after. Signed in without a permission t
 needs: the 403 page, saying in words what the role may not do (casino.shared.permissions),
 never the permission's code. A screen may hide a button; the services refuse anyway.
 ``staff_user`` is who a screen's (or the admin's) service call records as ``by``.
+A player's own page (the game screen) has its guard here too: ``player_only``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
-from casino.shared.permissions import not_allowed
+from casino.shared.api.permissions import is_player
+from casino.shared.permissions import NotAllowed, not_allowed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -45,6 +47,32 @@ def staff_may(*permissions: str) -> Callable[[View], View]:
         return cast(View, guarded)
 
     return decorate
+
+
+# The players' own sign-in page (casino/urls.py, console:play-login), where a signed-out
+# player is sent from their own pages, back to the page after.
+PLAYER_LOGIN_URL = "/play/login/"
+
+
+def player_only(view: View) -> View:
+    """The guard of a player's own page (the game screen, /play/): only a player's login
+    (``is_player``: it holds ``casino.play_games``, which no staff role holds). Signed out:
+    to the players' sign-in page, back here after; signed in as staff: the 403 page, in
+    words. The player's operations themselves are the API's (PlayerApiView) and refuse
+    anyone else whatever the page shows."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), PLAYER_LOGIN_URL)
+        if not is_player(request.user):
+            raise NotAllowed("This is a player's own game screen: sign in with the login the "
+                             "cage gave you. Staff see players' games from the console.")
+        return view(request, *args, **kwargs)
+
+    # Read by tests/casino/test_console_guard.py, as staff_may is.
+    guarded.player_only = True  # type: ignore[attr-defined]
+    return cast(View, guarded)
 
 
 def staff_user(request: HttpRequest) -> User:

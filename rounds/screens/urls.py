@@ -4,7 +4,7 @@ casino/urls.py includes them in the namespace ``console``: ``console:table``."""
 
 from django.urls import path
 
-from rounds.screens import deal_picker, dealers, drop, history, ratings, views
+from rounds.screens import deal_picker, dealers, drop, history, play, ratings, views
 
 urlpatterns = [
     path("", views.floor, name="floor"),
@@ -58,4 +58,8 @@ urlpatterns += [
     path("rounds/<int:round_id>/", history.round_page, name="round"),
     path("rounds/<int:round_id>/page/reverse/", history.round_page_reverse,
          name="round-page-reverse"),
+]
+# The player's own game screen (rounds/screens/play.py); its steps are the player's API.
+urlpatterns += [
+    path("play/", play.play, name="play"),
 ]

@@ -39,8 +39,8 @@ def _console_routes() -> list[tuple[str, Any]]:
 def test_every_console_page_but_signing_in_is_behind_the_one_guard():
     routes = _console_routes()
     assert len(routes) > 30  # the walk found the console
-    unguarded = [name for name, view in routes
-                 if name not in OPEN and not hasattr(view, "staff_may")]
+    unguarded = [name for name, view in routes if name not in OPEN
+                 and not hasattr(view, "staff_may") and not hasattr(view, "player_only")]
     assert unguarded == []
 
 
@@ -49,6 +49,7 @@ def test_the_guard_names_what_a_step_needs():
     assert guarded["console:round-deal"].staff_may == ("rounds.run_rounds",)
     assert guarded["console:cage:deposit"].staff_may == ("casino.deposit_funds",)
     assert guarded["console:floor"].staff_may == ()
+    assert guarded["console:play"].player_only
 
 
 def test_the_staff_member_recorded_as_by_is_the_signed_in_user_and_nobody_else(db):
