@@ -210,6 +210,11 @@
     var result = g && g.result;
     el.highZone.classList.remove("win", "loss", "push");
     el.lowZone.classList.remove("win", "loss", "push");
+    // Each hand's own result beside its name once settled: Win, Loss or Push.
+    [["high", el.highZone], ["low", el.lowZone]].forEach(function (pair) {
+      var r = st === "settled" && result ? result[pair[0]] : "";
+      pair[1].querySelector("[data-result]").textContent = r ? r.charAt(0).toUpperCase() + r.slice(1) : "";
+    });
     if (st === "dealt") {
       fill(highRow, S.high.map(function (c) { return cardButton(c, "high"); }));
       var low = S.low.map(function (c) { return cardButton(c, "low"); });
@@ -343,15 +348,14 @@
   function outcomeWords(game) {
     var r = game.result || {};
     var amount = game.amount ? toMinor(game.amount) : 0;
-    var hands = r.high && r.low ? " (Highest: " + r.high + ", 2nd Highest: " + r.low + ")" : "";
     if (game.state === "voided") return "This game was voided: your wager is back on your game account.";
     if (game.outcome === "win") {
       var net = r.net !== undefined && r.net !== null ? toMinor(r.net) : amount;
       var commission = r.commission ? toMinor(r.commission) : 0;
-      return "You win " + money(net) + " (commission " + money(commission) + ")" + hands + ".";
+      return "You win " + money(net) + " (commission " + money(commission) + ").";
     }
-    if (game.outcome === "push") return "Push: your " + money(amount) + " back" + hands + ".";
-    if (game.outcome === "loss") return "The dealer wins " + money(amount) + hands + ".";
+    if (game.outcome === "push") return "Push: your " + money(amount) + " back.";
+    if (game.outcome === "loss") return "The dealer wins " + money(amount) + ".";
     return "";
   }
 
