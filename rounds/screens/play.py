@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from casino.selectors import player_balance
 from casino.shared.guards import player_only
+from casino.shared.money import amount_separators
 
 TEMPLATE = "rounds/play/game.html"
 
@@ -25,4 +26,8 @@ TEMPLATE = "rounds/play/game.html"
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
     player = request.user.player  # type: ignore[union-attr]  # player_only: a player's login
-    return render(request, TEMPLATE, {"player": player, "balance": player_balance(player)})
+    # The page writes amounts as the console does (settings.CASINO_LOCALE): "12,379.50 EUR" in
+    # en, "12.379,50 EUR" in de; the API keeps "12379.50".
+    decimal_sep, group_sep = amount_separators()
+    return render(request, TEMPLATE, {"player": player, "balance": player_balance(player),
+                                      "decimal_sep": decimal_sep, "group_sep": group_sep})

@@ -53,12 +53,15 @@
     minor = Math.abs(minor);
     return sign + Math.floor(minor / 100) + "." + String(minor % 100).padStart(2, "0");
   }
+  // As the console writes money (settings.CASINO_LOCALE, the page's data-*-sep).
+  var DECIMAL_SEP = root.dataset.decimalSep || ".";
+  var GROUP_SEP = root.dataset.groupSep === undefined ? "," : root.dataset.groupSep;
   function money(minor, currency) {
     var parts = decimal(minor).split(".");
-    parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    return parts.join(".") + " " + (currency || S.currency);
+    parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, GROUP_SEP);
+    return parts.join(DECIMAL_SEP) + " " + (currency || S.currency);
   }
-  function chipLabel(minor) { return minor % 100 ? decimal(minor) : String(minor / 100); }
+  function chipLabel(minor) { return minor % 100 ? decimal(minor).replace(".", DECIMAL_SEP) : String(minor / 100); }
   function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
 
   // --- The API -------------------------------------------------------------------------
