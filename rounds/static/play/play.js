@@ -399,8 +399,8 @@
       return;
     }
     if (total > S.available) {
-      say("Your game account has " + money(S.available) + ": not enough for another " +
-          money(value) + " chip.", "refused");
+      say("Your game account has " + money(S.available - sum(S.circle)) + " left beside the circle: " +
+          "not enough for a " + money(value) + " chip.", "refused");
       return;
     }
     S.circle.push(value);
