@@ -91,6 +91,8 @@ class TableOut(FieldsOnceOut):
     name = serializers.CharField()
     currency = serializers.CharField()
     is_open = serializers.BooleanField()
+    self_service = serializers.BooleanField(
+        help_text="Players play their own games here against the house (/api/v1/me/games).")
     min_bet = MoneyOut()
     max_bet = MoneyOut()
     commission_rate = serializers.DecimalField(max_digits=5, decimal_places=4)
@@ -121,6 +123,11 @@ class TableIn(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     currency = serializers.ChoiceField(choices=Currency.choices, default=Currency.EUR)
     is_open = serializers.BooleanField(required=False)
+    self_service = serializers.BooleanField(
+        required=False,
+        help_text="A self-service table: each player plays their own game against the house, "
+                  "dealt electronically from a committed seed (docs/fairness.md); house-banked "
+                  "and electronic only. Default: false.")
     min_bet = AmountField(required=False)
     max_bet = AmountField(required=False)
     commission_rate = serializers.DecimalField(max_digits=5, decimal_places=4,
