@@ -90,10 +90,20 @@ def _codes(text: str) -> tuple[str, ...]:
     return tuple(text.split()) if text else ()
 
 
+def fairness_shown(*, state: str, algorithm: str, commitment: str, server_seed: bytes,
+                   client_seed: str, round_id: int) -> Fairness:
+    """A game's seeds as anyone may see them now: the one home of the rule that the server
+    seed shows only once the game is over, for the player's reader and the staff's
+    (rounds.round_view) alike."""
+    over = state in Round.State.FINISHED
+    return Fairness(algorithm=algorithm, commitment=commitment,
+                    server_seed=bytes(server_seed).hex() if over else None,
+                    client_seed=client_seed, round_id=round_id)
+
+
 def _view(game: Round, balance: Balance) -> GameView:
     hands = {h.position: h for h in game.hands.all()}
     mine, dealer = hands.get(GAME_POSITION), hands.get("dealer")
-    over = game.state in Round.State.FINISHED
     played = game.state in Round.State.PLAYED
     wager = next((w for w in game.wagers.all() if w.state == w.State.ACTIVE), None)
     party = next(iter(game.parties.all()), None)
@@ -114,9 +124,9 @@ def _view(game: Round, balance: Balance) -> GameView:
                            commission=party.commission, net=party.result)
                 if played and mine is not None and party is not None else None),
         balance=balance,
-        fairness=Fairness(algorithm=seed.algorithm, commitment=seed.commitment,
-                          server_seed=bytes(seed.server_seed).hex() if over else None,
-                          client_seed=seed.client_seed, round_id=game.pk),
+        fairness=fairness_shown(state=game.state, algorithm=seed.algorithm,
+                                commitment=seed.commitment, server_seed=seed.server_seed,
+                                client_seed=seed.client_seed, round_id=game.pk),
         opened_at=game.opened_at, settled_at=game.settled_at,
     )
 

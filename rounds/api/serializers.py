@@ -304,6 +304,11 @@ class RoundOut(FieldsOnceOut):
                   "else whoever opened it.")
     settled_at = TimeOut(allow_null=True)
     closed_reason = serializers.CharField()
+    game_of = serializers.CharField(
+        help_text="A self-service game's player (docs/rules.md §15); empty at a live table.")
+    fairness = serializers.SerializerMethodField(
+        help_text="A self-service game's seeds (docs/fairness.md): the server seed null "
+                  "until the game is over; null at a live table.")
     pending_approvals = PendingApprovalOut(
         many=True, source="pending",
         help_text="Requests about this round waiting for a second person (a results-only "
@@ -312,6 +317,17 @@ class RoundOut(FieldsOnceOut):
 
     def _money(self, value: int | None) -> str | None:
         return None if value is None else format_minor(value, self.context["currency"])
+
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "algorithm": {"type": "string"}, "commitment": {"type": "string"},
+        "server_seed": {"type": "string", "nullable": True},
+        "client_seed": {"type": "string"}, "round_id": {"type": "integer"}}})
+    def get_fairness(self, round_: RoundView) -> dict[str, Any] | None:
+        seeds = round_.fairness
+        return None if seeds is None else {
+            "algorithm": seeds.algorithm, "commitment": seeds.commitment,
+            "server_seed": seeds.server_seed, "client_seed": seeds.client_seed,
+            "round_id": seeds.round_id}
 
     @extend_schema_field({"type": "object", "additionalProperties": True})
     def get_rules(self, round_: RoundView) -> dict[str, Any]:

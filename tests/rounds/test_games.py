@@ -355,3 +355,39 @@ def test_fairness_verify_recomputes_a_settled_deal(online, make_gamer):
         call_command("fairness_verify", str(game_id), stdout=out)
     assert "DIFF hand played at 1" in out.getvalue()
     assert "ok   commitment" in out.getvalue()
+
+
+def test_games_are_rounds_of_the_table_in_its_rating_and_day(online, make_gamer):
+    from casino.shared.gaming_day import gaming_day_of
+    from rounds.ratings import player_ratings
+
+    player, client = make_gamer()
+    for _ in range(2):
+        game_id = _settled_game(client, online)
+        _ok(client.post(f"/api/v1/me/games/{game_id}/done", {"house_way": True},
+                        format="json"))
+    parties = RoundParty.objects.filter(round__table=online, player=player)
+    rating = next(r for r in player_ratings(gaming_day=gaming_day_of(), player_id=player.pk)
+                  if r.table_id == online.pk)
+    assert rating.rounds == 2 and rating.wagers == 2 and rating.wagered == 1000
+    assert rating.actual == sum(p.result for p in parties)
+    assert rating.time_seated_s >= 0 and rating.theoretical > 0
+    assert list(Round.objects.filter(table=online).values_list("number", flat=True)
+                .order_by("number")) == [1, 2]
+
+
+def test_staff_see_a_game_with_its_seeds_as_the_player_does(online, make_gamer,
+                                                             auditor_client):
+    player, client = make_gamer()
+    game_id = _settled_game(client, online)
+    shown = _ok(auditor_client.get(f"/api/v1/rounds/{game_id}"))
+    assert shown["game_of"] == player.name
+    assert shown["fairness"]["server_seed"] is None
+    assert shown["fairness"]["commitment"] == \
+        client.get(f"/api/v1/me/games/{game_id}").json()["fairness"]["commitment"]
+    _ok(client.post(f"/api/v1/me/games/{game_id}/done", {"house_way": True}, format="json"))
+    shown = _ok(auditor_client.get(f"/api/v1/rounds/{game_id}"))
+    assert shown["fairness"] == client.get(f"/api/v1/me/games/{game_id}").json()["fairness"]
+    assert shown["fairness"]["server_seed"] is not None
+    live = auditor_client.get(f"/api/v1/tables/{online.pk}/rounds").json()
+    assert live["results"][0]["game_of"] == player.name
