@@ -435,6 +435,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 # The previous gaming day is closed at this local hour (rounds.gaming_day_close): after
 # the day's start hour, so the night's last rounds are settled by then.
+# A self-service game dealt and left unfinished this long is finished by the house way
+# (rounds.services.games), so its wager is not held for ever.
+SELF_SERVICE_FINISH_AFTER_MINUTES = env.int("SELF_SERVICE_FINISH_AFTER_MINUTES", default=30)
 GAMING_DAY_CLOSE_HOUR = env.int("GAMING_DAY_CLOSE_HOUR", default=(GAMING_DAY_START_HOUR + 1) % 24)
 if not 0 <= GAMING_DAY_CLOSE_HOUR <= 23:
     raise ImproperlyConfigured("GAMING_DAY_CLOSE_HOUR must be an hour, 0 to 23.")
@@ -443,6 +446,8 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-keys": {"task": "casino.idempotency_keys_purge", "schedule": 3600.0},
     "close-gaming-day": {"task": "rounds.gaming_day_close",
                          "schedule": crontab(hour=GAMING_DAY_CLOSE_HOUR, minute=0)},
+    # A self-service game left unfinished after its deal is finished by the house way.
+    "finish-abandoned-games": {"task": "rounds.games_finish_abandoned", "schedule": 300.0},
 }
 if CELERY_TASK_ALWAYS_EAGER and "celery" not in Path(sys.argv[0]).name:
     print(

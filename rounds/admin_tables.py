@@ -203,7 +203,7 @@ class TableAdmin(StyledAdmin):
     list_filter = ["is_open", "currency"]
     search_fields = ["name"]
     fieldsets = [
-        (None, {"fields": ["name", "currency", "is_open"]}),
+        (None, {"fields": ["name", "currency", "is_open", "self_service"]}),
         ("Limits and commission", {"fields": ["min_bet", "max_bet", "commission_rate",
                                               "commission_rounding"]}),
         ("The game", {"fields": ["wheel", "house_way", "foul_policy", "first_stack",

@@ -646,6 +646,10 @@ class RoundEvent(models.Model):
         return f"{self.kind} at {localtime(self.at):%H:%M:%S}"
 
 
+# The player's seat at a self-service table: one position against the dealer.
+GAME_SEAT = 1
+
+
 class GameSeed(models.Model):
     """The seeds of a self-service game's deal (docs/fairness.md, algorithm ``v1``).
 

@@ -2,7 +2,8 @@
 (docs/rules.md, "Player rating").
 
 - time seated: the player's seat changes at the table (took ... left), cut to the gaming
-  day (a player still seated counts up to now);
+  day (a player still seated counts up to now); at a self-service table, where nobody
+  sits, each of the player's games from its opening to its settlement;
 - rounds: the day's settled rounds at the table in which the player wagered or banked;
 - wagered: the player's wagers against a bank in those rounds (in a card room, the part of
   each a bank covered: a wager no bank covered had no action); average wager = wagered /
@@ -116,7 +117,9 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
         if player_id is not None:
             parties = parties.filter(player_id=player_id)
         party_rows = list(parties.values_list("round_id", "round__table_id", "round__rules",
-                                              "player_id", "role", "covered", "result"))
+                                              "player_id", "role", "covered", "result",
+                                              "round__player_id", "round__opened_at",
+                                              "round__settled_at"))
         changes = SeatChange.objects.using(alias).all()
         if player_id is not None:
             changes = changes.filter(player_id=player_id)
@@ -130,11 +133,16 @@ def player_ratings(*, gaming_day: date, player_id: int | None = None) -> list[Ra
                                         | Q(pk__in=last_before))
                          .order_by("at", "id").values_list("table_id", "player_id", "kind",
                                                            "at"))
-        for round_id, table_id, rules, player, role, covered, result in party_rows:
+        for (round_id, table_id, rules, player, role, covered, result, game_of, opened,
+             settled) in party_rows:
             edge = edges.of(rules)
             t = tally[(player, table_id)]
             t.rounds.add(round_id)
             t.actual += result
+            if game_of is not None and settled is not None:
+                # A self-service table has no seats: the time played is each game's, from
+                # its opening to its settlement.
+                t.seated += max((settled - opened).total_seconds(), 0.0)
             if role == RoundParty.Role.SEAT:
                 # In a card room only the covered part of a wager had action (rules §14).
                 if covered:

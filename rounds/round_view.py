@@ -32,6 +32,7 @@ from django.db.models.functions import Cast, Coalesce, Concat, JSONObject
 
 from casino.shared.approvals import Approval
 from casino.shared.errors import NotFound, PermissionRefused
+from rounds.games import Fairness, fairness_shown
 from rounds.models import POSITIONS, Hand, Round, RoundEvent, RoundParty, Wager
 from rounds.rules import TableRules
 from rounds.selectors import (
@@ -243,6 +244,10 @@ class RoundView:
     settlement: SettlementView | None = None
     # Electronic deals over: the stacks no position played (position, its seven).
     unused_stacks: tuple[tuple[str, str], ...] = field(default=())
+    # A self-service game: its player, and its seeds as rounds.games shows them (the server
+    # seed once the game is over); empty and None at a live table.
+    game_of: str = ""
+    fairness: Fairness | None = None
 
     @property
     def pk(self) -> int:
@@ -312,6 +317,9 @@ def _read() -> QuerySet[Round]:
         # Of the rows it names, only the words shown: no whole table, user or players.
         table_name=F("table__name"), opened_by_name=F("opened_by__username"),
         dealer_name=Coalesce(F("dealer__username"), F("opened_by__username")),
+        game_of=F("player__name"), seed_algorithm=F("seed__algorithm"),
+        seed_commitment=F("seed__commitment"), seed_server=F("seed__server_seed"),
+        seed_client=F("seed__client_seed"),
         banker_name=F("banker_player__name"), third_party_name=F("third_party__name"),
         third_party_licence=F("third_party__licence"),
         pending_json=_pending(),
@@ -386,6 +394,11 @@ def round_view(round_: Round) -> RoundView:
         pending=tuple(_pending_view(p) for p in read.pending_json),
         settlement=_settlement(round_, hands, read.parties_json),
         unused_stacks=() if protected else _unused_stacks(events),
+        game_of=read.game_of or "",
+        fairness=None if read.seed_commitment is None else fairness_shown(
+            state=round_.state, algorithm=read.seed_algorithm,
+            commitment=read.seed_commitment, server_seed=read.seed_server,
+            client_seed=read.seed_client, round_id=round_.pk),
     )
 
 

@@ -34,3 +34,19 @@ def simulate_on_workers(*, hands: int, way: str, wheel: str, seed: int,
     result = chord(header)(simulate_merge_task.s())
     counts: Counts = result.get(timeout=timeout)
     return counts
+
+
+@shared_task(name="rounds.games_finish_abandoned")
+def games_finish_abandoned_task() -> int:
+    """Finish, by the house way, the self-service games left unfinished after the deal
+    (rounds.services.games): each in its own transaction, so one refusal leaves the rest."""
+    from rounds.services.games import game_finish_abandoned, games_abandoned
+
+    finished = 0
+    for game_id in games_abandoned():
+        try:
+            game_finish_abandoned(game_id=game_id)
+            finished += 1
+        except Exception:  # one game's refusal is logged and the next one tried
+            log.exception("could not finish abandoned game #%s", game_id)
+    return finished

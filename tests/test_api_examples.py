@@ -21,17 +21,19 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.services import player_create, player_deposit, staff_create
+from casino.models import Player
+from casino.services import player_create, player_deposit, staff_create, token_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
-from rounds import services
+from rounds import paigow, services
 from rounds.models import Round, Table
 from rounds.paigow import rotation
 from rounds.selectors import round_bank_table
@@ -381,6 +383,25 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     send(boss, "POST", "/api/v1/ledger/entries/{entry_id}/reverse", "Reverse an entry",
          {"entry_id": _free_entry().pk})
 
+    # A player plays their own games at a self-service table: a setting of their own, one
+    # of two cards low, then the house way.
+    online = send(boss, "POST", "/api/v1/tables", "A self-service table")["id"]
+    gamer = _player_with_login("Lena")
+    assert gamer.get("/api/v1/me/tables").json()[0]["id"] == online
+    game_path = "/api/v1/me/games/{game_id}"
+    for bet, finish in (("Ten on the felt", "Both hands"), ("No client seed", "Two cards low"),
+                        ("Ten on the felt", "The house way")):
+        game = send(gamer, "POST", "/api/v1/me/games", "A game", own={"table": online})
+        ids = {"game_id": game["id"]}
+        cards = send(gamer, "POST", game_path + "/deal", bet, ids)["cards"]
+        way = paigow.house_way(paigow.parse_cards(cards))
+        own = {"Both hands": {"high": paigow.format_cards(way.high).split(),
+                              "low": paigow.format_cards(way.low).split()},
+               "Two cards low": {"low": paigow.format_cards(way.low).split()}}.get(finish, {})
+        assert send(gamer, "POST", game_path + "/done", finish, ids, own=own)["state"] == \
+            "settled"
+    assert len(gamer.get("/api/v1/me/games").json()["results"]) == 3
+
     # Every report kind, and yesterday closed.
     for name in story.examples[("POST", "/api/v1/reports")]:
         own = {k: str(v) for k, v in (("table", house), ("player", anna))
@@ -402,6 +423,19 @@ def _house_round_lost(table_id: int) -> None:
     services.wager_place(round_id=round_.pk, seat=1, amount=10_000, by=dealer)
     services.banker_set(round_id=round_.pk, house=True, by=dealer)
     services.round_settle(round_id=round_.pk, outcomes={"1": "loss"}, by=dealer)
+
+
+def _player_with_login(name: str) -> APIClient:
+    """A funded player with a login of their own, and a client holding its token."""
+    player = make_player(name=name)
+    player_deposit(player_id=player.pk, amount=50_000, reference="float", by=None)
+    user = get_user_model().objects.create_user(username=name.lower(),
+                                                password="a long passphrase 7")
+    user.user_permissions.add(Permission.objects.get(codename="play_games"))
+    Player.objects.filter(pk=player.pk).update(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user)[1]}")
+    return client
 
 
 def _user(username: str) -> Any:

@@ -23,6 +23,10 @@ TABLE_CREATE = [
         "collection_player": "1.00", "max_consecutive_banks": 2,
         "deal_modes": ["electronic", "physical", "results"]},
         "Player-dealers and proposition players bank; the house collects fees"),
+    example("A self-service table", {
+        "name": "Online 1", "currency": "EUR", "self_service": True, "min_bet": "2.00",
+        "max_bet": "100.00", "deal_modes": ["electronic"]},
+        "Each player plays their own game against the house (the German text's game)"),
 ]
 TABLE_CHANGE = [
     example("Raise the maximum", {"max_bet": "1000.00"}),

@@ -91,6 +91,8 @@ class TableOut(FieldsOnceOut):
     name = serializers.CharField()
     currency = serializers.CharField()
     is_open = serializers.BooleanField()
+    self_service = serializers.BooleanField(
+        help_text="Players play their own games here against the house (/api/v1/me/games).")
     min_bet = MoneyOut()
     max_bet = MoneyOut()
     commission_rate = serializers.DecimalField(max_digits=5, decimal_places=4)
@@ -121,6 +123,11 @@ class TableIn(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     currency = serializers.ChoiceField(choices=Currency.choices, default=Currency.EUR)
     is_open = serializers.BooleanField(required=False)
+    self_service = serializers.BooleanField(
+        required=False,
+        help_text="A self-service table: each player plays their own game against the house, "
+                  "dealt electronically from a committed seed (docs/fairness.md); house-banked "
+                  "and electronic only. Default: false.")
     min_bet = AmountField(required=False)
     max_bet = AmountField(required=False)
     commission_rate = serializers.DecimalField(max_digits=5, decimal_places=4,
@@ -297,6 +304,11 @@ class RoundOut(FieldsOnceOut):
                   "else whoever opened it.")
     settled_at = TimeOut(allow_null=True)
     closed_reason = serializers.CharField()
+    game_of = serializers.CharField(
+        help_text="A self-service game's player (docs/rules.md §15); empty at a live table.")
+    fairness = serializers.SerializerMethodField(
+        help_text="A self-service game's seeds (docs/fairness.md): the server seed null "
+                  "until the game is over; null at a live table.")
     pending_approvals = PendingApprovalOut(
         many=True, source="pending",
         help_text="Requests about this round waiting for a second person (a results-only "
@@ -305,6 +317,17 @@ class RoundOut(FieldsOnceOut):
 
     def _money(self, value: int | None) -> str | None:
         return None if value is None else format_minor(value, self.context["currency"])
+
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "algorithm": {"type": "string"}, "commitment": {"type": "string"},
+        "server_seed": {"type": "string", "nullable": True},
+        "client_seed": {"type": "string"}, "round_id": {"type": "integer"}}})
+    def get_fairness(self, round_: RoundView) -> dict[str, Any] | None:
+        seeds = round_.fairness
+        return None if seeds is None else {
+            "algorithm": seeds.algorithm, "commitment": seeds.commitment,
+            "server_seed": seeds.server_seed, "client_seed": seeds.client_seed,
+            "round_id": seeds.round_id}
 
     @extend_schema_field({"type": "object", "additionalProperties": True})
     def get_rules(self, round_: RoundView) -> dict[str, Any]:

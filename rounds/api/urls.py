@@ -1,8 +1,14 @@
 from django.urls import path
 
-from rounds.api import deal_draft, dealers, drop, ratings, variance, views
+from rounds.api import deal_draft, dealers, drop, games, ratings, variance, views
 
 urlpatterns = [
+    # A player's own games at the self-service tables (a player's login only).
+    path("me/tables", games.MyTablesView.as_view(), name="me-tables"),
+    path("me/games", games.MyGamesView.as_view(), name="me-games"),
+    path("me/games/<int:game_id>", games.MyGameView.as_view(), name="me-game"),
+    path("me/games/<int:game_id>/deal", games.MyGameDealView.as_view(), name="me-game-deal"),
+    path("me/games/<int:game_id>/done", games.MyGameDoneView.as_view(), name="me-game-done"),
     path("tables", views.TablesView.as_view(), name="tables"),
     path("tables/<int:table_id>", views.TableDetailView.as_view(), name="table"),
     path("tables/<int:table_id>/seats/<int:number>", views.SeatView.as_view(), name="seat"),

@@ -34,7 +34,7 @@ from rounds.errors import (
 )
 from rounds.locks import round_lock, table_lock
 from rounds.models import DealDraft, Hand, Round, Seat, Table, Wager
-from rounds.paigow import rotation
+from rounds.paigow import fairness, rotation
 from rounds.rules import TableRules
 from rounds.selectors import (
     BANK_DECLINED,
@@ -67,6 +67,9 @@ def round_open(*, table_id: int, by: User) -> Round:
     table = table_lock(table_id)
     if not table.is_open:
         raise Conflict(f"{table.name} is closed", code="table_closed")
+    if table.self_service:
+        raise Conflict(f"{table.name} is a self-service table: each player opens their own "
+                       "game there (POST /api/v1/me/games)", code="self_service_table")
     # Read under the table's lock: no round opens or closes meanwhile.
     before = Round.objects.filter(table=table).aggregate(
         last=Max("number"), in_play=Count("id", filter=Q(state__in=Round.State.OPEN)))
@@ -96,6 +99,13 @@ def wager_place(*, round_id: int, seat: int, amount: int, by: User) -> Wager:
     round_require_state(round_, Round.State.BETTING, doing="place a wager")
     seat_number_check(seat)
     player = seated_player_lock(round_, seat)
+    return wager_post(round_, seat=seat, player=player, amount=amount, by=by)
+
+
+def wager_post(round_: Round, *, seat: int, player: Player, amount: int, by: User) -> Wager:
+    """The wager itself, for a live seat (wager_place) and a player's own game
+    (rounds.services.games): the player's exclusion, the table limits, one wager per seat,
+    the hold on the player's account. The round must be locked and taking wagers."""
     # A player excluded while seated places no further wager (casino.exclusions).
     player_exclusion_check(player=player, doing="place a wager")
     if not round_.table_rules.wager_allowed(amount):
@@ -474,10 +484,12 @@ def _proposition_player(round_: Round, player_id: int) -> Player:
 @transaction.atomic
 def round_deal(*, round_id: int, by: User,
                hands: Mapping[str, Sequence[str] | str] | None = None,
-               results_only: bool = False, rng: random.Random | None = None) -> Round:
+               results_only: bool = False, rng: random.Random | None = None,
+               seeded: fairness.FairDeal | None = None) -> Round:
     """Check the banker's solvency and hold the cover, then deal: electronically (secure
-    shuffle and three dice, rules §8), by recording a physical table's hands, or — for a
-    results-only table — no cards at all. Locks the round, then the banker's account."""
+    shuffle and three dice, rules §8; ``seeded``: the deck and dice a self-service game's
+    committed seeds gave, docs/fairness.md), by recording a physical table's hands, or — for
+    a results-only table — no cards at all. Locks the round, then the banker's account."""
     round_ = round_lock(round_id)
     round_require_state(round_, Round.State.BANKER_SET, doing="deal")
     wagers = round_active_wagers(round_)
@@ -504,8 +516,10 @@ def round_deal(*, round_id: int, by: User,
         event = {"deal": "physical",
                  "hands": {p: paigow.format_cards(c) for p, c in dealt.items()}}
     else:
-        shuffled = paigow.deal(rng)
-        dice = paigow.roll_dice(rng)
+        if seeded is not None:
+            shuffled, dice = seeded.deal, seeded.dice
+        else:
+            shuffled, dice = paigow.deal(rng), paigow.roll_dice(rng)
         order = paigow.deal_order(sum(dice), banker=round_.banker_position,
                                   first_stack=rules.first_stack)
         stacks = order.assign(shuffled.stacks)

@@ -43,7 +43,7 @@ RULE_FIELDS = (
     "co_banking", "first_stack", "deal_modes", "bank_mode", "collection_banker",
     "collection_player", "max_consecutive_banks", "rotation_minutes",
 )
-TABLE_FIELDS = ("name", "currency", "is_open", *RULE_FIELDS)
+TABLE_FIELDS = ("name", "currency", "is_open", "self_service", *RULE_FIELDS)
 
 
 
@@ -79,6 +79,12 @@ def _check_table_rules(table: Table) -> None:
     if why is not None:
         raise ValidationFailed(why, detail={"fields": {"max_bet": [why]}})
     _check_card_room_settings(table)
+    if table.self_service and (table.bank_mode != Table.BankMode.CASINO
+                               or list(modes) != [Table.DealMode.ELECTRONIC]):
+        raise ValidationFailed(
+            "A self-service table is banked by the house and dealt by the service: its bank "
+            "mode is casino and its only deal mode electronic.",
+            detail={"fields": {"self_service": ["house-banked and electronic only"]}})
     if not Decimal(0) <= Decimal(table.commission_rate) < Decimal(1):
         raise ValidationFailed("The commission is from 0 % up to, not including, 100 % of "
                                "the win (as a rate: at least 0 and below 1; 0.05 is 5 %).",
@@ -143,6 +149,9 @@ def table_create(*, by: User, name: str, **settings: Any) -> Table:
         raise ValidationFailed(f"unknown table settings: {', '.join(sorted(unknown))}")
     if settings.get("bank_mode") == Table.BankMode.CARD_ROOM:
         settings.setdefault("commission_rate", Decimal(0))
+    if settings.get("self_service"):
+        # The service deals a player's own game; nobody records cards or outcomes there.
+        settings.setdefault("deal_modes", [Table.DealMode.ELECTRONIC])
     if "deal_modes" in settings:
         settings["deal_modes"] = _deal_modes(settings["deal_modes"])
     table = Table(name=name, created_by=by, **settings)
@@ -211,6 +220,10 @@ def seat_take(*, table_id: int, number: int, player_id: int, by: User) -> Seat:
     The database refuses a second seat as well (``seat_one_per_player``)."""
     table = table_lock(table_id)
     seat_number_check(number)
+    if table.self_service:
+        raise SeatProblem(f"{table.name} is a self-service table: players play their own "
+                          "games there (/play/), no one takes a seat",
+                          code="self_service_table", detail={"table_id": table.pk})
     seats = {s.number: s for s in seats_lock(table.pk)}
     player = player_seating_lock(player_id)
     if player is None:
