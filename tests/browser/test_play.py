@@ -35,6 +35,7 @@ from casino.shared.templatetags.money import money_text
 from ledger.models import Entry
 from rounds import paigow, services
 from rounds.models import Hand, Round
+from rounds.templatetags.cards import card_label
 from tests.players import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -122,6 +123,7 @@ def test_the_german_seeds_game_played_by_mouse(screen_factory: Any, floor: dict[
     for units in (1, 5, 10, 25, 100):
         expect(chip(page, units)).to_be_visible()
     expect(page.get_by_role("button", name="Deal")).to_be_disabled()
+    expect(page.locator("#game")).to_have_attribute("data-state", "betting")
     screen.shot("table-open")
 
     # when she picks the 1 chip by a click and clicks in the circle: 1.00 EUR, below the
@@ -235,6 +237,7 @@ def test_a_foul_is_refused_in_words_and_the_keyboard_sets_the_hand_at_768_wide(
     screen = signed_in(screen_factory, floor["user"], width=768, height=1024)
     page = screen.page
     screen.goto("/play/")
+    expect(page.locator("#game")).to_have_attribute("data-state", "betting")
 
     # given 25.00 EUR bet by keyboard: Tab to a chip, Enter picks it, Enter on the circle
     # places it; a client seed of her own
@@ -264,6 +267,8 @@ def test_a_foul_is_refused_in_words_and_the_keyboard_sets_the_hand_at_768_wide(
     message = page.get_by_test_id("message")
     expect(message).to_have_text(re.compile(r"foul|2nd Highest|higher", re.IGNORECASE))
     assert "{" not in message.inner_text() and "foul_setting" not in message.inner_text()
+    front_shown = [card_label(c.code) for c in fouls[0].low]
+    assert all(label in message.inner_text() for label in front_shown), message.inner_text()
     expect(page.get_by_test_id("second-highest").locator("button.pcard")).to_have_count(2)
     assert last_game(player).state == Round.State.DEALT
     screen.shot("foul-refused-768")
@@ -330,6 +335,7 @@ def test_the_session_reminder_shows_every_half_hour_and_is_dismissed(
     reminder = page.locator("#reminder")
     expect(reminder).to_be_visible()
     expect(reminder).to_contain_text("You have been playing for 30 minutes")
+    expect(page.get_by_test_id("commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     screen.shot("reminder")
 
     # and it goes when dismissed, and stays gone on the same half hour

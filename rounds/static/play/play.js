@@ -98,7 +98,25 @@
     el.message.className = "message" + (kind ? " " + kind : "");
     el.message.setAttribute("role", kind === "refused" ? "alert" : "status");
   }
-  function refused(error) { say(error.message, "refused"); }
+  // A refusal in the API's words; a card it names ("QH") is shown as the table shows cards
+  // (Q♥, hearts and diamonds red).
+  function refused(error) {
+    var text = error.message || "";
+    say("", "refused");
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    var at = 0;
+    text.replace(/\b(?:[2-9TJQKA][SHDC]|JK)\b/g, function (code, index) {
+      el.message.appendChild(document.createTextNode(text.slice(at, index)));
+      var suit = code.slice(-1);
+      var span = document.createElement("span");
+      span.className = "card-" + (suit === "H" || suit === "D" ? "red" : "black");
+      span.textContent = cardText(code);
+      el.message.appendChild(span);
+      at = index + code.length;
+      return code;
+    });
+    el.message.appendChild(document.createTextNode(text.slice(at)));
+  }
 
   // --- Cards: "AS" -> A♠ (hearts and diamonds red), as the console's |cards filter ------
   function cardText(code) { return code === "JK" ? "JK\u2605" : code.slice(0, -1) + SUITS[code.slice(-1)]; }
