@@ -4,7 +4,6 @@ Signed out: to the login page, back here after. Signed in without a permission t
 needs: the 403 page, saying in words what the role may not do (casino.shared.permissions),
 never the permission's code. A screen may hide a button; the services refuse anyway.
 ``staff_user`` is who a screen's (or the admin's) service call records as ``by``.
-A player's own page (the game screen) has its guard here too: ``player_only``.
 """
 
 from __future__ import annotations
@@ -49,28 +48,24 @@ def staff_may(*permissions: str) -> Callable[[View], View]:
     return decorate
 
 
-# The players' own sign-in page (casino/urls.py, console:play-login), where a signed-out
-# player is sent from their own pages, back to the page after.
-PLAYER_LOGIN_URL = "/play/login/"
+PLAYERS_ONLY = ("This is a player's own page, for the player's own login: staff see players "
+                "at the cage.")
 
 
 def player_only(view: View) -> View:
-    """The guard of a player's own page (the game screen, /play/): only a player's login
-    (``is_player``: it holds ``casino.play_games``, which no staff role holds). Signed out:
-    to the players' sign-in page, back here after; signed in as staff: the 403 page, in
-    words. The player's operations themselves are the API's (PlayerApiView) and refuse
-    anyone else whatever the page shows."""
+    """``@player_only``: a player's own page (/play/...): signed out, to the players'
+    sign-in, back here after; a staff member, the 403 page in words. (A player's session
+    reaches nothing else: casino.shared.player_scope.)"""
 
     @wraps(view)
     def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), PLAYER_LOGIN_URL)
+            return redirect_to_login(request.get_full_path(), login_url="console:play-login")
         if not is_player(request.user):
-            raise NotAllowed("This is a player's own game screen: sign in with the login the "
-                             "cage gave you. Staff see players' games from the console.")
+            raise NotAllowed(PLAYERS_ONLY)
         return view(request, *args, **kwargs)
 
-    # Read by tests/casino/test_console_guard.py, as staff_may is.
+    # Read like staff_may's by tests/casino/test_console_guard.py.
     guarded.player_only = True  # type: ignore[attr-defined]
     return cast(View, guarded)
 
