@@ -208,6 +208,10 @@
   function drawAccount() {
     var onCircle = state() === "betting" ? sum(S.circle) : 0;
     el.balance.textContent = money(S.available - onCircle);
+    // The frame's own figure of the account (play/base.html's header), kept with this one.
+    document.querySelectorAll("[data-figure=play-available]").forEach(function (figure) {
+      figure.textContent = money(S.available - onCircle);
+    });
     var wager = S.game && S.game.amount && state() === "dealt" ? toMinor(S.game.amount) : 0;
     el.onCircle.textContent = onCircle ? "+ " + money(onCircle) + " on the circle"
       : wager ? "+ " + money(wager) + " in play" : "";
@@ -580,7 +584,7 @@
     if (!drag.ghost) {
       drag.ghost = cardFace(drag.code);
       drag.ghost.classList.add("ghost");
-      document.body.appendChild(drag.ghost);
+      root.appendChild(drag.ghost);  // inside #game, where the table's styles apply
       drag.card.classList.add("dragging");
       var r = drag.card.getBoundingClientRect();
       drag.ox = drag.x - r.left; drag.oy = drag.y - r.top;
@@ -759,6 +763,9 @@
   // --- The session's reminder (every reminder_every_minutes of play, dismissible) ---------
   var reminderTimer = null;
   function reminders(me) {
+    // The players' pages' frame (play/base.html) may remind on every page of theirs: then
+    // that one reminder is the player's, not a second one here.
+    if (document.getElementById("play-reminder")) return;
     var s = me && me.session;
     if (!s || !s.reminder_every_minutes || !s.started_at) return;
     var every = s.reminder_every_minutes * 60000;
