@@ -24,6 +24,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import Permission, User
 from django.test import Client
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -41,6 +42,7 @@ from tests.players import make_player
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FUNDS = 50_000  # 500.00 EUR on the game account
+PLAYER_PASSWORD = "A long passphrase 7"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -55,7 +57,7 @@ def floor(staff_user: Any) -> dict[str, Any]:
     player_deposit(player_id=player.pk, amount=FUNDS, by=pit_boss)
     # A player's login as the cage will give one (the players' login_give service to come):
     # not staff, holding only casino.play_games.
-    user = User.objects.create_user(username="greta", password="A long passphrase 7")
+    user = User.objects.create_user(username="greta", password=PLAYER_PASSWORD)
     user.user_permissions.add(Permission.objects.get(codename="play_games",
                                                      content_type__app_label="casino"))
     Player.objects.filter(pk=player.pk).update(user=user)
@@ -63,13 +65,23 @@ def floor(staff_user: Any) -> dict[str, Any]:
 
 
 def signed_in(screen_factory: Any, user: User, width: int = 1440, height: int = 900) -> Any:
-    """A tab signed in as the player: the session Django's test client makes, as a cookie."""
-    client = Client()
-    client.force_login(user)
+    """A tab signed in as the player: at the players' sign-in page where there is one, else
+    with the session Django's test client makes, as a cookie."""
     screen = screen_factory(width=width, height=height)
-    screen.page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                                      "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                                      "url": screen.base_url}])
+    try:
+        sign_in = reverse("console:play-login")
+    except NoReverseMatch:
+        client = Client()
+        client.force_login(user)
+        screen.page.context.add_cookies([
+            {"name": settings.SESSION_COOKIE_NAME, "url": screen.base_url,
+             "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+        return screen
+    screen.goto(sign_in)
+    screen.page.get_by_label("Username").fill(user.get_username())
+    screen.page.get_by_label("Password").fill(PLAYER_PASSWORD)
+    screen.page.get_by_role("button", name="Sign in").click()
+    screen.page.wait_for_load_state("networkidle")
     return screen
 
 
