@@ -140,6 +140,12 @@
     card.title = cardText(code);
     return card;
   }
+  // The seven cards laid out as a player sorts them: the joker, then aces down to twos.
+  var RANK_ORDER = "JKAKQJT98765432";
+  function byRank(codes) {
+    function rank(code) { return code === "JK" ? 0 : RANK_ORDER.indexOf(code.slice(0, -1), 2); }
+    return codes.slice().sort(function (a, b) { return rank(a) - rank(b) || (a < b ? -1 : 1); });
+  }
   function cardBack() {
     var card = document.createElement("span");
     card.className = "pcard back";
@@ -350,7 +356,7 @@
       if (known) { S.table = known; el.tablePick.value = String(known.id); drawRack(); }
     }
     if (game.state === "dealt" && (!before || before.id !== game.id || before.state !== "dealt")) {
-      S.high = (game.cards || []).slice();
+      S.high = byRank(game.cards || []);
       S.low = [];
     }
     if (game.state !== "dealt") { S.high = []; S.low = []; }
@@ -502,8 +508,9 @@
 
   function clearCircle() {
     if (state() !== "betting") return;
+    var back = sum(S.circle);
     S.circle = [];
-    say("");
+    say(back ? money(back) + " back on your game account." : "");
     draw();
   }
 
