@@ -410,7 +410,8 @@
         var id = typeof error.detail.game === "object" ? error.detail.game.id : error.detail.game;
         return call("GET", "/games/" + id).then(function (game) {
           take(game);
-          say(error.message + " It is shown here: set your hand to finish it.", "refused");
+          say(error.message + (game.state === "dealt" ? " It is shown here: set your hand to finish it."
+                                                     : " It is shown here."), "refused");
         }, refused);
       }
       refused(error);
