@@ -298,6 +298,15 @@ def test_a_foul_is_refused_in_words_and_the_keyboard_sets_the_hand_at_768_wide(
         card(page, code).focus()
         page.keyboard.press("Space")
     expect(page.get_by_role("button", name="House Way")).to_be_visible()
+
+    # a reload (or a lost connection) finds the dealt game again, her seven cards face up
+    page.reload()
+    expect(page.get_by_test_id("message")).to_have_text(
+        "Your game was dealt already: set your hand.")
+    assert sorted(my_cards(page)) == sorted(cards)
+    expect(page.locator("#dealer-cards .pcard.back")).to_have_count(7)
+    expect(page.get_by_test_id("balance")).to_have_text(shown_balance(player))
+    screen.shot("resumed-after-reload-768")
     for code in (c.code for c in paigow.house_way(" ".join(cards)).low):
         card(page, code).focus()
         page.keyboard.press("Enter")

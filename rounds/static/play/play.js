@@ -313,6 +313,8 @@
     var g = S.game;
     var f = g && g.fairness;
     el.commitment.textContent = f ? f.commitment : "…";
+    // The seed the deal took, also after a reload; a new game's field is the player's again.
+    if (f && state() !== "betting") el.clientSeed.value = f.client_seed || "";
     var shown = !!(f && f.server_seed);
     el.revealed.hidden = !shown;
     if (shown) {
