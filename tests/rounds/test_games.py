@@ -391,3 +391,48 @@ def test_staff_see_a_game_with_its_seeds_as_the_player_does(online, make_gamer,
     assert shown["fairness"]["server_seed"] is not None
     live = auditor_client.get(f"/api/v1/tables/{online.pk}/rounds").json()
     assert live["results"][0]["game_of"] == player.name
+
+
+def test_no_one_but_its_player_plays_a_game(online, make_gamer, staff_client):
+    from casino import roles
+
+    dealer, boss = staff_client(roles.DEALER), staff_client(roles.PIT_BOSS)
+    _, client = make_gamer()
+    game = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
+    for who in (dealer, boss):
+        answer = who.post(f"/api/v1/rounds/{game['id']}/banker", {"house": True},
+                          format="json")
+        assert answer.status_code == 409, answer.content
+        assert answer.json()["error"]["code"] == "self_service_game"
+    _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
+    for who, path, body in ((dealer, "hands", {"position": "1", "house_way": True}),
+                            (boss, "settle", {})):
+        answer = who.post(f"/api/v1/rounds/{game['id']}/{path}", body, format="json")
+        assert answer.status_code == 409, answer.content
+        assert answer.json()["error"]["code"] == "self_service_game"
+    assert Round.objects.get(pk=game["id"]).state == Round.State.DEALT
+    # A pit boss may void a game (its wager goes back).
+    voided = boss.post(f"/api/v1/rounds/{game['id']}/void", {"reason": "screen froze"},
+                       format="json")
+    assert voided.status_code == 200, voided.content
+    shown = _ok(client.get(f"/api/v1/me/games/{game['id']}"))
+    assert shown["state"] == "voided" and shown["balance"]["held"] == "0.00"
+    assert shown["fairness"]["server_seed"] is not None
+
+
+def test_the_pit_sees_a_self_service_table_s_games_in_play(online, make_gamer, pit_boss):
+    from django.test import Client
+
+    player, client = make_gamer()
+    game = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
+    _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
+    browser = Client()
+    browser.force_login(pit_boss)
+    page = browser.get(f"/tables/{online.pk}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert player.name in text and "5.00" in text and "self-service" in text
+    assert f"/rounds/{game['id']}/void/" in text
+    round_page = browser.get(f"/rounds/{game['id']}/")
+    assert round_page.status_code == 200
+    assert "secret until the game is over" in round_page.content.decode()
