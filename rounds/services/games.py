@@ -26,7 +26,7 @@ from django.utils import timezone
 from casino.exclusions import player_exclusion_check
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
-from rounds.locks import player_seating_lock, table_lock
+from rounds.locks import game_any_lock, game_lock, player_seating_lock, table_lock
 from rounds.models import GAME_SEAT, GameSeed, Round
 from rounds.paigow import fairness
 from rounds.services.play import banker_set, hand_set, round_deal, wager_post
@@ -37,16 +37,6 @@ from rounds.services.tables import round_rules_of
 GAME_POSITION = str(GAME_SEAT)
 # A client seed is the player's own text, kept short enough to show and to type again.
 CLIENT_SEED_MAX = 64
-
-
-def game_lock(*, game_id: int, player_id: int) -> Round:
-    """The player's own game, its row locked (its table read). Another player's game, or a
-    live table's round, is not found."""
-    game = (Round.objects.select_for_update(of=("self",)).select_related("table")
-            .filter(pk=game_id, player_id=player_id).first())
-    if game is None:
-        raise NotFound(f"You have no game #{game_id}.", detail={"game": game_id})
-    return game
 
 
 @dataclass(frozen=True)
@@ -156,8 +146,7 @@ def game_finish_abandoned(*, game_id: int) -> Round:
     the German seed's House Way button does) and the game settled, so the held wager does
     not stay held (docs/rules.md, self-service table). Recorded in the player's name, as
     their game, with an event that says the service finished it. Locks the game."""
-    game = (Round.objects.select_for_update(of=("self",)).select_related("player__user")
-            .filter(pk=game_id, player__isnull=False).first())
+    game = game_any_lock(game_id)
     if game is None:
         raise NotFound(f"no self-service game #{game_id}")
     if game.state != Round.State.DEALT:
