@@ -172,7 +172,7 @@ def game_deal_verify(*, game_id: int) -> list[Check]:
         raise NotFound(f"Round #{game_id} is not a self-service game.")
     if game.state not in Round.State.FINISHED:
         raise Conflict(f"Game #{game_id} is still in play: its server seed stays secret until "
-                       "it is over.", code="game_in_play", detail={"game": game_id})
+                       "it is over.", code="game_unfinished", detail={"game": game_id})
     seed = bytes(game.seed.server_seed)
     checks = [Check("commitment = sha256(server seed)", game.seed.commitment,
                     fairness.commitment_of(seed))]

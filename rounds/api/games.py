@@ -186,7 +186,7 @@ class MyGamesView(PlayerApiView):
         responses={201: GameOut, 200: GameOut,
                    **_errors({409: "The table is closed (`table_closed`) or a live table "
                                  "(`not_self_service`), your game elsewhere is dealt and not "
-                                 "finished (`game_in_play`, `detail.game`), you are excluded "
+                                 "finished (`game_unfinished`, `detail.game`), you are excluded "
                                  "(`player_excluded`), or the table plays another currency "
                                  "(`wrong_currency`)."})})
     def post(self, request: Request) -> Response:

@@ -76,7 +76,7 @@ def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
         if in_play.table_id == table.pk and in_play.state == Round.State.BETTING:
             return GameOpened(in_play, created=False)
         raise Conflict(f"Your game #{in_play.pk} is still in play: finish it first.",
-                       code="game_in_play", detail={"game": in_play.pk})
+                       code="game_unfinished", detail={"game": in_play.pk})
     last = Round.objects.filter(table=table).aggregate(last=Max("number"))["last"]
     rules = round_rules_of(table)
     game = Round.objects.create(table=table, number=(last or 0) + 1, gaming_day=gaming_day_of(),

@@ -239,7 +239,7 @@ def test_a_player_plays_one_game_at_a_time(online, make_table, make_gamer):
     _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
     refused = client.post("/api/v1/me/games", {"table": other.pk}, format="json")
     assert refused.status_code == 409
-    assert refused.json()["error"]["code"] == "game_in_play"
+    assert refused.json()["error"]["code"] == "game_unfinished"
     assert refused.json()["error"]["detail"]["game"] == game["id"]
 
 
