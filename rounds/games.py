@@ -188,8 +188,9 @@ def game_deal_verify(*, game_id: int) -> list[Check]:
     checks.append(Check("dice", " ".join(map(str, game.dice)),
                         " ".join(map(str, dealt.dice))))
     for position in order.order:
-        checks.append(Check(f"stack of {'the dealer' if position == 'dealer' else 'seat ' + position}",
-                            event.data["stacks"][position], paigow.format_cards(stacks[position])))
+        who = "the dealer" if position == "dealer" else f"seat {position}"
+        checks.append(Check(f"stack of {who}", event.data["stacks"][position],
+                            paigow.format_cards(stacks[position])))
     hands = {h.position: h.cards for h in game.hands.all()}
     for position, cards in sorted(hands.items()):
         checks.append(Check(f"hand played at {position}", cards,

@@ -24,9 +24,9 @@ from casino.services import player_deposit, token_create
 from casino.shared.errors import ValidationFailed
 from ledger.models import Entry, Line
 from rounds import paigow, services
+from rounds.errors import SeatProblem
 from rounds.models import GameSeed, Round, RoundEvent, RoundParty, Table
 from rounds.services import games
-from rounds.errors import SeatProblem
 from rounds.tasks import games_finish_abandoned_task
 from tests.players import make_player
 
@@ -100,7 +100,7 @@ def make_gamer(pit_boss) -> Callable[..., tuple[Player, APIClient]]:
     return make
 
 
-def _ok(response: Any, status: int = 200) -> dict[str, Any]:
+def _ok(response: Any, status: int = 200) -> Any:
     assert response.status_code == status, response.content
     return response.json()
 
@@ -152,9 +152,11 @@ def test_a_game_from_the_commitment_to_the_revealed_seed(online, make_gamer, mon
     if done["outcome"] == "push":
         assert round_.entry_id is None
     else:
+        assert round_.entry_id is not None
         entry = Entry.objects.get(pk=round_.entry_id)
         lines = list(Line.objects.filter(entry=entry).values_list("account_id", "amount"))
         assert sum(amount for _, amount in lines) == 0
+        assert party.account_id is not None
         assert [a for a, _ in lines].count(party.account_id) == 1
 
     # The seed, revealed now, is the committed one, and deals what was dealt.
@@ -173,7 +175,7 @@ def test_the_doc_implementation_agrees_with_the_worked_example():
         "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
     assert deck[:3] == ["6D", "KD", "KC"] and dice == [6, 2, 1]
     deck, dice = doc_deal(SEED, "lucky", 1)
-    assert deck[:7] == "5H KC 8H JH 9C 2D JS".split() and dice == [3, 3, 1]
+    assert deck[:7] == ["5H", "KC", "8H", "JH", "9C", "2D", "JS"] and dice == [3, 3, 1]
 
 
 def test_the_seed_is_shown_to_nobody_before_the_game_settles(online, make_gamer,
@@ -268,7 +270,7 @@ def test_the_wager_keeps_to_the_table_and_the_account(online, make_gamer):
 
 def test_live_doors_stay_shut_at_a_self_service_table(online, table, make_gamer, pit_boss,
                                                        dealer_client):
-    opened = dealer_client.post("/api/v1/tables/%d/rounds" % online.pk, {}, format="json")
+    opened = dealer_client.post(f"/api/v1/tables/{online.pk}/rounds", {}, format="json")
     assert opened.status_code == 409
     assert opened.json()["error"]["code"] == "self_service_table"
     player, client = make_gamer()
@@ -293,10 +295,9 @@ def test_a_self_service_table_is_house_banked_and_electronic(make_table):
         make_table(name="Bad", self_service=True, deal_modes=["electronic", "physical"])
     table = make_table(name="Good", self_service=True, deal_modes=["electronic"])
     # The database refuses it too, around the service.
-    with pytest.raises(IntegrityError), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("UPDATE rounds_table SET deal_modes = '{electronic,physical}' "
-                           "WHERE id = %s", [table.pk])
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE rounds_table SET deal_modes = '{electronic,physical}' "
+                       "WHERE id = %s", [table.pk])
 
 
 def test_a_game_left_after_the_deal_is_finished_by_the_house_way(online, make_gamer):
@@ -339,9 +340,9 @@ def test_fairness_verify_recomputes_a_settled_deal(online, make_gamer):
     for sql in ("UPDATE rounds_gameseed SET client_seed = 'not my seed' WHERE round_id = %s",
                 "DELETE FROM rounds_gameseed WHERE round_id = %s",
                 "UPDATE rounds_hand SET cards = '' WHERE round_id = %s"):
-        with pytest.raises(IntegrityError), transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(sql, [game_id])
+        with pytest.raises(IntegrityError), transaction.atomic(), \
+                connection.cursor() as cursor:
+            cursor.execute(sql, [game_id])
     # Past the guard (an owner who disables it), a changed client seed is found: the seeds
     # no longer give the deal that was dealt.
     with connection.cursor() as cursor:
