@@ -30,7 +30,7 @@ from rounds.locks import game_any_lock, game_lock, player_seating_lock, table_lo
 from rounds.models import GAME_SEAT, GameSeed, Round
 from rounds.paigow import fairness
 from rounds.services.play import banker_set, hand_set, round_deal, wager_post
-from rounds.services.settling import round_settle
+from rounds.services.settling import round_settle, round_void
 from rounds.services.steps import round_event_add, round_require_state
 from rounds.services.tables import round_rules_of
 
@@ -51,8 +51,9 @@ class GameOpened:
 def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
     """Open the player's next game at a self-service table, drawing its server seed and
     committing to it. A game of theirs still taking the wager at this table is the one they
-    play (a retry, or "New Game" twice, opens no second one); one dealt and not finished,
-    at any table, is finished first.
+    play (a retry, or "New Game" twice, opens no second one); one taking the wager at
+    another table is voided (nothing was bet); one dealt and not finished, at any table, is
+    finished first.
 
     Locks the table (its round numbering), then the player's row (one game in play per
     player; the database's ``round_one_game_per_player`` says it too)."""
@@ -72,9 +73,15 @@ def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
                        f"{player.currency}", code="wrong_currency",
                        detail={"table": table.pk, "currency": table.currency})
     in_play = Round.objects.filter(player=player, state__in=Round.State.OPEN).first()
-    if in_play is not None:
-        if in_play.table_id == table.pk and in_play.state == Round.State.BETTING:
+    if in_play is not None and in_play.state == Round.State.BETTING:
+        if in_play.table_id == table.pk:
             return GameOpened(in_play, created=False)
+        # Nothing is bet or held before the deal: a game left for another table is voided
+        # (its seed then shows, as any game's that is over), not kept in the way.
+        round_void(round_id=in_play.pk, by=by,
+                   reason=f"left before the bet for a game at {table.name}")
+        in_play = None
+    if in_play is not None:
         raise Conflict(f"Your game #{in_play.pk} is still in play: finish it first.",
                        code="game_unfinished", detail={"game": in_play.pk})
     last = Round.objects.filter(table=table).aggregate(last=Max("number"))["last"]

@@ -245,6 +245,16 @@ def test_a_player_plays_one_game_at_a_time(online, make_table, make_gamer):
     assert refused.json()["error"]["detail"]["game"] == game["id"]
 
 
+def test_a_game_left_before_the_bet_gives_way_to_one_at_another_table(online, make_table,
+                                                                      make_gamer):
+    other = make_table(name="Online 2", self_service=True, deal_modes=["electronic"])
+    _, client = make_gamer()
+    first = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
+    second = _ok(client.post("/api/v1/me/games", {"table": other.pk}, format="json"), 201)
+    assert Round.objects.get(pk=first["id"]).state == Round.State.VOIDED
+    assert Round.objects.get(pk=second["id"]).state == Round.State.BETTING
+
+
 def test_two_players_play_the_same_table_at_once(online, make_gamer):
     games_open = []
     for name in ("Anna", "Ben"):
