@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, F, Q
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from casino.shared.db import read_snapshot
 from casino.shared.refusals import Refusal
 from rounds.models import DealerShift, Round, RoundEvent, RoundParty
+from rounds.selectors import round_dealt_by
 
 PLAYED = Round.State.PLAYED
 
@@ -122,7 +122,7 @@ def dealer_shift_report(*, gaming_day: date) -> DealerShiftReport:
 def _without_shift(gaming_day: date) -> list[ShiftLine]:
     """The day's rounds dealt with nobody signed in, by who dealt them (who opened them,
     for rounds opened before dealers signed in) and table."""
-    who = Coalesce(F("dealer__username"), F("opened_by__username"))
+    who = round_dealt_by()
     rounds = (Round.objects.filter(gaming_day=gaming_day, dealer_shift__isnull=True)
               .annotate(who=who).values("who", "table__name")
               .annotate(**_round_counts()).order_by("who", "table__name"))

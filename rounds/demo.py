@@ -1,6 +1,7 @@
 """The demo tables that `make run` loads: a casino table with the demo players seated at
-seats 1 to 3, and a card room (docs/rules.md §14) with its own three players and a
-proposition player funded to bank beside them."""
+seats 1 to 3, a card room (docs/rules.md §14) with its own three players and a
+proposition player funded to bank beside them, and a self-service table (§15) where players
+play their own games."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from rounds.models import Seat, Table
 
 DEMO_TABLE = "Demo table 1"
 CARD_ROOM_TABLE = "Card room 1"
+# The German seed's electronic game: players play their own games from /play/.
+SELF_SERVICE_TABLE = "Online 1"
 
 
 def seed_floor(*, by: User) -> list[str]:
@@ -21,7 +24,12 @@ def seed_floor(*, by: User) -> list[str]:
     lines += _seeded_table(CARD_ROOM_TABLE, CARD_ROOM_PLAYERS, by=by,
                            bank_mode=Table.BankMode.CARD_ROOM, collection_player=50)
     _, line = seed_proposition_player()
-    return [*lines, line]
+    online = Table.objects.filter(name=SELF_SERVICE_TABLE).first() or services.table_create(
+        by=by, name=SELF_SERVICE_TABLE, self_service=True)
+    limits = (f"{format_minor(online.min_bet, online.currency)}-"
+              f"{format_minor(online.max_bet, online.currency)} {online.currency}")
+    return [*lines, line,
+            f"table #{online.pk} {online.name} (wagers {limits}, self-service: /play/)"]
 
 
 def _seeded_table(name: str, players: dict[str, int] | None, *, by: User,

@@ -172,7 +172,7 @@ def game_deal_verify(*, game_id: int) -> list[Check]:
         raise NotFound(f"Round #{game_id} is not a self-service game.")
     if game.state not in Round.State.FINISHED:
         raise Conflict(f"Game #{game_id} is still in play: its server seed stays secret until "
-                       "it is over.", code="game_in_play", detail={"game": game_id})
+                       "it is over.", code="game_unfinished", detail={"game": game_id})
     seed = bytes(game.seed.server_seed)
     checks = [Check("commitment = sha256(server seed)", game.seed.commitment,
                     fairness.commitment_of(seed))]
@@ -188,8 +188,9 @@ def game_deal_verify(*, game_id: int) -> list[Check]:
     checks.append(Check("dice", " ".join(map(str, game.dice)),
                         " ".join(map(str, dealt.dice))))
     for position in order.order:
-        checks.append(Check(f"stack of {'the dealer' if position == 'dealer' else 'seat ' + position}",
-                            event.data["stacks"][position], paigow.format_cards(stacks[position])))
+        who = "the dealer" if position == "dealer" else f"seat {position}"
+        checks.append(Check(f"stack of {who}", event.data["stacks"][position],
+                            paigow.format_cards(stacks[position])))
     hands = {h.position: h.cards for h in game.hands.all()}
     for position, cards in sorted(hands.items()):
         checks.append(Check(f"hand played at {position}", cards,

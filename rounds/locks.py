@@ -6,10 +6,12 @@ can never wait on each other in a cycle.
      signing in or relieved (``table_lock``); then, a dealer signing in, the dealer's user
      row (``dealer_lock``), which two tables signing in one dealer both take;
   2. the round: every step of a round, and a seat's leaving, which locks the round in play
-     (``round_lock``, ``round_in_play_lock``);
+     (``round_lock``, ``round_in_play_lock``); a self-service game's steps lock its round
+     (``game_lock``, found by its player; ``game_any_lock``);
   3. seats: taking and leaving one; a wager or the bank locks its player's seat
      (``seat_lock``, ``seats_lock``); then, seating a player, the player's row
-     (``player_seating_lock``), which two tables seating one player both take;
+     (``player_seating_lock``), which two tables seating one player both take, as does a
+     player opening their own game (after the table's lock: one game in play per player);
   4. a drop count being confirmed or refused by its witness, explained or corrected
      (``drop_count_lock``);
   5. ledger accounts, in primary-key order, every account a step touches at once
@@ -88,3 +90,21 @@ def drop_count_lock(count_id: int) -> DropCount | None:
     """A drop count's row (after its table's lock, when the step takes one): it is
     confirmed or refused by its witness once, explained once, corrected once."""
     return DropCount.objects.select_for_update().filter(pk=count_id).first()
+
+
+def game_lock(*, game_id: int, player_id: int) -> Round:
+    """A self-service game's row, found only by its own player (its table read, not
+    locked): another player's game, or a live table's round, is not found, so a refusal
+    never says that someone else's game exists."""
+    game = (Round.objects.select_for_update(of=("self",)).select_related("table", "player")
+            .filter(pk=game_id, player_id=player_id).first())
+    if game is None:
+        raise NotFound(f"You have no game #{game_id}.", detail={"game": game_id})
+    return game
+
+
+def game_any_lock(game_id: int) -> Round | None:
+    """A self-service game's row, whoever's (the service finishing a game its player left),
+    with its player and their login read."""
+    return (Round.objects.select_for_update(of=("self",)).select_related("player__user")
+            .filter(pk=game_id, player__isnull=False).first())

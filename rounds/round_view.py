@@ -28,7 +28,7 @@ from django.db.models import (
     QuerySet,
     Value,
 )
-from django.db.models.functions import Cast, Coalesce, Concat, JSONObject
+from django.db.models.functions import Cast, Concat, JSONObject
 
 from casino.shared.approvals import Approval
 from casino.shared.errors import NotFound, PermissionRefused
@@ -38,6 +38,7 @@ from rounds.rules import TableRules
 from rounds.selectors import (
     BANK_DECLINED,
     round_bank_positions,
+    round_dealt_by,
     round_players_set,
     round_positions_against_bank,
 )
@@ -316,7 +317,7 @@ def _read() -> QuerySet[Round]:
     return Round.objects.annotate(
         # Of the rows it names, only the words shown: no whole table, user or players.
         table_name=F("table__name"), opened_by_name=F("opened_by__username"),
-        dealer_name=Coalesce(F("dealer__username"), F("opened_by__username")),
+        dealer_name=round_dealt_by(),
         game_of=F("player__name"), seed_algorithm=F("seed__algorithm"),
         seed_commitment=F("seed__commitment"), seed_server=F("seed__server_seed"),
         seed_client=F("seed__client_seed"),

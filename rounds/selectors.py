@@ -10,6 +10,7 @@ from typing import NamedTuple, Protocol
 from django.contrib.auth.models import User
 from django.db.models import BigIntegerField, Case, F, Prefetch, Q, QuerySet, Value, When
 from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from casino.models import Player
@@ -317,3 +318,14 @@ def table_history_readable(*, table_id: int, user: User) -> bool:
     if not user.has_perm("rounds.view_round"):
         return False
     return user.has_perm("casino.view_player") or table_run_by(table_id=table_id, user=user)
+
+
+def round_dealt_by() -> Case:
+    """Who dealt a round, as every reader names it: the dealer signed in when it opened,
+    else whoever opened it (rounds before dealers signed in), and "self-service" for a
+    player's own game, which the service dealt (docs/rules.md §15)."""
+    return Case(When(player__isnull=False, then=Value(SELF_SERVICE_DEALER)),
+                default=Coalesce(F("dealer__username"), F("opened_by__username")))
+
+
+SELF_SERVICE_DEALER = "self-service"

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from casino.shared.api.examples import example
 from casino.shared.api.fields import AmountField, CardsField
 from casino.shared.api.parse import parse
+from casino.shared.api.permissions import acting_user
 from casino.shared.api.serializers import ErrorOutput, FieldsOnceOut, TimeOut
 from casino.shared.api.views import PlayerApiView
 from casino.shared.money import minor_digits
@@ -186,13 +187,13 @@ class MyGamesView(PlayerApiView):
         responses={201: GameOut, 200: GameOut,
                    **_errors({409: "The table is closed (`table_closed`) or a live table "
                                  "(`not_self_service`), your game elsewhere is dealt and not "
-                                 "finished (`game_in_play`, `detail.game`), you are excluded "
+                                 "finished (`game_unfinished`, `detail.game`), you are excluded "
                                  "(`player_excluded`), or the table plays another currency "
                                  "(`wrong_currency`)."})})
     def post(self, request: Request) -> Response:
         data = parse(GameOpenIn, request.data)
         opened = games.game_open(table_id=data["table"], player_id=self.player_id(request),
-                                 by=request.user)
+                                 by=acting_user(request))
         return _game(request, self, opened.game.pk,
                      status.HTTP_201_CREATED if opened.created else status.HTTP_200_OK)
 
@@ -225,7 +226,7 @@ class MyGameDealView(PlayerApiView):
         shown = reader.game_for(player_id=self.player_id(request), game_id=game_id)
         data = parse(GameDealIn, request.data, currency=shown.currency)
         games.game_deal(game_id=game_id, player_id=self.player_id(request),
-                        amount=data["amount"], client_seed=data["client_seed"], by=request.user)
+                        amount=data["amount"], client_seed=data["client_seed"], by=acting_user(request))
         return _game(request, self, game_id)
 
 
@@ -247,7 +248,7 @@ class MyGameDoneView(PlayerApiView):
                              409: "The game is not dealt, or settled already (`wrong_state`)."})})
     def post(self, request: Request, game_id: int) -> Response:
         data = parse(GameDoneIn, request.data)
-        games.game_done(game_id=game_id, player_id=self.player_id(request), by=request.user,
+        games.game_done(game_id=game_id, player_id=self.player_id(request), by=acting_user(request),
                         high=data.get("high"), low=data.get("low"),
                         house_way=data["house_way"])
         return _game(request, self, game_id)

@@ -13,8 +13,7 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Prefetch, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Prefetch, Q, Sum
 
 from casino.models import Player
 from casino.shared.money import to_minor
@@ -39,6 +38,7 @@ from rounds.screens.selectors import (
     result_rows,
     round_names,
 )
+from rounds.selectors import round_dealt_by
 
 ROUNDS_PER_PAGE = 50  # a busy table plays hundreds of rounds a day
 DAYS_LISTED = 400     # the gaming days offered by the picker, newest first
@@ -99,7 +99,7 @@ def table_history_page(*, table_id: int, gaming_day: date,
               .select_related("banker_player", "third_party")
               .annotate(wager_count=Count("wagers", filter=active),
                         # the same words as the one reader's (rounds.round_view)
-                        dealer_name=Coalesce(F("dealer__username"), F("opened_by__username")),
+                        dealer_name=round_dealt_by(),
                         wagered=Sum("wagers__amount", filter=active))
               .prefetch_related(Prefetch("parties", queryset=RoundParty.objects.order_by("id")))
               .order_by("-number"))

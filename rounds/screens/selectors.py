@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Max, Prefetch, Q
+from django.db.models import Max, Prefetch, Q, QuerySet
 
 from casino.models import Player
 from casino.selectors import player_account_ref, player_label
@@ -640,3 +640,11 @@ def buy_ins_waiting(*, table_id: int) -> list[BuyInWaiting]:
                          amount=int(a.params["amount_minor"]), summary=a.summary,
                          requested_by=a.requested_by.get_username())
             for a in waiting]
+
+
+def table_games_in_play(*, table_id: int) -> QuerySet[Round]:
+    """A self-service table's games in play now, oldest first, with their players and
+    wagers (the pit's view of the table)."""
+    return (Round.objects.filter(table_id=table_id, player__isnull=False,
+                                 state__in=Round.State.OPEN)
+            .select_related("player").prefetch_related("wagers").order_by("opened_at", "id"))

@@ -268,7 +268,13 @@ def floor_live(request: HttpRequest) -> HttpResponse:
 @staff_may(VIEW)
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    _table(table_id)
+    found = _table(table_id)
+    if found.self_service:
+        # No seats, no dealer, no round of the table's own: each player's game, which only
+        # its player plays (rounds.services.games); the pit watches and may void one.
+        return render(request, "rounds/screens/self_service_table.html", {
+            "table": found, "games": selectors.table_games_in_play(table_id=found.pk),
+            "can_pit": request.user.has_perm(PIT), "can_void": request.user.has_perm(VOID)})
     context = _context(request, table_id)
     if request.htmx:  # type: ignore[attr-defined]  # django-htmx's middleware sets it
         return render(request, f"{TEMPLATE}#screen", context)

@@ -26,27 +26,17 @@ from django.utils import timezone
 from casino.exclusions import player_exclusion_check
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
-from rounds.locks import player_seating_lock, table_lock
+from rounds.locks import game_any_lock, game_lock, player_seating_lock, table_lock
 from rounds.models import GAME_SEAT, GameSeed, Round
 from rounds.paigow import fairness
 from rounds.services.play import banker_set, hand_set, round_deal, wager_post
-from rounds.services.settling import round_settle
+from rounds.services.settling import round_settle, round_void
 from rounds.services.steps import round_event_add, round_require_state
 from rounds.services.tables import round_rules_of
 
 GAME_POSITION = str(GAME_SEAT)
 # A client seed is the player's own text, kept short enough to show and to type again.
 CLIENT_SEED_MAX = 64
-
-
-def game_lock(*, game_id: int, player_id: int) -> Round:
-    """The player's own game, its row locked (its table read). Another player's game, or a
-    live table's round, is not found."""
-    game = (Round.objects.select_for_update(of=("self",)).select_related("table")
-            .filter(pk=game_id, player_id=player_id).first())
-    if game is None:
-        raise NotFound(f"You have no game #{game_id}.", detail={"game": game_id})
-    return game
 
 
 @dataclass(frozen=True)
@@ -61,8 +51,9 @@ class GameOpened:
 def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
     """Open the player's next game at a self-service table, drawing its server seed and
     committing to it. A game of theirs still taking the wager at this table is the one they
-    play (a retry, or "New Game" twice, opens no second one); one dealt and not finished,
-    at any table, is finished first.
+    play (a retry, or "New Game" twice, opens no second one); one taking the wager at
+    another table is voided (nothing was bet); one dealt and not finished, at any table, is
+    finished first.
 
     Locks the table (its round numbering), then the player's row (one game in play per
     player; the database's ``round_one_game_per_player`` says it too)."""
@@ -82,11 +73,17 @@ def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
                        f"{player.currency}", code="wrong_currency",
                        detail={"table": table.pk, "currency": table.currency})
     in_play = Round.objects.filter(player=player, state__in=Round.State.OPEN).first()
-    if in_play is not None:
-        if in_play.table_id == table.pk and in_play.state == Round.State.BETTING:
+    if in_play is not None and in_play.state == Round.State.BETTING:
+        if in_play.table_id == table.pk:
             return GameOpened(in_play, created=False)
+        # Nothing is bet or held before the deal: a game left for another table is voided
+        # (its seed then shows, as any game's that is over), not kept in the way.
+        round_void(round_id=in_play.pk, by=by,
+                   reason=f"left before the bet for a game at {table.name}")
+        in_play = None
+    if in_play is not None:
         raise Conflict(f"Your game #{in_play.pk} is still in play: finish it first.",
-                       code="game_in_play", detail={"game": in_play.pk})
+                       code="game_unfinished", detail={"game": in_play.pk})
     last = Round.objects.filter(table=table).aggregate(last=Max("number"))["last"]
     rules = round_rules_of(table)
     game = Round.objects.create(table=table, number=(last or 0) + 1, gaming_day=gaming_day_of(),
@@ -156,8 +153,7 @@ def game_finish_abandoned(*, game_id: int) -> Round:
     the German seed's House Way button does) and the game settled, so the held wager does
     not stay held (docs/rules.md, self-service table). Recorded in the player's name, as
     their game, with an event that says the service finished it. Locks the game."""
-    game = (Round.objects.select_for_update(of=("self",)).select_related("player__user")
-            .filter(pk=game_id, player__isnull=False).first())
+    game = game_any_lock(game_id)
     if game is None:
         raise NotFound(f"no self-service game #{game_id}")
     if game.state != Round.State.DEALT:

@@ -52,6 +52,7 @@ from rounds.selectors import (
 from rounds.services.banking import banker_cover_hold
 from rounds.services.steps import (
     round_event_add,
+    round_player_check,
     round_require_deal_mode,
     round_require_state,
     seated_player_lock,
@@ -264,6 +265,7 @@ def banker_set(*, round_id: int, by: User, house: bool = False,
     ``cover`` (None: all the action) with proposition player ``third_party`` covering the
     rest, or that proposition player alone. Ends the betting. Locks the round."""
     round_ = round_lock(round_id)
+    round_player_check(round_, by)
     round_require_state(round_, Round.State.BETTING, Round.State.BANKER_SET,
                         doing="set the banker")
     if round_.state == Round.State.BANKER_SET:
@@ -491,6 +493,7 @@ def round_deal(*, round_id: int, by: User,
     committed seeds gave, docs/fairness.md), by recording a physical table's hands, or — for
     a results-only table — no cards at all. Locks the round, then the banker's account."""
     round_ = round_lock(round_id)
+    round_player_check(round_, by)
     round_require_state(round_, Round.State.BANKER_SET, doing="deal")
     wagers = round_active_wagers(round_)
     # Outcomes waiting for a pit boss (a results-only settlement) are decided first: a deal
@@ -611,6 +614,7 @@ def hand_set(*, round_id: int, position: str, by: User,
     Game protection (rules §4.1): whose turn it is is checked before the cards given are
     looked at, so a refusal never says whether a card belongs to a hand not shown."""
     round_ = round_lock(round_id)
+    round_player_check(round_, by)
     round_require_state(round_, Round.State.DEALT, doing="set a hand")
     if round_.deal_kind == Round.DealKind.RESULTS:
         raise WrongState("this round records results only; it has no cards to set")

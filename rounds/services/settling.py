@@ -25,6 +25,7 @@ from rounds.selectors import round_active_wagers, round_positions_against_bank
 from rounds.services.banking import banker_cover_hold, round_covers
 from rounds.services.steps import (
     round_event_add,
+    round_player_check,
     round_require_deal_mode,
     round_require_state,
 )
@@ -56,6 +57,7 @@ def round_settle(*, round_id: int, by: User,
     hold is placed or resolved (rounds.locks: accounts, holds, chain head).
     """
     round_ = round_lock(round_id)
+    round_player_check(round_, by)
     if round_.state in Round.State.PLAYED:
         if outcomes is not None:
             _require_recorded_outcomes(round_, outcomes)

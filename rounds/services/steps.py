@@ -35,6 +35,21 @@ _DEAL_MODE_WORDS = {"electronic": "an electronic deal", "physical": "a physical 
                     "recorded cards", "results": "results only (outcomes recorded)"}
 
 
+def round_player_check(round_: Round, by: User) -> None:
+    """A self-service game is its player's to play (docs/rules.md §15): no one else bets,
+    deals, sets its hand or settles it for them, through any door (a pit boss may still void
+    it, and a settled one is reversed under two people, as any round). Costs nothing at a
+    live table (no player on the round)."""
+    if round_.player_id is None:
+        return
+    owner = Player.objects.filter(pk=round_.player_id).values_list("user_id", "name").first()
+    if owner is None or owner[0] != by.pk:
+        name = owner[1] if owner is not None else f"player #{round_.player_id}"
+        raise WrongState(f"Round {round_.number} is {name}'s own game at a self-service "
+                         "table: only they play it (a pit boss may void it).",
+                         code="self_service_game", detail={"game": round_.pk})
+
+
 def round_require_deal_mode(round_: Round, mode: str) -> None:
     """Refuse a deal the table does not allow, before anything is written: who picks the
     cards or the outcomes decides the money, so only a pit boss opens a table to that.

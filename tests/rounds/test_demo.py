@@ -23,6 +23,7 @@ def test_the_demo_floor_seats_three_funded_players_and_loads_only_once(settings,
     assert list(card_room.order_by("number").values_list("number", "player__name")) == [
         (1, "Dora"), (2, "Eli"), (3, "Femke")]
     assert Table.objects.get(name="Card room 1").bank_mode == "card_room"
+    assert Table.objects.get(name="Online 1").self_service
     assert {p.name: player_balance(p).available for p in Player.objects.all()} == {
         "Anna": 50_000, "Bram": 30_000, "Chris": 20_000, "Dora": 60_000, "Eli": 40_000,
         "Femke": 30_000, "Golden Prop LLC": 500_000}
@@ -31,6 +32,7 @@ def test_the_demo_floor_seats_three_funded_players_and_loads_only_once(settings,
     assert Entry.objects.filter(kind="deposit").count() == 7
     assert "dealer-demo-2026" in first
     assert "Card room 1" in first and "licence GEGP-001234" in first
+    assert "Online 1" in first and "/play/" in first
 
 
 def test_the_demo_refuses_to_run_without_debug(settings):

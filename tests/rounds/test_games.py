@@ -24,9 +24,9 @@ from casino.services import player_deposit, token_create
 from casino.shared.errors import ValidationFailed
 from ledger.models import Entry, Line
 from rounds import paigow, services
+from rounds.errors import SeatProblem
 from rounds.models import GameSeed, Round, RoundEvent, RoundParty, Table
 from rounds.services import games
-from rounds.errors import SeatProblem
 from rounds.tasks import games_finish_abandoned_task
 from tests.players import make_player
 
@@ -100,7 +100,7 @@ def make_gamer(pit_boss) -> Callable[..., tuple[Player, APIClient]]:
     return make
 
 
-def _ok(response: Any, status: int = 200) -> dict[str, Any]:
+def _ok(response: Any, status: int = 200) -> Any:
     assert response.status_code == status, response.content
     return response.json()
 
@@ -152,9 +152,11 @@ def test_a_game_from_the_commitment_to_the_revealed_seed(online, make_gamer, mon
     if done["outcome"] == "push":
         assert round_.entry_id is None
     else:
+        assert round_.entry_id is not None
         entry = Entry.objects.get(pk=round_.entry_id)
         lines = list(Line.objects.filter(entry=entry).values_list("account_id", "amount"))
         assert sum(amount for _, amount in lines) == 0
+        assert party.account_id is not None
         assert [a for a, _ in lines].count(party.account_id) == 1
 
     # The seed, revealed now, is the committed one, and deals what was dealt.
@@ -173,7 +175,7 @@ def test_the_doc_implementation_agrees_with_the_worked_example():
         "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
     assert deck[:3] == ["6D", "KD", "KC"] and dice == [6, 2, 1]
     deck, dice = doc_deal(SEED, "lucky", 1)
-    assert deck[:7] == "5H KC 8H JH 9C 2D JS".split() and dice == [3, 3, 1]
+    assert deck[:7] == ["5H", "KC", "8H", "JH", "9C", "2D", "JS"] and dice == [3, 3, 1]
 
 
 def test_the_seed_is_shown_to_nobody_before_the_game_settles(online, make_gamer,
@@ -239,8 +241,18 @@ def test_a_player_plays_one_game_at_a_time(online, make_table, make_gamer):
     _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
     refused = client.post("/api/v1/me/games", {"table": other.pk}, format="json")
     assert refused.status_code == 409
-    assert refused.json()["error"]["code"] == "game_in_play"
+    assert refused.json()["error"]["code"] == "game_unfinished"
     assert refused.json()["error"]["detail"]["game"] == game["id"]
+
+
+def test_a_game_left_before_the_bet_gives_way_to_one_at_another_table(online, make_table,
+                                                                      make_gamer):
+    other = make_table(name="Online 2", self_service=True, deal_modes=["electronic"])
+    _, client = make_gamer()
+    first = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
+    second = _ok(client.post("/api/v1/me/games", {"table": other.pk}, format="json"), 201)
+    assert Round.objects.get(pk=first["id"]).state == Round.State.VOIDED
+    assert Round.objects.get(pk=second["id"]).state == Round.State.BETTING
 
 
 def test_two_players_play_the_same_table_at_once(online, make_gamer):
@@ -268,7 +280,7 @@ def test_the_wager_keeps_to_the_table_and_the_account(online, make_gamer):
 
 def test_live_doors_stay_shut_at_a_self_service_table(online, table, make_gamer, pit_boss,
                                                        dealer_client):
-    opened = dealer_client.post("/api/v1/tables/%d/rounds" % online.pk, {}, format="json")
+    opened = dealer_client.post(f"/api/v1/tables/{online.pk}/rounds", {}, format="json")
     assert opened.status_code == 409
     assert opened.json()["error"]["code"] == "self_service_table"
     player, client = make_gamer()
@@ -293,10 +305,9 @@ def test_a_self_service_table_is_house_banked_and_electronic(make_table):
         make_table(name="Bad", self_service=True, deal_modes=["electronic", "physical"])
     table = make_table(name="Good", self_service=True, deal_modes=["electronic"])
     # The database refuses it too, around the service.
-    with pytest.raises(IntegrityError), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("UPDATE rounds_table SET deal_modes = '{electronic,physical}' "
-                           "WHERE id = %s", [table.pk])
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE rounds_table SET deal_modes = '{electronic,physical}' "
+                       "WHERE id = %s", [table.pk])
 
 
 def test_a_game_left_after_the_deal_is_finished_by_the_house_way(online, make_gamer):
@@ -339,9 +350,9 @@ def test_fairness_verify_recomputes_a_settled_deal(online, make_gamer):
     for sql in ("UPDATE rounds_gameseed SET client_seed = 'not my seed' WHERE round_id = %s",
                 "DELETE FROM rounds_gameseed WHERE round_id = %s",
                 "UPDATE rounds_hand SET cards = '' WHERE round_id = %s"):
-        with pytest.raises(IntegrityError), transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(sql, [game_id])
+        with pytest.raises(IntegrityError), transaction.atomic(), \
+                connection.cursor() as cursor:
+            cursor.execute(sql, [game_id])
     # Past the guard (an owner who disables it), a changed client seed is found: the seeds
     # no longer give the deal that was dealt.
     with connection.cursor() as cursor:
@@ -391,3 +402,48 @@ def test_staff_see_a_game_with_its_seeds_as_the_player_does(online, make_gamer,
     assert shown["fairness"]["server_seed"] is not None
     live = auditor_client.get(f"/api/v1/tables/{online.pk}/rounds").json()
     assert live["results"][0]["game_of"] == player.name
+
+
+def test_no_one_but_its_player_plays_a_game(online, make_gamer, staff_client):
+    from casino import roles
+
+    dealer, boss = staff_client(roles.DEALER), staff_client(roles.PIT_BOSS)
+    _, client = make_gamer()
+    game = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
+    for who in (dealer, boss):
+        answer = who.post(f"/api/v1/rounds/{game['id']}/banker", {"house": True},
+                          format="json")
+        assert answer.status_code == 409, answer.content
+        assert answer.json()["error"]["code"] == "self_service_game"
+    _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
+    for who, path, body in ((dealer, "hands", {"position": "1", "house_way": True}),
+                            (boss, "settle", {})):
+        answer = who.post(f"/api/v1/rounds/{game['id']}/{path}", body, format="json")
+        assert answer.status_code == 409, answer.content
+        assert answer.json()["error"]["code"] == "self_service_game"
+    assert Round.objects.get(pk=game["id"]).state == Round.State.DEALT
+    # A pit boss may void a game (its wager goes back).
+    voided = boss.post(f"/api/v1/rounds/{game['id']}/void", {"reason": "screen froze"},
+                       format="json")
+    assert voided.status_code == 200, voided.content
+    shown = _ok(client.get(f"/api/v1/me/games/{game['id']}"))
+    assert shown["state"] == "voided" and shown["balance"]["held"] == "0.00"
+    assert shown["fairness"]["server_seed"] is not None
+
+
+def test_the_pit_sees_a_self_service_table_s_games_in_play(online, make_gamer, pit_boss):
+    from django.test import Client
+
+    player, client = make_gamer()
+    game = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
+    _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
+    browser = Client()
+    browser.force_login(pit_boss)
+    page = browser.get(f"/tables/{online.pk}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert player.name in text and "5.00" in text and "self-service" in text
+    assert f"/rounds/{game['id']}/void/" in text
+    round_page = browser.get(f"/rounds/{game['id']}/")
+    assert round_page.status_code == 200
+    assert "secret until the game is over" in round_page.content.decode()

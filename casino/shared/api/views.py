@@ -27,7 +27,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from casino.shared.api.parse import parse
-from casino.shared.api.permissions import PlayerOnly, is_player
+from casino.shared.api.permissions import PlayerOnly, acting_user, is_player
 
 PAGE_QUERY = ("page", "page_size")
 
@@ -78,4 +78,4 @@ class PlayerApiView(ApiView):
 
     def player_id(self, request: Request) -> int:
         """The signed-in player's id (PlayerOnly let only a player's login through)."""
-        return int(request.user.player.pk)
+        return int(acting_user(request).player.pk)
