@@ -80,7 +80,7 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="+",
     )
-    # The player's own login, which the cage gives (casino.players_login): a user in no
+    # The player's own login, which the cage gives (casino.player_logins): a user in no
     # staff group and not staff, whose token and session reach only the player's own things
     # (casino.shared.player_scope). Empty for a player who plays only at live tables.
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -185,6 +185,9 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
          {"player_id": anna}, own={"entry": paid["id"]})
     for player in (anna, bea, props):
         player_deposit(player_id=player, amount=200_000, reference="float", by=None)
+    # Anna gets her own login, to play and to see her account.
+    send(cage, "POST", "/api/v1/players/{player_id}/login", "A player's own login",
+         {"player_id": anna})
 
     # The pit opens a casino table and a card room's, and seats players.
     house = send(boss, "POST", "/api/v1/tables", "A casino table")["id"]

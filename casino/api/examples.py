@@ -24,6 +24,9 @@ PLAYER_CHANGE = [
         "id_document": {"kind": "id_card", "number": "L01X00T47", "country": "DE"}}),
     example("Correct a name", {"name": "Bea Schmitt"}, "A typo at registration"),
 ]
+PLAYER_LOGIN = [example("A player's own login", {"username": "anna.meyer",
+                                                "password": "felt-and-tiles-2026"},
+                        "The same username again resets the password")]
 DEPOSIT = [example("A deposit", {"amount": "500.00", "reference": "Slip 1042"})]
 WITHDRAWAL = [example("A withdrawal", {"amount": "200.00", "reference": "Slip 1043"})]
 CORRECTION = [example("Correct a movement", {"entry": 1, "reason": "Keyed twice"},

@@ -28,6 +28,8 @@ urlpatterns += [
          name="player-withdrawals"),
     path("players/<int:player_id>/corrections", players.PlayerCorrectionView.as_view(),
          name="player-corrections"),
+    path("players/<int:player_id>/login", players.PlayerLoginView.as_view(),
+         name="player-login"),
     path("players/<int:player_id>/exclusions", exclusions.PlayerExclusionsView.as_view(),
          name="player-exclusions"),
     path("exclusions", exclusions.ExclusionListView.as_view(), name="exclusions"),
