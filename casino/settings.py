@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A player's session reaches only /play/ (and the API, which refuses per operation):
+    # the console and the admin answer it 403 (casino/shared/player_scope.py).
+    "casino.shared.player_scope.PlayerScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # request.htmx: the console's screens answer a partial to htmx and a page otherwise.

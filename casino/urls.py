@@ -22,6 +22,7 @@ from casino.screens import approvals as approval_screens
 from casino.screens import cash as cash_screens
 from casino.screens import exclusions as exclusion_screens
 from casino.screens import urls as cage_urls
+from casino.shared.forms import StaffAuthenticationForm
 from reports import urls as report_urls
 
 api: list[URLPattern | URLResolver] = [
@@ -34,7 +35,8 @@ api: list[URLPattern | URLResolver] = [
 ]
 
 console: list[URLPattern | URLResolver] = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True,
+                                                authentication_form=StaffAuthenticationForm),
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("cage/", include(([*cage_urls.urlpatterns, *report_urls.cage], cage_urls.app_name))),

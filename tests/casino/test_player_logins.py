@@ -74,7 +74,7 @@ def test_a_reset_revokes_the_tokens_and_sessions_of_the_old_password(cage_client
     token = token_of("anna").json()["token"]
     browser = Client()
     browser.force_login(anna.user if anna.user_id else Player.objects.get(pk=anna.pk).user)
-    assert browser.get("/").status_code != 302  # signed in
+    assert browser.get("/").status_code == 403  # signed in: no staff page for a player
     me = APIClient()
     me.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert me.post("/api/v1/auth/token/revoke").status_code == 204  # a player's own
