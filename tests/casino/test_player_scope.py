@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import get_resolver, resolve
 from django.urls.resolvers import RegexPattern, RoutePattern
@@ -217,3 +218,52 @@ def test_a_wrong_password_at_the_staff_sign_in_still_counts_towards_the_lockout(
     assert statuses == [200] * 4 + [429]
     assert browser.post("/login/", {"username": "anna", "password": PASSWORD}
                         ).status_code == 429
+
+
+# --- the API ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("holding", ["play_games alone", "every permission besides"])
+def test_every_staff_operation_answers_a_players_token_403_in_the_one_error_shape(
+        anna, token_client, holding):
+    if holding == "every permission besides":
+        # A login wrongly given staff permissions too is still a player's: refused by the
+        # API's view class whatever the operation's own permission classes let through.
+        anna.user.user_permissions.set(Permission.objects.all())
+    wrong = {}
+    operations = staff_api_operations()
+    for name, method, url in operations:
+        answer = getattr(token_client, method)(url, {}, format="json")
+        body = answer.json() if answer.content else None
+        if answer.status_code != 403 or not (
+                isinstance(body, dict) and set(body) == {"error"}
+                and set(body["error"]) == {"code", "message", "detail"}
+                and body["error"]["code"] == "permission_denied"):
+            wrong[f"{method.upper()} {url} ({name})"] = (answer.status_code, body)
+    assert len(operations) > 50
+    assert wrong == {}
+
+
+def test_a_players_session_is_refused_by_the_staff_operations_too(session_client):
+    # The session authenticates only where a view takes it (the player's own operations):
+    # elsewhere the API's token authentication finds nobody and answers 401.
+    assert session_client.get("/api/v1/players").status_code in (401, 403)
+
+
+def test_a_player_reads_no_other_players_data(token_client):
+    other = make_player(name="Bea Schmidt")
+
+    for url in (f"/api/v1/players/{other.pk}", f"/api/v1/players/{other.pk}/exclusions",
+                f"/api/v1/ledger/accounts?ref=player:{other.pk}"):
+        answer = token_client.get(url)
+        assert answer.status_code == 403, (url, answer.content)
+        assert answer.json()["error"]["code"] == "permission_denied"
+
+
+def test_the_public_routes_answer_a_player_what_they_answer_anyone(token_client):
+    for url in ("/api/v1/health", "/api/schema/", "/api/docs/", "/api/redoc/"):
+        assert token_client.get(url).status_code == APIClient().get(url).status_code == 200, url
+
+
+def test_a_player_revokes_their_own_token(token_client):
+    assert token_client.post("/api/v1/auth/token/revoke").status_code == 204
+    assert token_client.post("/api/v1/auth/token/revoke").status_code == 401
