@@ -312,6 +312,14 @@ if CASINO_VARIANCE_MIN_ROUNDS < 1:
     raise ImproperlyConfigured("CASINO_VARIANCE_MIN_ROUNDS must be a whole number of rounds, "
                                "1 or more.")
 
+# --- A player's own limits (casino/player_limits.py) -----------------------------------------
+# A player's raise of their daily wager or loss limit (or its removal) takes effect this
+# many hours after they ask; a lower limit, at once.
+PLAYER_LIMIT_RAISE_HOURS = env.int("PLAYER_LIMIT_RAISE_HOURS", default=24)
+if PLAYER_LIMIT_RAISE_HOURS < 0:
+    raise ImproperlyConfigured("PLAYER_LIMIT_RAISE_HOURS must be a whole number of hours, "
+                               "0 or more.")
+
 # --- Cash rules (casino/cash.py, docs/rules.md "Cash at the cage and the tables") ----------
 # Each a decimal in the player's currency, counted per player and gaming day, cash in and
 # cash out apart. A day that reaches the identity line (2,000.00 itself included) needs an
