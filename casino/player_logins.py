@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 GIVE_LOGIN = "casino.change_player"
+# Where a player's session keeps when its sign-in at /play/login/ began (ISO 8601): the
+# reminder of time played counts from it (casino.api.me.session_started_at).
+SESSION_STARTED = "play_started_at"
 
 
 @dataclass(frozen=True)

@@ -395,6 +395,16 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     send(boss, "POST", "/api/v1/gaming-days/close", "Close a gaming day")
     assert auditor.get("/api/v1/reports").status_code == 200
 
+    # Anna, signed in with her own login, sets her limits and excludes herself.
+    signed_in = APIClient().post("/api/v1/auth/token", {"username": "anna.meyer",
+                                                        "password": "felt-and-tiles-2026"},
+                                 format="json")
+    player = APIClient()
+    player.credentials(HTTP_AUTHORIZATION=f"Token {signed_in.json()['token']}")
+    for name in ("Lower the daily wager limit", "Both limits, the loss limit removed"):
+        send(player, "PUT", "/api/v1/me/limits", name)
+    send(player, "POST", "/api/v1/me/exclusions", "Six months away")
+
     assert story.unsent() == []
 
 

@@ -42,3 +42,11 @@ EXCLUSION = [
 ]
 EXCLUSION_LIFT = [example("Lift an exclusion", {"reason": "Reviewed with the player"},
                           "A self-exclusion before its end waits for a second person")]
+ME_LIMITS = [
+    example("Lower the daily wager limit", {"wager_per_day": "50.00"}, "In force at once"),
+    example("Both limits, the loss limit removed", {"wager_per_day": "50.00",
+                                                    "loss_per_day": None},
+            "The removal waits PLAYER_LIMIT_RAISE_HOURS, like a raise"),
+]
+ME_EXCLUSION = [example("Six months away", {"period": "six_months"},
+                        "From today's gaming day; lifted only by staff before its end")]
