@@ -16,13 +16,15 @@ it was opened with (the session's auth hash changes with the password's salted h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from knox.models import AuthToken
 
 from casino import roles
@@ -37,6 +39,9 @@ GIVE_LOGIN = "casino.change_player"
 # Where a player's session keeps when its sign-in at /play/login/ began (ISO 8601): the
 # reminder of time played counts from it (casino.api.me.session_started_at).
 SESSION_STARTED = "play_started_at"
+# Every so often a player is reminded how long they have played (responsible gambling's
+# "reality check"): their pages show it, counted from the sign-in.
+REMINDER_EVERY_MINUTES = 30
 
 
 @dataclass(frozen=True)
@@ -107,3 +112,17 @@ def _password_check(password: str, user: User) -> None:
     except ValidationError as exc:
         raise ValidationFailed(" ".join(exc.messages), code="invalid_password",
                                detail={"fields": {"password": exc.messages}}) from None
+
+
+def session_started_at(request: Any) -> datetime:
+    """When this sign-in of a player's began: their API token's creation (DRF's
+    ``request.auth``, knox's AuthToken), or the session's sign-in at /play/login/ (stored
+    there); a session opened another way counts from the user's last login."""
+    created = getattr(getattr(request, "auth", None), "created", None)
+    if isinstance(created, datetime):
+        return created
+    session = getattr(request, "session", None)
+    stored = session.get(SESSION_STARTED) if session is not None else None
+    if stored:
+        return datetime.fromisoformat(stored)
+    return request.user.last_login or timezone.now()

@@ -105,6 +105,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "casino.context_processors.console",
+                "casino.context_processors.play",
             ],
             # The filters every app's templates load by name (casino/shared/templatetags):
             # casino.shared is no Django app of its own, so they are named here.

@@ -21,6 +21,7 @@ from drf_spectacular.views import (
 from casino.screens import approvals as approval_screens
 from casino.screens import cash as cash_screens
 from casino.screens import exclusions as exclusion_screens
+from casino.screens import play_urls
 from casino.screens import urls as cage_urls
 from casino.shared.forms import StaffAuthenticationForm
 from reports import urls as report_urls
@@ -39,6 +40,8 @@ console: list[URLPattern | URLResolver] = [
                                                 authentication_form=StaffAuthenticationForm),
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # A player's own pages (casino/screens/play_urls.py); no staff page lets a player in.
+    path("play/", include(play_urls)),
     path("cage/", include(([*cage_urls.urlpatterns, *report_urls.cage], cage_urls.app_name))),
     path("approvals/", approval_screens.approval_list, name="approvals"),
     path("exclusions/", exclusion_screens.exclusion_list, name="exclusions"),

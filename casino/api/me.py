@@ -6,7 +6,6 @@ so no request can name another player.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -21,18 +20,13 @@ from casino import exclusions, player_limits, selectors
 from casino.api import examples as ex
 from casino.api.exclusions import ExclusionOutput
 from casino.models import Player
-from casino.player_logins import SESSION_STARTED
+from casino.player_logins import REMINDER_EVERY_MINUTES, session_started_at
 from casino.shared.api.fields import AmountField, GamingDayField
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
 from casino.shared.api.views import PlayerApiView
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
-
-# Every so often a player is reminded how long they have played (responsible gambling's
-# "reality check"): the client shows it, from the session's start.
-REMINDER_EVERY_MINUTES = 30
-
 
 # --- the player's account -------------------------------------------------------------------
 
@@ -97,19 +91,6 @@ def limits_data(player: Player) -> dict[str, Any]:
     played = player_limits.player_played_day(player=player, gaming_day=gaming_day_of())
     return {**shown, "wagered_today": format_minor(played.wagered, cur),
             "lost_today": format_minor(played.lost, cur)}
-
-
-def session_started_at(request: Request | HttpRequest) -> datetime:
-    """When this sign-in began: the token's creation, or the session's sign-in at
-    /play/login/ (stored there); a session opened otherwise counts from the last login."""
-    token = getattr(request, "auth", None)
-    created = getattr(token, "created", None)
-    if isinstance(created, datetime):
-        return created
-    stored = request.session.get(SESSION_STARTED) if hasattr(request, "session") else None
-    if stored:
-        return datetime.fromisoformat(stored)
-    return request.user.last_login or timezone.now()  # type: ignore[union-attr]
 
 
 def me_data(request: Request | HttpRequest, player_id: int) -> dict[str, Any]:

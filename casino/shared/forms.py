@@ -88,3 +88,20 @@ class StaffAuthenticationForm(AuthenticationForm):
         if is_player(user):
             raise forms.ValidationError(self.error_messages["player_login"],
                                         code="player_login")
+
+
+class PlayerAuthenticationForm(AuthenticationForm):
+    """The players' sign-in (/play/login/): a staff login is refused in words and sent to
+    the console's. The password is checked as on the staff sign-in (``authenticate()``
+    with the request), so the lockout counts a player's wrong passwords alike."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "staff_login": "This is the players' sign-in; staff sign in at /login/.",
+    }
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if not is_player(user):
+            raise forms.ValidationError(self.error_messages["staff_login"],
+                                        code="staff_login")
