@@ -24,6 +24,7 @@ from casino.player_logins import REMINDER_EVERY_MINUTES, session_started_at
 from casino.shared.api.fields import AmountField, GamingDayField
 from casino.shared.api.pagination import PAGE_PARAMETERS, page_response, paginated
 from casino.shared.api.parse import parse
+from casino.shared.api.permissions import acting_user
 from casino.shared.api.views import PlayerApiView
 from casino.shared.gaming_day import gaming_day_of
 from casino.shared.money import format_minor
@@ -186,7 +187,7 @@ class MeLimitsView(PlayerApiView):
     def put(self, request: Request) -> Response:
         player = selectors.player_get(player_id=self.player_id(request))
         data = parse(LimitsInput, request.data, currency=player.currency)
-        player_limits.player_limits_set(player_id=player.pk, changes=data, by=request.user)
+        player_limits.player_limits_set(player_id=player.pk, changes=data, by=acting_user(request))
         return Response(LimitsOutput(limits_data(player)).data)
 
 
@@ -218,7 +219,7 @@ class MeExclusionsView(PlayerApiView):
     def post(self, request: Request) -> Response:
         data = parse(SelfExclusionInput, request.data)
         exclusion = exclusions.exclusion_self_record(
-            player_id=self.player_id(request), period=data["period"], by=request.user)
+            player_id=self.player_id(request), period=data["period"], by=acting_user(request))
         return Response(ExclusionOutput(exclusions.exclusion_get(exclusion_id=exclusion.pk)).data,
                         status=status.HTTP_201_CREATED)
 

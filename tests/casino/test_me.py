@@ -16,7 +16,6 @@ from casino.exclusions import player_exclusion_on
 from casino.player_logins import player_login_give
 from casino.services import player_deposit, player_withdraw, staff_create
 from rounds import services
-from tests.rounds.conftest import make_table, pit_boss, seat_player, table  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

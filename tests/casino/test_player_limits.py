@@ -17,7 +17,6 @@ from casino.player_logins import player_login_give
 from casino.services import staff_create
 from casino.shared.errors import DomainError
 from rounds import services
-from tests.rounds.conftest import make_table, pit_boss, seat_player, table  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
