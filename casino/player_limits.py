@@ -125,6 +125,11 @@ def player_limits_check(*, player: Player, amount: int, gaming_day: date) -> Non
     day's wagers past the player's daily wager limit, or whose loss would bring the day's
     loss past their daily loss limit (counting the wagers of rounds still in play as lost:
     two tables' wagers placed before either settles cannot pass it together)."""
+    if player.user_id is None:
+        # Only the player's own login sets limits (player_limits_set), and a login once
+        # given is never taken away (casino.player_logins): a player without one has none,
+        # and a wager at a live table reads nothing more for it.
+        return
     limits = player_limits(player_id=player.pk)
     wager_limit = limits[PlayerLimit.Kind.WAGER_PER_DAY].amount
     loss_limit = limits[PlayerLimit.Kind.LOSS_PER_DAY].amount
