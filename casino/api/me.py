@@ -37,15 +37,12 @@ class OwnBalanceOutput(serializers.Serializer):
     currency = serializers.CharField()
 
 
-class PendingOutput(serializers.Serializer):
-    amount = serializers.CharField(allow_null=True, help_text="null: no limit from then.")
-    # "from" is a keyword of Python: the field is named in the output's mapping below.
-    from_ = serializers.DateTimeField()
-
-    def to_representation(self, instance: Any) -> dict[str, Any]:
-        data = super().to_representation(instance)
-        data["from"] = data.pop("from_")
-        return data
+# "from" is a keyword of Python, so the class is made with its fields named as the answer
+# names them.
+PendingOutput = type("PendingOutput", (serializers.Serializer,), {
+    "amount": serializers.CharField(allow_null=True, help_text="null: no limit from then."),
+    "from": serializers.DateTimeField(help_text="When it takes effect."),
+})
 
 
 class LimitOutput(serializers.Serializer):
@@ -88,7 +85,7 @@ def limits_data(player: Player) -> dict[str, Any]:
             "amount": None if state.amount is None else format_minor(state.amount, cur),
             "pending": None if pending is None else {
                 "amount": None if pending.amount is None else format_minor(pending.amount, cur),
-                "from_": pending.effective_from}}
+                "from": pending.effective_from}}
     played = player_limits.player_played_day(player=player, gaming_day=gaming_day_of())
     return {**shown, "wagered_today": format_minor(played.wagered, cur),
             "lost_today": format_minor(played.lost, cur)}
@@ -111,6 +108,8 @@ def me_data(request: Request | HttpRequest, player_id: int) -> dict[str, Any]:
 
 
 class MeView(PlayerApiView):
+    """The signed-in player's own account."""
+
     @extend_schema(summary="The signed-in player's own account: balance, limits, session",
                    operation_id="me_get", responses={200: MeOutput})
     def get(self, request: Request) -> Response:
@@ -146,6 +145,8 @@ class OwnStatementLineOutput(serializers.Serializer):
 
 
 class MeStatementView(PlayerApiView):
+    """The signed-in player's own account statement."""
+
     query = OwnStatementQuery
     answers_pages = True
 
@@ -175,6 +176,8 @@ class LimitsInput(serializers.Serializer):
 
 
 class MeLimitsView(PlayerApiView):
+    """The signed-in player's own daily limits."""
+
     refusal_action = "player_limits_set"
 
     @extend_schema(
@@ -200,6 +203,8 @@ class SelfExclusionInput(serializers.Serializer):
 
 
 class MeExclusionsView(PlayerApiView):
+    """The signed-in player's own exclusions, and self-exclusion."""
+
     refusal_action = "exclusion.self_record"
 
     @extend_schema(summary="The signed-in player's own exclusions",
