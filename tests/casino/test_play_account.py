@@ -95,6 +95,7 @@ def test_limits_are_set_on_the_page_and_a_raise_shows_when_it_holds(browser, ann
     browser.post("/play/account/limits/", {"limits-wager_per_day": "90.00",
                                            "limits-loss_per_day": ""})
     state = player_limits(player_id=anna.pk)["wager_per_day"]
+    assert state.pending is not None
     assert (state.amount, state.pending.amount) == (5_000, 9_000)
     page = browser.get("/play/account/").content.decode()
     assert 'data-testid="pending">From ' in page and "90.00 EUR" in page
@@ -120,7 +121,8 @@ def test_self_exclusion_needs_the_confirmation(browser, anna):
     done = browser.post("/play/account/exclude/", {"exclude-period": "one_year",
                                                    "exclude-confirm": "on"}, follow=True)
 
-    assert player_exclusion_on(player_id=anna.pk).kind == "self"
+    exclusion = player_exclusion_on(player_id=anna.pk)
+    assert exclusion is not None and exclusion.kind == "self"
     assert "You are self-excluded until" in done.content.decode()
     assert 'data-testid="excluded"' in done.content.decode()
 

@@ -44,6 +44,7 @@ def test_a_first_or_lower_limit_is_in_force_at_once_a_raise_after_24_hours(anna)
     player_limits_set(player_id=anna.pk, changes={WAGER: 9_000}, by=anna.user)
     state = player_limits(player_id=anna.pk)[WAGER]
     assert state.amount == 5_000
+    assert state.pending is not None
     assert state.pending.amount == 9_000
     assert state.pending.effective_from - timezone.now() > timedelta(hours=23, minutes=59)
     assert player_limits(player_id=anna.pk, at=later(24.01))[WAGER].amount == 9_000
@@ -59,6 +60,7 @@ def test_removing_a_limit_waits_too_and_the_same_amount_cancels_the_wait(anna):
     player_limits_set(player_id=anna.pk, changes={LOSS: 5_000}, by=anna.user)
     player_limits_set(player_id=anna.pk, changes={LOSS: None}, by=anna.user)
     state = player_limits(player_id=anna.pk)[LOSS]
+    assert state.pending is not None
     assert (state.amount, state.pending.amount) == (5_000, None)
     assert player_limits(player_id=anna.pk, at=later(25))[LOSS].amount is None
 

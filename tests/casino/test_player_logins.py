@@ -73,7 +73,9 @@ def test_a_reset_revokes_the_tokens_and_sessions_of_the_old_password(cage_client
     give(cage_client, anna.pk)
     token = token_of("anna").json()["token"]
     browser = Client()
-    browser.force_login(anna.user if anna.user_id else Player.objects.get(pk=anna.pk).user)
+    anna.refresh_from_db()
+    assert anna.user is not None
+    browser.force_login(anna.user)
     assert browser.get("/").status_code == 403  # signed in: no staff page for a player
     me = APIClient()
     me.credentials(HTTP_AUTHORIZATION=f"Token {token}")

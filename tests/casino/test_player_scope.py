@@ -25,7 +25,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import get_resolver, resolve
-from django.urls.resolvers import RegexPattern, RoutePattern
+from django.urls.resolvers import RegexPattern, RoutePattern, URLResolver
 from rest_framework.permissions import AllowAny
 from rest_framework.test import APIClient
 
@@ -87,7 +87,7 @@ def routes(patterns: Sequence[Any] | None = None, namespaces: tuple[str, ...] = 
            prefix: str = "/") -> Iterator[Route]:
     """Every route of the project, includes walked recursively, parameters filled."""
     for p in get_resolver().url_patterns if patterns is None else patterns:
-        if hasattr(p, "url_patterns"):
+        if isinstance(p, URLResolver):
             inner = (*namespaces, p.namespace) if p.namespace else namespaces
             yield from routes(p.url_patterns, inner, prefix + _filled(p.pattern))
         else:
