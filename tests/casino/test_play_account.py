@@ -131,3 +131,13 @@ def test_a_player_signs_out(browser):
     answer = browser.post("/play/logout/")
     assert answer["Location"] == "/play/login/"
     assert browser.get("/play/account/").status_code == 302
+
+
+def test_wrong_passwords_at_the_players_sign_in_lock_it_out_like_staffs(anna):
+    browser = Client()
+    statuses = [browser.post("/play/login/", {"username": "anna", "password": f"wrong-{n}"})
+                .status_code for n in range(5)]
+
+    assert statuses == [200] * 4 + [429]
+    assert browser.post("/play/login/", {"username": "anna", "password": PASSWORD}
+                        ).status_code == 429
