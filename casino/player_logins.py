@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 GIVE_LOGIN = "casino.change_player"
 # Where a player's session keeps when its sign-in at /play/login/ began (ISO 8601): the
-# reminder of time played counts from it (casino.api.me.session_started_at).
+# reminder of time played counts from it (session_started_at).
 SESSION_STARTED = "play_started_at"
 # Every so often a player is reminded how long they have played (responsible gambling's
 # "reality check"): their pages show it, counted from the sign-in.
@@ -95,7 +95,13 @@ def player_login_give(*, player_id: int, username: str, password: str,
         _password_check(password, user)
         created = user.pk is None
         user.set_password(password)
-        user.save()
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError:
+            # Another clerk gave the same username to someone else a moment ago.
+            raise Conflict(f"The username {username} is taken: choose another.",
+                           code="username_taken", detail={"username": username}) from None
         if created:
             user.groups.add(Group.objects.get(name=roles.PLAYER))
             player.user = user
