@@ -213,16 +213,16 @@ SELF_REASON = "Asked by the player on their own page"
 
 
 def _months_later(day: date, months: int) -> date:
-    """The day before the same date ``months`` later (31 August + 6 months: 28 or 29
-    February): a period of whole months, its last day inclusive."""
+    """The last day of a period of whole months from ``day``: the day before the same date
+    ``months`` later, or, where that month has no such date (31 August + 6 months), its
+    last day (28 or 29 February)."""
     year, month = divmod(day.month - 1 + months, 12)
     year, month = day.year + year, month + 1
-    for last in (day.day, 30, 29, 28):
-        try:
-            return date(year, month, last) - timedelta(days=1)
-        except ValueError:
-            continue
-    raise AssertionError("every month has a 28th")
+    try:
+        return date(year, month, day.day) - timedelta(days=1)
+    except ValueError:
+        first_of_next = date(year + month // 12, month % 12 + 1, 1)
+        return first_of_next - timedelta(days=1)
 
 
 def exclusion_self_record(*, player_id: int, period: str, by: User | None) -> Exclusion:

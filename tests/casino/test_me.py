@@ -148,3 +148,15 @@ def test_the_players_session_reaches_their_own_api_with_its_csrf_token(anna):
 def test_staff_and_nobody_are_refused_the_players_own_operations(url, cage_client):
     assert cage_client.get(url).status_code == 403
     assert APIClient().get(url).status_code == 401
+
+
+@pytest.mark.parametrize(("starts", "months", "until"), [
+    ("2026-12-06", 6, "2027-06-05"), ("2026-12-06", 12, "2027-12-05"),
+    ("2026-08-31", 6, "2027-02-28"), ("2027-11-30", 3, "2028-02-29"),
+    ("2026-01-01", 60, "2030-12-31")])
+def test_a_self_exclusions_months_end_the_day_before_the_same_date(starts, months, until):
+    from datetime import date
+
+    from casino.exclusions import _months_later
+
+    assert _months_later(date.fromisoformat(starts), months) == date.fromisoformat(until)
