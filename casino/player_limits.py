@@ -123,8 +123,10 @@ def player_limits(*, player_id: int, at: datetime | None = None) -> dict[str, Li
 def player_limits_check(*, player: Player, amount: int, gaming_day: date) -> None:
     """Refuse (409 ``limit_reached``) a wager of ``amount`` that would bring the gaming
     day's wagers past the player's daily wager limit, or whose loss would bring the day's
-    loss past their daily loss limit (counting the wagers of rounds still in play as lost:
-    two tables' wagers placed before either settles cannot pass it together)."""
+    loss past their daily loss limit (counting the wagers of rounds still in play as lost,
+    so wagers in two rounds not settled yet cannot pass it together). It reads the day
+    without locking the player: two wagers of one player committed at the same instant (a
+    live seat and their own game) could each pass it on the same reading."""
     if player.user_id is None:
         # Only the player's own login sets limits (player_limits_set), and a login once
         # given is never taken away (casino.player_logins): a player without one has none,
