@@ -16,7 +16,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
-from casino.shared.permissions import not_allowed
+from casino.shared.api.permissions import is_player
+from casino.shared.permissions import NotAllowed, not_allowed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -45,6 +46,28 @@ def staff_may(*permissions: str) -> Callable[[View], View]:
         return cast(View, guarded)
 
     return decorate
+
+
+PLAYERS_ONLY = ("This is a player's own page, for the player's own login: staff see players "
+                "at the cage.")
+
+
+def player_only(view: View) -> View:
+    """``@player_only``: a player's own page (/play/...): signed out, to the players'
+    sign-in, back here after; a staff member, the 403 page in words. (A player's session
+    reaches nothing else: casino.shared.player_scope.)"""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), login_url="console:play-login")
+        if not is_player(request.user):
+            raise NotAllowed(PLAYERS_ONLY)
+        return view(request, *args, **kwargs)
+
+    # Read like staff_may's by tests/casino/test_console_guard.py.
+    guarded.player_only = True  # type: ignore[attr-defined]
+    return cast(View, guarded)
 
 
 def staff_user(request: HttpRequest) -> User:
