@@ -37,6 +37,9 @@ class CasinoConfig(AppConfig):
         # What went to the authority: each filing of a cash report, never changed; an
         # amendment is a filing of its own (casino/migrations/0015).
         "casino_cashreportfiling": APPEND_ONLY,
+        # A player's own limits are their history: a change is a new row
+        # (casino/migrations/0018).
+        "casino_playerlimit": APPEND_ONLY,
         # A request is decided once, its decision the only columns that change
         # (casino/shared/approvals.py; its trigger says how: casino/migrations/0012).
         "casino_approval": Privileges(update=("status", "decided_by_id", "decided_at", "note",

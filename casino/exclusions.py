@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -199,6 +199,55 @@ def exclusion_record(*, player_id: int, kind: str, reason: str, by: User | None,
                            detail={"player_id": player_id})
         return Exclusion.objects.create(player=player, kind=kind, starts=starts, until=until,
                                         reason=reason.strip(), recorded_by=by)
+
+
+# What a player may choose on their own page (casino.api.me, the /play/account/ page): a
+# self-exclusion for one of these periods, from today's gaming day; months, None: for good.
+# Longer or other ones, and every barring, are recorded by staff (exclusion_record). Lifting
+# one stays with staff too, with a second person before its end.
+SELF_PERIODS: dict[str, int | None] = {"six_months": 6, "one_year": 12, "five_years": 60,
+                                       "for_good": None}
+SELF_PERIOD_WORDS = {"six_months": "Six months", "one_year": "One year",
+                     "five_years": "Five years", "for_good": "For good"}
+SELF_REASON = "Asked by the player on their own page"
+
+
+def _months_later(day: date, months: int) -> date:
+    """The last day of a period of whole months from ``day``: the day before the same date
+    ``months`` later, or, where that month has no such date (31 August + 6 months), its
+    last day (28 or 29 February)."""
+    year, month = divmod(day.month - 1 + months, 12)
+    year, month = day.year + year, month + 1
+    try:
+        return date(year, month, day.day) - timedelta(days=1)
+    except ValueError:
+        first_of_next = date(year + month // 12, month % 12 + 1, 1)
+        return first_of_next - timedelta(days=1)
+
+
+def exclusion_self_record(*, player_id: int, period: str, by: User | None) -> Exclusion:
+    """A player's own self-exclusion, from their own login, for one of SELF_PERIODS from
+    today's gaming day: in force at once, at every door (player_exclusion_check). Only the
+    player's own login records it here (403 otherwise); staff record exclusions with
+    exclusion_record."""
+    if period not in SELF_PERIODS:
+        raise ValidationFailed(f"A self-exclusion is for one of {', '.join(SELF_PERIODS)}.",
+                               detail={"fields": {"period": list(SELF_PERIODS)}})
+    with transaction.atomic():
+        # Locked as exclusion_record locks it: a seating at the same moment waits.
+        player = Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(f"There is no player #{player_id}.", detail={"player_id": player_id})
+        if by is None or player.user_id is None or by.pk != player.user_id:
+            raise permission_refused(RECORD, "Only the player excludes themselves from "
+                                             "their own page; staff record exclusions at the "
+                                             "cage.")
+        starts = gaming_day_of()
+        months = SELF_PERIODS[period]
+        until = None if months is None else _months_later(starts, months)
+        return Exclusion.objects.create(player=player, kind=Exclusion.Kind.SELF,
+                                        starts=starts, until=until, reason=SELF_REASON,
+                                        recorded_by=by)
 
 
 def exclusion_lift_allowed(*, exclusion_id: int, by: User | None) -> Exclusion:

@@ -8,6 +8,9 @@ Design overview
 - An ``Exclusion`` keeps a player from play: self-excluded or barred, for a time or for
   good; every door that seats, takes a wager, a buy-in, a deposit or gives the bank asks
   casino.exclusions.player_exclusion_check.
+- A ``PlayerLimit`` is a limit a player sets on their own play (a daily wager limit, a
+  daily loss limit): append-only history, the row in force the latest one whose
+  ``effective_from`` has come (casino.player_limits).
 - Staff are Django users; their role is the Django group they belong to (casino.roles).
 - Requests waiting for a second person, refused attempts and answers kept for retried POSTs
   are models of their own modules (casino.shared.approvals, casino.shared.refusals,
@@ -80,7 +83,7 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="+",
     )
-    # The player's own login, which the cage gives (casino.players_login): a user in no
+    # The player's own login, which the cage gives (casino.player_logins): a user in no
     # staff group and not staff, whose token and session reach only the player's own things
     # (casino.shared.player_scope). Empty for a player who plays only at live tables.
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -269,6 +272,48 @@ class Exclusion(models.Model):
 
     def __str__(self) -> str:
         return f"Exclusion #{self.pk}: player #{self.player_id}, {self.kind}"
+
+
+class PlayerLimit(models.Model):
+    """A limit a player set on their own play, as of ``effective_from``: a daily wager
+    limit or a daily loss limit, in minor units of the player's currency (``amount`` None:
+    no limit). A lower (or first) limit takes effect when set; a higher one, or removing
+    it, PLAYER_LIMIT_RAISE_HOURS later, so a player cannot lift their own limit in the heat
+    of play (casino.player_limits). Append-only: a change is a new row, and the rows are
+    the history a regulator asks for; PostgreSQL holds it
+    (casino/migrations/sql/0018_player_limits.pg.sql)."""
+
+    class Kind(models.TextChoices):
+        WAGER_PER_DAY = "wager_per_day", "Daily wager limit"
+        LOSS_PER_DAY = "loss_per_day", "Daily loss limit"
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="limits")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount = models.BigIntegerField(null=True, blank=True,
+                                    help_text="Minor units of the player's currency; empty: "
+                                              "no limit.")
+    effective_from = models.DateTimeField()
+    set_at = models.DateTimeField()
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="+")
+
+    class Meta:
+        ordering = ["player_id", "kind", "effective_from", "id"]
+        indexes = [models.Index(fields=["player", "kind", "effective_from"],
+                                name="casino_limit_player_kind_from")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__isnull=True)
+                                   | models.Q(amount__gt=0),
+                                   name="player_limit_amount_positive"),
+            models.CheckConstraint(condition=models.Q(kind__in=["wager_per_day",
+                                                                "loss_per_day"]),
+                                   name="player_limit_kind_known"),
+            models.CheckConstraint(condition=models.Q(effective_from__gte=models.F("set_at")),
+                                   name="player_limit_not_in_the_past"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of player #{self.player_id}"
 
 
 def default_deal_modes() -> list[str]:

@@ -20,6 +20,10 @@ CAGE = "cage"
 AUDITOR = "auditor"
 COUNT = "count"
 ROLES = (DEALER, PIT_BOSS, CAGE, AUDITOR, COUNT)
+# A player's own login (casino.player_logins): a group like the roles, synced with them,
+# but no staff role: it is not in ROLES, so staff_create and create_staff never make one.
+PLAYER = "player"
+GROUPS = (*ROLES, PLAYER)
 # How a role is named on screens.
 LABELS = {DEALER: "dealer", PIT_BOSS: "pit boss", CAGE: "cage", AUDITOR: "auditor",
           COUNT: "count room"}
@@ -120,19 +124,24 @@ AUDITED_APPS = ("casino", "ledger", "rounds", "reports")
 _AUDITOR_EXTRA = {"auth.view_user", "auth.view_group", "rounds.run_reports",
                   "casino.file_cashreport"}
 
+# Plays their own self-service games and reaches their own account, limits and games
+# (casino.shared.api.permissions.PLAY_GAMES): nothing else, no view_* of anything.
+_PLAYER = {"casino.play_games"}
+
 EXPLICIT: dict[str, set[str]] = {
     DEALER: _DEALER,
     PIT_BOSS: _PIT_BOSS,
     CAGE: _CAGE,
     AUDITOR: _AUDITOR_EXTRA,
     COUNT: _COUNT,
+    PLAYER: _PLAYER,
 }
 
 
 def intended_permissions(role: str, permission_model: Any = None) -> set[str]:
-    """The 'app_label.codename' permissions the role's group must hold."""
+    """The 'app_label.codename' permissions the role's (or the player's) group must hold."""
     if role not in EXPLICIT:
-        raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+        raise ValueError(f"unknown role {role!r}; roles are {', '.join(GROUPS)}")
     perms = set(EXPLICIT[role])
     if role == AUDITOR:
         Permission = permission_model or global_apps.get_model("auth", "Permission")
@@ -144,10 +153,11 @@ def intended_permissions(role: str, permission_model: Any = None) -> set[str]:
 
 
 def sync_roles(using: str = DEFAULT_DB_ALIAS) -> None:
-    """Create the groups if needed and give each exactly its intended permissions."""
+    """Create the groups (the staff roles' and the players') if needed and give each
+    exactly its intended permissions."""
     Group = global_apps.get_model("auth", "Group")
     Permission = global_apps.get_model("auth", "Permission")
-    for role in ROLES:
+    for role in GROUPS:
         wanted = intended_permissions(role)
         found = {}
         for perm in Permission.objects.using(using).filter(

@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A player's session reaches only /play/ (and the API, which refuses per operation):
+    # the console and the admin answer it 403 (casino/shared/player_scope.py).
+    "casino.shared.player_scope.PlayerScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # request.htmx: the console's screens answer a partial to htmx and a page otherwise.
@@ -102,6 +105,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "casino.context_processors.console",
+                "casino.context_processors.play",
             ],
             # The filters every app's templates load by name (casino/shared/templatetags):
             # casino.shared is no Django app of its own, so they are named here.
@@ -308,6 +312,14 @@ CASINO_VARIANCE_MIN_ROUNDS = env.int("CASINO_VARIANCE_MIN_ROUNDS", default=30)
 if CASINO_VARIANCE_MIN_ROUNDS < 1:
     raise ImproperlyConfigured("CASINO_VARIANCE_MIN_ROUNDS must be a whole number of rounds, "
                                "1 or more.")
+
+# --- A player's own limits (casino/player_limits.py) -----------------------------------------
+# A player's raise of their daily wager or loss limit (or its removal) takes effect this
+# many hours after they ask; a lower limit, at once.
+PLAYER_LIMIT_RAISE_HOURS = env.int("PLAYER_LIMIT_RAISE_HOURS", default=24)
+if PLAYER_LIMIT_RAISE_HOURS < 0:
+    raise ImproperlyConfigured("PLAYER_LIMIT_RAISE_HOURS must be a whole number of hours, "
+                               "0 or more.")
 
 # --- Cash rules (casino/cash.py, docs/rules.md "Cash at the cage and the tables") ----------
 # Each a decimal in the player's currency, counted per player and gaming day, cash in and

@@ -21,7 +21,9 @@ from drf_spectacular.views import (
 from casino.screens import approvals as approval_screens
 from casino.screens import cash as cash_screens
 from casino.screens import exclusions as exclusion_screens
+from casino.screens import play_urls
 from casino.screens import urls as cage_urls
+from casino.shared.forms import StaffAuthenticationForm
 from reports import urls as report_urls
 
 api: list[URLPattern | URLResolver] = [
@@ -34,9 +36,12 @@ api: list[URLPattern | URLResolver] = [
 ]
 
 console: list[URLPattern | URLResolver] = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True,
+                                                authentication_form=StaffAuthenticationForm),
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # A player's own pages (casino/screens/play_urls.py); no staff page lets a player in.
+    path("play/", include(play_urls)),
     path("cage/", include(([*cage_urls.urlpatterns, *report_urls.cage], cage_urls.app_name))),
     path("approvals/", approval_screens.approval_list, name="approvals"),
     path("exclusions/", exclusion_screens.exclusion_list, name="exclusions"),

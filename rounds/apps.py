@@ -60,3 +60,8 @@ class RoundsConfig(AppConfig):
         uncounted_cash_register(lambda player: [
             Uncounted(where=u.table_name, amount=u.amount)
             for u in player_uncounted_today(player)])
+        # A player's own limits (casino.player_limits) read their day at play from here.
+        from casino.player_limits import played_day_register
+        from rounds.limits import player_played_day
+
+        played_day_register(player_played_day)

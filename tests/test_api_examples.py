@@ -187,6 +187,9 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
          {"player_id": anna}, own={"entry": paid["id"]})
     for player in (anna, bea, props):
         player_deposit(player_id=player, amount=200_000, reference="float", by=None)
+    # Anna gets her own login, to play and to see her account.
+    send(cage, "POST", "/api/v1/players/{player_id}/login", "A player's own login",
+         {"player_id": anna})
 
     # The pit opens a casino table and a card room's, and seats players.
     house = send(boss, "POST", "/api/v1/tables", "A casino table")["id"]
@@ -412,6 +415,16 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
                             gaming_day=gaming_day_of() - timedelta(days=1))
     send(boss, "POST", "/api/v1/gaming-days/close", "Close a gaming day")
     assert auditor.get("/api/v1/reports").status_code == 200
+
+    # Anna, signed in with her own login, sets her limits and excludes herself.
+    signed_in = APIClient().post("/api/v1/auth/token", {"username": "anna.meyer",
+                                                        "password": "felt-and-tiles-2026"},
+                                 format="json")
+    player = APIClient()
+    player.credentials(HTTP_AUTHORIZATION=f"Token {signed_in.json()['token']}")
+    for name in ("Lower the daily wager limit", "Both limits, the loss limit removed"):
+        send(player, "PUT", "/api/v1/me/limits", name)
+    send(player, "POST", "/api/v1/me/exclusions", "Six months away")
 
     assert story.unsent() == []
 

@@ -24,6 +24,9 @@ PLAYER_CHANGE = [
         "id_document": {"kind": "id_card", "number": "L01X00T47", "country": "DE"}}),
     example("Correct a name", {"name": "Bea Schmitt"}, "A typo at registration"),
 ]
+PLAYER_LOGIN = [example("A player's own login", {"username": "anna.meyer",
+                                                "password": "felt-and-tiles-2026"},
+                        "The same username again resets the password")]
 DEPOSIT = [example("A deposit", {"amount": "500.00", "reference": "Slip 1042"})]
 WITHDRAWAL = [example("A withdrawal", {"amount": "200.00", "reference": "Slip 1043"})]
 CORRECTION = [example("Correct a movement", {"entry": 1, "reason": "Keyed twice"},
@@ -39,3 +42,11 @@ EXCLUSION = [
 ]
 EXCLUSION_LIFT = [example("Lift an exclusion", {"reason": "Reviewed with the player"},
                           "A self-exclusion before its end waits for a second person")]
+ME_LIMITS = [
+    example("Lower the daily wager limit", {"wager_per_day": "50.00"}, "In force at once"),
+    example("Both limits, the loss limit removed", {"wager_per_day": "50.00",
+                                                    "loss_per_day": None},
+            "The removal waits PLAYER_LIMIT_RAISE_HOURS, like a raise"),
+]
+ME_EXCLUSION = [example("Six months away", {"period": "six_months"},
+                        "From today's gaming day; lifted only by staff before its end")]

@@ -14,7 +14,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino import cash, selectors, services
+from casino import cash, player_logins, selectors, services
 from casino.api import examples as ex
 from casino.api.serializers import (
     CashInput,
@@ -22,6 +22,8 @@ from casino.api.serializers import (
     PlayerChangeInput,
     PlayerCreatedOutput,
     PlayerInput,
+    PlayerLoginInput,
+    PlayerLoginOutput,
     PlayerOutput,
     PlayerSearch,
 )
@@ -203,3 +205,26 @@ class PlayerCorrectionView(ApiView):
             params={"player_id": player_id, "entry_id": data["entry"],
                     "reason": data["reason"]},
             by=acting_user(request)))
+
+
+class PlayerLoginView(ApiView):
+    permission_classes = [requires(player_logins.GIVE_LOGIN)]
+
+    @extend_schema(
+        summary="Give a player their own login, or reset its password",
+        description="The player signs in with it like staff (POST /api/v1/auth/token) and "
+                    "reaches only their own things (/api/v1/me...). 201: a new login; 200: "
+                    "the player had one and its password is reset (the same username, else "
+                    "409 `username_mismatch`): every token and session of the old password "
+                    "ends. 409 `username_taken`, `proposition_no_login` (a business plays "
+                    "at no self-service table); 400 `invalid_password` (Django's password "
+                    "validators).",
+        request=PlayerLoginInput, examples=ex.PLAYER_LOGIN,
+        responses={201: PlayerLoginOutput, 200: PlayerLoginOutput})
+    def post(self, request: Request, player_id: int) -> Response:
+        data = parse(PlayerLoginInput, request.data)
+        given = player_logins.player_login_give(
+            player_id=player_id, username=data["username"], password=data["password"],
+            by=acting_user(request))
+        return Response({"player": given.player.pk, "username": given.user.get_username()},
+                        status=status.HTTP_201_CREATED if given.created else status.HTTP_200_OK)

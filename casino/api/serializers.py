@@ -179,3 +179,13 @@ class PlayerCreatedOutput(PlayerOutput):
     namesakes = NamesakeOutput(many=True, help_text=(
         "Other players already registered under the same name (case aside): registered all "
         "the same, the caller checks this is a different person."))
+
+
+class PlayerLoginInput(LoginInput):
+    """The login the cage gives a player (casino.player_logins): the same username again
+    resets the password."""
+
+
+class PlayerLoginOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    username = serializers.CharField()

@@ -3,10 +3,15 @@ includes this URLconf there; the apps' routes it includes share it: ``api:table`
 
 from django.urls import include, path
 
-from casino.api import views
+from casino.api import me, views
 from reports import urls as report_urls
 
 urlpatterns = [
+    # The player's own (casino.api.me), first: "me" is never another route's parameter.
+    path("me", me.MeView.as_view(), name="me"),
+    path("me/statement", me.MeStatementView.as_view(), name="me-statement"),
+    path("me/limits", me.MeLimitsView.as_view(), name="me-limits"),
+    path("me/exclusions", me.MeExclusionsView.as_view(), name="me-exclusions"),
     path("health", views.HealthView.as_view(), name="health"),
     path("auth/token", views.TokenView.as_view(), name="auth-token"),
     path("auth/token/revoke", views.RevokeTokenView.as_view(), name="auth-token-revoke"),
@@ -28,6 +33,8 @@ urlpatterns += [
          name="player-withdrawals"),
     path("players/<int:player_id>/corrections", players.PlayerCorrectionView.as_view(),
          name="player-corrections"),
+    path("players/<int:player_id>/login", players.PlayerLoginView.as_view(),
+         name="player-login"),
     path("players/<int:player_id>/exclusions", exclusions.PlayerExclusionsView.as_view(),
          name="player-exclusions"),
     path("exclusions", exclusions.ExclusionListView.as_view(), name="exclusions"),

@@ -125,3 +125,15 @@ class GamingDayForm(forms.Form):
     gaming_day = forms.DateField(required=False, label="Gaming day",
                                  widget=forms.DateInput(attrs={"type": "date"}),
                                  error_messages={"invalid": "Choose a day, e.g. 2026-12-06."})
+
+
+class PlayerLoginForm(forms.Form):
+    """The login the cage gives a player, or its new password (casino.player_logins)."""
+
+    username = forms.CharField(max_length=150, label="Username",
+                               help_text="What the player types to sign in; a reset keeps "
+                                         "the same one.")
+    password = forms.CharField(max_length=4096, strip=False, label="Password",
+                               widget=forms.PasswordInput(render_value=False),
+                               help_text="At least 8 characters, not only digits, not a "
+                                         "common password.")

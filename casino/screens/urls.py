@@ -13,6 +13,7 @@ urlpatterns = [
     path("players/new/", views.player_new, name="player_new"),
     path("players/<int:player_id>/", views.player_page, name="player"),
     path("players/<int:player_id>/identity/", views.player_identity, name="identity"),
+    path("players/<int:player_id>/login/", views.player_login, name="login"),
     path("players/<int:player_id>/deposit/", views.player_deposit, name="deposit"),
     path("players/<int:player_id>/withdraw/", views.player_withdraw, name="withdraw"),
     path("players/<int:player_id>/statement/", views.statement, name="statement"),

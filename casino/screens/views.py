@@ -15,11 +15,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from casino import cash, selectors, services
+from casino import cash, player_logins, selectors, services
 from casino.models import Player
 from casino.screens.approvals import result_link
 from casino.screens.exclusions import player_exclusions_context
-from casino.screens.forms import IdentityForm, MovementForm, PlayerForm, StatementForm
+from casino.screens.forms import (
+    IdentityForm,
+    MovementForm,
+    PlayerForm,
+    PlayerLoginForm,
+    StatementForm,
+)
 from casino.shared import approvals
 from casino.shared.errors import DomainError, NotFound
 from casino.shared.gaming_day import gaming_day_of, gaming_day_start, gaming_days_bounds
@@ -102,7 +108,7 @@ def player_new(request: HttpRequest) -> HttpResponse:
 
 def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm | None = None,
                  withdraw: MovementForm | None = None, identity: IdentityForm | None = None,
-                 status: int = 200) -> HttpResponse:
+                 login: PlayerLoginForm | None = None, status: int = 200) -> HttpResponse:
     context = {
         "player": player,
         # The cash rules (casino.cash): who the player is on file, and today's cash in and
@@ -111,6 +117,10 @@ def _player_page(request: HttpRequest, player: Player, *, deposit: MovementForm 
         "id_line": cash.IDENTITY_LINE.amount(player.currency),
         "identity": identity or IdentityForm(prefix="identity"),
         "may_identify": request.user.has_perm("casino.change_player"),
+        # The player's own login (casino.player_logins): given, or its password reset.
+        "login": login or PlayerLoginForm(
+            prefix="login", initial={"username": player.user.get_username()
+                                     if player.user else ""}),
         "balance": selectors.player_balance(player),
         "deposit": deposit or MovementForm(currency=player.currency, prefix="deposit"),
         "withdraw": withdraw or MovementForm(currency=player.currency, prefix="withdraw"),
@@ -201,6 +211,31 @@ def player_identity(request: HttpRequest, player_id: int) -> HttpResponse:
         refusal_trace_request(request, exc, action="player_identity")
         return _player_page(request, player, identity=form, status=exc.status)
     messages.success(request, f"{player.name}'s identity is on file.")
+    return redirect("console:cage:player", player_id=player.pk)
+
+
+@require_POST
+@staff_may(player_logins.GIVE_LOGIN)
+def player_login(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Give the player their own login, or reset its password; refused in words on the
+    player's page (casino.player_logins.player_login_give)."""
+    player = _player(player_id)
+    form = PlayerLoginForm(request.POST, prefix="login")
+    if not form.is_valid():
+        return _player_page(request, player, login=form, status=400)
+    try:
+        given = player_logins.player_login_give(
+            player_id=player.pk, username=form.cleaned_data["username"],
+            password=form.cleaned_data["password"], by=request.user)  # type: ignore[arg-type]
+    except DomainError as exc:
+        form.add_error("password" if exc.code == "invalid_password" else None, exc.message)
+        refusal_trace_request(request, exc, action="player_login_give")
+        return _player_page(request, player, login=form, status=exc.status)
+    if given.created:
+        messages.success(request, f"{player.name} signs in as {given.user.get_username()}.")
+    else:
+        messages.success(request, f"{player.name}'s password is reset: the old one, and "
+                                  "every sign-in made with it, no longer work.")
     return redirect("console:cage:player", player_id=player.pk)
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
 
+from casino.shared.api.permissions import is_player
 from casino.shared.errors import DomainError
 from casino.shared.money import amount_read, amount_show
 
@@ -68,3 +70,38 @@ class CurrencyForm(forms.Form):
         for field in self.fields.values():
             if isinstance(field, AmountField):
                 field.currency = currency
+
+
+class StaffAuthenticationForm(AuthenticationForm):
+    """The console's sign-in (/login/), for staff: a player's login is refused in words and
+    sent to their own. Django's form checks the password with ``authenticate()`` and the
+    request, as before, so a wrong password still counts towards the lockout (axes); a
+    player's right password is no failed login and locks nobody out."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "player_login": "This is the staff sign-in; players sign in at /play/login/.",
+    }
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if is_player(user):
+            raise forms.ValidationError(self.error_messages["player_login"],
+                                        code="player_login")
+
+
+class PlayerAuthenticationForm(AuthenticationForm):
+    """The players' sign-in (/play/login/): a staff login is refused in words and sent to
+    the console's. The password is checked as on the staff sign-in (``authenticate()``
+    with the request), so the lockout counts a player's wrong passwords alike."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "staff_login": "This is the players' sign-in; staff sign in at /login/.",
+    }
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if not is_player(user):
+            raise forms.ValidationError(self.error_messages["staff_login"],
+                                        code="staff_login")

@@ -16,6 +16,7 @@ from django.db.models import Count, Max, Q
 
 from casino.exclusions import player_exclusion_check
 from casino.models import Player
+from casino.player_limits import player_limits_check
 from casino.selectors import player_label
 from casino.shared import approvals
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
@@ -109,6 +110,7 @@ def wager_post(round_: Round, *, seat: int, player: Player, amount: int, by: Use
     the hold on the player's account. The round must be locked and taking wagers."""
     # A player excluded while seated places no further wager (casino.exclusions).
     player_exclusion_check(player=player, doing="place a wager")
+    player_limits_check(player=player, amount=amount, gaming_day=round_.gaming_day)
     if not round_.table_rules.wager_allowed(amount):
         low, high = round_.table_rules.min_bet, round_.table_rules.max_bet
         cur = round_.currency
