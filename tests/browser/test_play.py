@@ -5,18 +5,16 @@ cards dragged into "2nd Highest" (House Way turns into Done, and back); Done; Ne
 Re-Bet, House Way; Clear. After each game the balance shown is the ledger's, and the game is
 a settled round with its one entry. A foul is refused in words and left to fix, the keyboard
 sets a hand without dragging, the deal is checked in the browser from the revealed seed, and
-the session's reminder shows and is dismissed.
+the reminder of time played (the players' frame's) shows over the game and is dismissed.
 
 With CASINO_DOC_SCREENSHOTS set, the settled game is also saved as
 docs/screenshots/player-table.png (the README shows it)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,6 @@ from django.conf import settings
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from casino import roles
@@ -344,34 +341,25 @@ def test_the_page_deals_the_worked_example_of_the_fairness_page(
     assert found["lucky"]["dice"] == [3, 3, 1]
 
 
-def test_the_session_reminder_shows_every_half_hour_and_is_dismissed(
+def test_the_reminder_of_time_played_shows_over_the_game_and_is_dismissed(
     screen_factory: Any, floor: dict[str, Any]
 ) -> None:
-    # given a session that started 31 minutes ago (the account's answer, /api/v1/me)
+    # (the players' pages' frame reminds every 30 minutes of the session: play/base.html)
     screen = signed_in(screen_factory, floor["user"])
     page = screen.page
-    started = (timezone.now() - timedelta(minutes=31)).isoformat()
-    me = {"id": floor["player"].pk, "name": "Greta",
-          "balance": {"posted": "500.00", "available": "500.00", "currency": "EUR"},
-          "limits": {}, "session": {"started_at": started, "minutes_played": 31,
-                                    "reminder_every_minutes": 30}}
-    page.route(re.compile(r".*/api/v1/me$"),
-               lambda route: route.fulfill(status=200, content_type="application/json",
-                                           body=json.dumps(me)))
-
-    # when the game screen opens, then the reminder says how long she has played
+    page.clock.install()
     screen.goto("/play/")
-    if page.locator("#play-reminder").count():
-        pytest.skip("the players' pages' frame (play/base.html) reminds on every page of theirs")
-    reminder = page.locator("#reminder")
+    expect(page.get_by_test_id("commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    reminder = page.locator("#play-reminder")
+    expect(reminder).to_be_hidden()
+
+    # when half an hour of the session has passed at the table
+    page.clock.fast_forward("30:05")
+
+    # then the reminder says how long she has played, and goes when dismissed
     expect(reminder).to_be_visible()
     expect(reminder).to_contain_text("You have been playing for 30 minutes")
-    expect(page.get_by_test_id("commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     screen.shot("reminder")
-
-    # and it goes when dismissed, and stays gone on the same half hour
-    reminder.get_by_role("button", name="Dismiss").click()
+    reminder.get_by_role("button", name="OK").click()
     expect(reminder).to_be_hidden()
-    screen.goto("/play/")
-    expect(page.get_by_test_id("commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
-    expect(reminder).to_be_hidden()
+    expect(page.get_by_role("button", name="Deal")).to_be_disabled()

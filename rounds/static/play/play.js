@@ -38,7 +38,7 @@
     limits: $("limits"), commitment: $("commitment"), clientSeed: $("client-seed"),
     revealed: $("revealed"), serverSeed: $("server-seed"), usedSeed: $("used-client-seed"),
     roundId: $("round-id"), check: $("check"), checkResult: $("check-result"),
-    cursor: $("chip-cursor"), reminder: $("reminder")
+    cursor: $("chip-cursor")
   };
 
   // --- Money: integer minor units inside, "10.00" at the API, "10.00 EUR" on the screen ---
@@ -408,7 +408,7 @@
       if (game.state === "dealt") say("Your game was dealt already: set your hand.");
       else say("Place your bet: pick a chip, then click the circle.");
     }, function (error) {
-      if (error.code === "game_in_play" && error.detail && error.detail.game) {
+      if (error.code === "game_unfinished" && error.detail && error.detail.game) {
         var id = typeof error.detail.game === "object" ? error.detail.game.id : error.detail.game;
         return call("GET", "/games/" + id).then(function (game) {
           take(game);
@@ -770,43 +770,8 @@
   el.check.addEventListener("click", checkDeal);
   window.playFairness = {deal: fairDeal, sha256Hex: sha256Hex, dealOrder: dealOrder};
 
-  // --- The session's reminder (every reminder_every_minutes of play, dismissible) ---------
-  var reminderTimer = null;
-  function reminders(me) {
-    // The players' pages' frame (play/base.html) may remind on every page of theirs: then
-    // that one reminder is the player's, not a second one here.
-    if (document.getElementById("play-reminder")) return;
-    var s = me && me.session;
-    if (!s || !s.reminder_every_minutes || !s.started_at) return;
-    var every = s.reminder_every_minutes * 60000;
-    var started = Date.parse(s.started_at);
-    if (isNaN(started)) return;
-    function schedule() {
-      var now = Date.now();
-      var played = Math.max(0, now - started);
-      var k = Math.floor(played / every);
-      var dismissed = Number(sessionStorage.getItem("play-reminder-dismissed") || 0);
-      if (k >= 1 && k > dismissed) show(k);
-      clearTimeout(reminderTimer);
-      reminderTimer = setTimeout(schedule, (k + 1) * every - played + 500);
-    }
-    function show(k) {
-      var minutes = Math.round(k * every / 60000);
-      var text = "You have been playing for " + (minutes >= 60 ? Math.floor(minutes / 60) + " h " +
-        (minutes % 60 ? minutes % 60 + " min" : "") : minutes + " minutes") +
-        ". Take a break if you need one; your account page shows your limits.";
-      el.reminder.querySelector("[data-reminder-text]").textContent = text;
-      el.reminder.dataset.k = String(k);
-      el.reminder.hidden = false;
-    }
-    schedule();
-  }
-  el.reminder.querySelector("[data-dismiss]").addEventListener("click", function () {
-    sessionStorage.setItem("play-reminder-dismissed", el.reminder.dataset.k || "0");
-    el.reminder.hidden = true;
-  });
-
-  // --- Start: the open tables, a game dealt already, the last wager, the reminder --------
+  // --- Start: the open tables, a game dealt already, the last wager ----------------------
+  // (The reminder of time played is the players' pages' frame's: play/base.html.)
   function start() {
     say("Opening the table…");
     Promise.all([call("GET", "/tables"), call("GET", "/games").catch(function () { return null; })])
@@ -835,7 +800,6 @@
         if (!S.table) { draw(); say("No table is open for you right now.", "refused"); return; }
         return openGame();
       }, function (error) { draw(); refused(error); });
-    call("GET", "").then(reminders, function () {});
   }
   start();
 })();
