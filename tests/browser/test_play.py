@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.contrib.auth.models import Permission, User
-from django.test import Client
-from django.urls import NoReverseMatch, reverse
+from django.contrib.auth.models import User
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from casino import roles
 from casino.models import Player
+from casino.player_logins import player_login_give
 from casino.selectors import player_balance
 from casino.services import player_deposit
 from casino.shared.templatetags.money import money_text
@@ -52,29 +51,17 @@ def floor(staff_user: Any) -> dict[str, Any]:
                                   deal_modes=["electronic"], min_bet=200, max_bet=10_000)
     player = make_player(name="Greta", currency="EUR", by=pit_boss)
     player_deposit(player_id=player.pk, amount=FUNDS, by=pit_boss)
-    # A player's login as the cage will give one (the players' login_give service to come):
-    # not staff, holding only casino.play_games.
-    user = User.objects.create_user(username="greta", password=PLAYER_PASSWORD)
-    user.user_permissions.add(Permission.objects.get(codename="play_games",
-                                                     content_type__app_label="casino"))
-    Player.objects.filter(pk=player.pk).update(user=user)
+    # her own login, given at the cage
+    clerk = staff_user(roles.CAGE, "cleo")
+    user = player_login_give(player_id=player.pk, username="greta", password=PLAYER_PASSWORD,
+                             by=clerk).user
     return {"table": table, "player": player, "user": user}
 
 
 def signed_in(screen_factory: Any, user: User, width: int = 1440, height: int = 900) -> Any:
-    """A tab signed in as the player: at the players' sign-in page where there is one, else
-    with the session Django's test client makes, as a cookie."""
+    """A tab signed in as the player, at the players' sign-in page."""
     screen = screen_factory(width=width, height=height)
-    try:
-        sign_in = reverse("console:play-login")
-    except NoReverseMatch:
-        client = Client()
-        client.force_login(user)
-        screen.page.context.add_cookies([
-            {"name": settings.SESSION_COOKIE_NAME, "url": screen.base_url,
-             "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-        return screen
-    screen.goto(sign_in)
+    screen.goto(reverse("console:play-login"))
     screen.page.get_by_label("Username").fill(user.get_username())
     screen.page.get_by_label("Password").fill(PLAYER_PASSWORD)
     screen.page.get_by_role("button", name="Sign in").click()
