@@ -24,7 +24,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from casino import roles
-from casino.models import Player
+from casino.models import Player, PlayerLimit
+from casino.player_limits import player_limits_set
 from casino.player_logins import player_login_give
 from casino.selectors import player_balance
 from casino.services import player_deposit
@@ -350,3 +351,39 @@ def test_the_reminder_of_time_played_shows_over_the_game_and_is_dismissed(
     reminder.get_by_role("button", name="OK").click()
     expect(reminder).to_be_hidden()
     expect(page.get_by_role("button", name="Deal")).to_be_disabled()
+
+
+def test_a_deal_past_her_own_limit_is_refused_in_words_and_the_chips_stay(
+    screen_factory: Any, floor: dict[str, Any]
+) -> None:
+    # given Greta's own daily wager limit of 20.00 EUR
+    player = floor["player"]
+    player_limits_set(player_id=player.pk, changes={PlayerLimit.Kind.WAGER_PER_DAY: 2_000},
+                      by=floor["user"])
+    screen = signed_in(screen_factory, floor["user"])
+    page = screen.page
+    screen.goto("/play/")
+    expect(page.locator("#game")).to_have_attribute("data-state", "betting")
+
+    # when she bets 25.00 EUR and presses Deal
+    chip(page, 25).dblclick()
+    page.get_by_role("button", name="Deal").click()
+
+    # then the service's refusal is shown in words; the chips stay, nothing was dealt or held
+    expect(page.get_by_test_id("message")).to_have_text(
+        "Your daily wager limit of 20.00 EUR leaves 20.00 EUR today: a wager of 25.00 EUR is "
+        "past it.")
+    expect(page.get_by_test_id("bet-amount")).to_have_text("25.00 EUR")
+    expect(page.get_by_test_id("balance")).to_have_text("475.00 EUR")
+    assert last_game(player).state == Round.State.BETTING
+    assert shown_balance(player) == "500.00 EUR"
+    screen.shot("limit-refused")
+
+    # and with the 25 chip taken back by a right click, two 10 chips deal 20.00 EUR
+    bet_circle(page).click(button="right")
+    expect(page.get_by_test_id("bet-amount")).to_have_text("")
+    chip(page, 10).dblclick()
+    chip(page, 10).dblclick()
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator("#felt .player-zone button.pcard")).to_have_count(7)
+    expect(page.get_by_test_id("balance")).to_have_text(shown_balance(player))

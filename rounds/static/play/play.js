@@ -569,7 +569,10 @@
   // The symbol beside the pointer shows the picked chip's value while it is over the felt.
   document.addEventListener("pointermove", function (event) {
     if (event.pointerType !== "mouse") return;
-    var over = el.felt.contains(event.target) && S.picked !== null && state() === "betting";
+    // Not over another button (a chip, Deal): the symbol would hide its label.
+    var button = event.target.closest && event.target.closest("button");
+    var over = el.felt.contains(event.target) && S.picked !== null && state() === "betting" &&
+      (!button || button === el.circle);
     el.cursor.hidden = !over;
     if (over) el.cursor.style.transform = "translate(" + (event.clientX + 14) + "px," + (event.clientY + 14) + "px)";
   });
