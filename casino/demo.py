@@ -3,6 +3,8 @@ its seats come from rounds.demo, which may use the round services)."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+
 from casino import roles
 from casino.models import Currency, Player
 from casino.services import player_account_open, player_create, player_deposit
@@ -25,6 +27,9 @@ DEMO_PASSWORDS: dict[str, tuple[str, str]] = {
 DEMO_PLAYERS: dict[str, int] = {"Anna": 50_000, "Bram": 30_000, "Chris": 20_000}
 CARD_ROOM_PLAYERS: dict[str, int] = {"Dora": 60_000, "Eli": 40_000, "Femke": 30_000}
 PROPOSITION_PLAYER = ("Golden Prop LLC", "GEGP-001234", 500_000)
+# A player with a login of her own, who plays the self-service table at /play/: name,
+# opening deposit, username, password (public on purpose: development only).
+GAME_PLAYER = ("Lena", 20_000, "lena", "lena-demo-2026")
 
 
 def seed_players(currency: str = Currency.EUR, players: dict[str, int] | None = None,
@@ -61,3 +66,14 @@ def _seeded(wanted: list[tuple[str, str, int]], currency: str,
         lines.append(f"player #{player.pk} {player.name}{kind}: "
                      f"{format_minor(balance.available, balance.currency)} {balance.currency}")
     return players, lines
+
+
+def seed_game_player(*, by: User) -> str:
+    """The demo's player with her own login (given by ``by``, the cage), funded; a line."""
+    from casino.player_logins import player_login_give
+
+    name, amount, username, password = GAME_PLAYER
+    (player,), (line,) = _seeded([(name, "", amount)], Currency.EUR)
+    if player.user_id is None:
+        player_login_give(player_id=player.pk, username=username, password=password, by=by)
+    return f"{line}, her own login {username} / {password} (the game at /play/)"

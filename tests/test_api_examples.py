@@ -21,15 +21,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.models import Player
-from casino.services import player_create, player_deposit, staff_create, token_create
+from casino.services import player_create, player_deposit, staff_create
 from casino.shared.gaming_day import gaming_day_of
 from ledger.models import Entry
 from ledger.services import account_get_or_create, entry_post
@@ -389,7 +387,12 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     # A player plays their own games at a self-service table: a setting of their own, one
     # of two cards low, then the house way.
     online = send(boss, "POST", "/api/v1/tables", "A self-service table")["id"]
-    gamer = _player_with_login("Lena")
+    # Anna signs in with the login the cage gave her.
+    signed_in = APIClient().post("/api/v1/auth/token", {"username": "anna.meyer",
+                                                        "password": "felt-and-tiles-2026"},
+                                 format="json")
+    gamer = APIClient()
+    gamer.credentials(HTTP_AUTHORIZATION=f"Token {signed_in.json()['token']}")
     assert gamer.get("/api/v1/me/tables").json()[0]["id"] == online
     game_path = "/api/v1/me/games/{game_id}"
     for bet, finish in (("Ten on the felt", "Both hands"), ("No client seed", "Two cards low"),
@@ -416,12 +419,8 @@ def day_at_the_tables(story: Story, clients: dict[str, APIClient]) -> None:
     send(boss, "POST", "/api/v1/gaming-days/close", "Close a gaming day")
     assert auditor.get("/api/v1/reports").status_code == 200
 
-    # Anna, signed in with her own login, sets her limits and excludes herself.
-    signed_in = APIClient().post("/api/v1/auth/token", {"username": "anna.meyer",
-                                                        "password": "felt-and-tiles-2026"},
-                                 format="json")
-    player = APIClient()
-    player.credentials(HTTP_AUTHORIZATION=f"Token {signed_in.json()['token']}")
+    # Anna sets her limits and excludes herself.
+    player = gamer
     for name in ("Lower the daily wager limit", "Both limits, the loss limit removed"):
         send(player, "PUT", "/api/v1/me/limits", name)
     send(player, "POST", "/api/v1/me/exclusions", "Six months away")
@@ -436,19 +435,6 @@ def _house_round_lost(table_id: int) -> None:
     services.wager_place(round_id=round_.pk, seat=1, amount=10_000, by=dealer)
     services.banker_set(round_id=round_.pk, house=True, by=dealer)
     services.round_settle(round_id=round_.pk, outcomes={"1": "loss"}, by=dealer)
-
-
-def _player_with_login(name: str) -> APIClient:
-    """A funded player with a login of their own, and a client holding its token."""
-    player = make_player(name=name)
-    player_deposit(player_id=player.pk, amount=50_000, reference="float", by=None)
-    user = get_user_model().objects.create_user(username=name.lower(),
-                                                password="a long passphrase 7")
-    user.user_permissions.add(Permission.objects.get(codename="play_games"))
-    Player.objects.filter(pk=player.pk).update(user=user)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user)[1]}")
-    return client
 
 
 def _user(username: str) -> Any:

@@ -226,7 +226,8 @@ class MyGameDealView(PlayerApiView):
         shown = reader.game_for(player_id=self.player_id(request), game_id=game_id)
         data = parse(GameDealIn, request.data, currency=shown.currency)
         games.game_deal(game_id=game_id, player_id=self.player_id(request),
-                        amount=data["amount"], client_seed=data["client_seed"], by=acting_user(request))
+                        amount=data["amount"], client_seed=data["client_seed"],
+                        by=acting_user(request))
         return _game(request, self, game_id)
 
 

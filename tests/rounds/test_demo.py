@@ -26,10 +26,12 @@ def test_the_demo_floor_seats_three_funded_players_and_loads_only_once(settings,
     assert Table.objects.get(name="Online 1").self_service
     assert {p.name: player_balance(p).available for p in Player.objects.all()} == {
         "Anna": 50_000, "Bram": 30_000, "Chris": 20_000, "Dora": 60_000, "Eli": 40_000,
-        "Femke": 30_000, "Golden Prop LLC": 500_000}
+        "Femke": 30_000, "Golden Prop LLC": 500_000, "Lena": 20_000}
     prop = Player.objects.get(name="Golden Prop LLC")
     assert (prop.kind, prop.licence) == ("proposition", "GEGP-001234")
-    assert Entry.objects.filter(kind="deposit").count() == 7
+    assert Entry.objects.filter(kind="deposit").count() == 8
+    lena = Player.objects.get(name="Lena")
+    assert lena.user is not None and lena.user.check_password("lena-demo-2026")
     assert "dealer-demo-2026" in first
     assert "Card room 1" in first and "licence GEGP-001234" in first
     assert "Online 1" in first and "/play/" in first

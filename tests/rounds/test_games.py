@@ -13,14 +13,16 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from casino import roles
 from casino.models import Player
+from casino.player_logins import player_login_give
 from casino.selectors import player_balance
-from casino.services import player_deposit, token_create
+from casino.services import player_deposit, staff_create, token_create
 from casino.shared.errors import ValidationFailed
 from ledger.models import Entry, Line
 from rounds import paigow, services
@@ -75,13 +77,14 @@ def doc_player_cards(deck: list[str], dice: list[int], *, first_stack: str) -> l
 
 def player_client(player: Player) -> APIClient:
     """A login for the player, as the cage gives one, and a client holding its token."""
-    user = User.objects.create_user(username=f"p{player.pk}", password="A long passphrase 7")
-    user.user_permissions.add(Permission.objects.get(codename="play_games"))
-    Player.objects.filter(pk=player.pk).update(user=user)
-    _, token = token_create(user=user)
+    cage = User.objects.filter(groups__name=roles.CAGE).first() or \
+        staff_create(username="cage-clerk", role=roles.CAGE)[0]
+    given = player_login_give(player_id=player.pk, username=f"p{player.pk}",
+                              password="A long passphrase 7", by=cage)
+    _, token = token_create(user=given.user)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    client.user = user  # type: ignore[attr-defined]
+    client.user = given.user  # type: ignore[attr-defined]
     return client
 
 

@@ -1,7 +1,8 @@
 """`manage.py seed_demo`: a small demo floor for development (idempotent).
 
 A casino table and a card room, each with three players with funds, a proposition player
-funded to bank in the card room, and one staff user per role with a known password.
+funded to bank in the card room, a self-service table and a player with her own login to
+play it at /play/, and one staff user per role with a known password.
 Running it again changes nothing. It refuses to run unless DJANGO_DEBUG is on (or --force),
 because the demo passwords are printed and public.
 """
@@ -16,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from casino import roles
-from casino.demo import DEMO_PASSWORDS
+from casino.demo import DEMO_PASSWORDS, seed_game_player
 from casino.services import staff_create
 from rounds.demo import seed_floor
 
@@ -41,6 +42,7 @@ class Command(BaseCommand):
                 staff_create(username=username, role=role, password=password,
                              superuser=(username == "admin"))
             summary = seed_floor(by=User.objects.get(username="pitboss"))
+            summary.append(seed_game_player(by=User.objects.get(username="cage")))
         self.stdout.write(self.style.SUCCESS("Demo floor ready."))
         for line in summary:
             self.stdout.write(f"  {line}")
