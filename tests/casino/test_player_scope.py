@@ -190,7 +190,10 @@ def test_every_console_and_admin_page_answers_a_players_session_403(session_clie
         if answer.status_code != 403:
             refused[route.name] = answer.status_code
         else:
-            assert "Your account and your games are at /play/" in answer.content.decode()
+            page = answer.content.decode()
+            assert "Your account and your games are at /play/" in page
+            # The way back is the player's game, not the staff's floor.
+            assert 'href="/play/">Back to your game' in page
     assert refused == {}
 
 

@@ -117,8 +117,14 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def _html_error(request: HttpRequest | None, status_code: int, title: str,
                 message: str) -> HttpResponse:
-    context = {"title": title, "message": message}
+    from casino.shared.api.permissions import is_player
+
     try:
+        # A player's way back is their own game; staff's the floor.
+        player = is_player(getattr(request, "user", None))
+        context = {"title": title, "message": message,
+                   "back_url": "/play/" if player else "/",
+                   "back_words": "Back to your game" if player else "Back to the floor"}
         body: str = render_to_string("console/error.html", context, request=request)
     except Exception:  # a broken request or database must not hide the error page itself
         logger.exception("rendering the %s page failed", status_code)
