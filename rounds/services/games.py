@@ -26,6 +26,7 @@ from django.utils import timezone
 from casino.exclusions import player_exclusion_check
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
+from rounds.errors import FoulRefused
 from rounds.locks import game_any_lock, game_lock, player_seating_lock, table_lock
 from rounds.models import GAME_SEAT, GameSeed, Round
 from rounds.paigow import fairness
@@ -132,8 +133,17 @@ def game_done(*, game_id: int, player_id: int, by: User,
     (hand_set and round_settle take the same lock again in this transaction)."""
     game = game_lock(game_id=game_id, player_id=player_id)
     round_require_state(game, Round.State.DEALT, doing="set your hand")
-    hand_set(round_id=game.pk, position=GAME_POSITION, by=by, high=high, low=low,
-             house_way=house_way)
+    try:
+        hand_set(round_id=game.pk, position=GAME_POSITION, by=by, high=high, low=low,
+                 house_way=house_way)
+    except FoulRefused as foul:
+        # Said in the game's own words (the German seed's "Highest" and "2nd Highest"): there
+        # is no dealer to re-set the hand, the player sets it again.
+        two, five = foul.detail.get("low", ""), foul.detail.get("high", "")
+        raise FoulRefused(
+            f"Foul: your 2nd Highest hand ({two}) outranks your Highest hand ({five}). "
+            "The five cards must make the higher hand: move other cards into 2nd Highest, "
+            "or press House Way.", detail=foul.detail) from foul
     return round_settle(round_id=game.pk, by=by)
 
 

@@ -219,7 +219,8 @@ def test_a_foul_is_refused_in_words_and_the_hand_stays_to_fix(online, make_gamer
     refused = client.post(f"/api/v1/me/games/{game['id']}/done", {"low": foul}, format="json")
     assert refused.status_code == 400
     error = refused.json()["error"]
-    assert error["code"] == "foul_setting" and "hand" in error["message"]
+    assert error["code"] == "foul_setting"
+    assert error["message"].startswith("Foul: your 2nd Highest hand (")
     assert Round.objects.get(pk=game["id"]).state == Round.State.DEALT
     _ok(client.post(f"/api/v1/me/games/{game['id']}/done", {"house_way": True}, format="json"))
 
