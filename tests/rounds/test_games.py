@@ -451,3 +451,22 @@ def test_the_pit_sees_a_self_service_table_s_games_in_play(online, make_gamer, p
     round_page = browser.get(f"/rounds/{game['id']}/")
     assert round_page.status_code == 200
     assert "secret until the game is over" in round_page.content.decode()
+
+
+def test_a_table_s_day_report_counts_its_games_from_their_settlements(online, make_gamer):
+    from casino.shared.gaming_day import gaming_day_of
+    from reports.play import table_day_report
+
+    player, client = make_gamer()
+    for _ in range(3):
+        game_id = _settled_game(client, online)
+        _ok(client.post(f"/api/v1/me/games/{game_id}/done", {"house_way": True},
+                        format="json"))
+    day = table_day_report(table_id=online.pk, gaming_day=gaming_day_of())
+    parties = list(RoundParty.objects.filter(round__table=online, player=player))
+    assert day.rounds_settled == 3 and day.rounds_house_banked == 3
+    assert day.handle == 1500
+    assert day.commission_players == sum(p.commission for p in parties)
+    # The house won what the player lost (commission included), as the ledger moved it.
+    assert day.house_win_house_banked + day.commission_players == \
+        -sum(p.result for p in parties)
