@@ -49,6 +49,14 @@ def played_rounds_rewritten(rounds: QuerySet[Any], **changes: Any) -> int:
     return changed
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        # A test that migrates the schema back and forth (the executor fixture) takes tens
+        # of seconds: `make test` runs it, `make test-fast` leaves it out.
+        if "executor" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def executor() -> Iterator[MigrationExecutor]:
     """Django's migration executor, for a test that migrates back to see a migration run;

@@ -32,6 +32,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.browser)
+            # A real Chromium per test, one at a time: `make test` runs them, `make
+            # test-fast` leaves them out (they alone take minutes).
+            item.add_marker(pytest.mark.slow)
             # One browser at a time: two Chromiums on two cores make both flaky and slow.
             item.add_marker(pytest.mark.xdist_group("browser"))
 

@@ -250,6 +250,7 @@ def test_a_pit_boss_allows_results_only_in_the_admin(default_table):
     assert "Deal modes: electronic, physical → electronic, results" in history
 
 
+@pytest.mark.slow  # migrates back and forth
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_existing_tables_and_gives_them_the_default_modes(pit_boss):
     # given a table made before the setting existed
