@@ -65,6 +65,10 @@ def to_minor(value: str | int | Decimal, currency: str) -> int:
         if not _DECIMAL.fullmatch(value):
             raise _refuse(value, "An amount must look like 160 or 160.50")
         whole, _, fraction = value.lstrip("-").partition(".")
+        if len(whole.lstrip("0")) > 30:
+            # Far beyond MAX_MINOR, and past Python's limit on digits int() reads.
+            raise _refuse(value[:40] + ("…" if len(value) > 40 else ""),
+                          "The amount is too large")
         if len(fraction) > digits:
             raise _refuse(value, f"{currency} amounts have at most {digits} decimals")
         minor = int(whole) * 10**digits + int(fraction.ljust(digits, "0") or 0)
