@@ -120,23 +120,31 @@ def player_limits(*, player_id: int, at: datetime | None = None) -> dict[str, Li
 
 # --- the one check --------------------------------------------------------------------------
 
-def player_limits_check(*, player: Player, amount: int, gaming_day: date) -> None:
+def player_limits_check(*, player: Player, amount: int, gaming_day: date,
+                        banking: bool = False) -> None:
     """Refuse (409 ``limit_reached``) a wager of ``amount`` that would bring the gaming
     day's wagers past the player's daily wager limit, or whose loss would bring the day's
-    loss past their daily loss limit (counting the wagers of rounds still in play as lost,
-    so wagers in two rounds not settled yet cannot pass it together). It reads the day
-    without locking the player: two wagers of one player committed at the same instant (a
-    live seat and their own game) could each pass it on the same reading."""
+    loss past their daily loss limit (counting what is at stake in rounds still in play as
+    lost, so two rounds not settled yet cannot pass it together). ``banking``: the player
+    banks a round and ``amount`` is the most the bank can lose (its cover); a bank is no
+    wager, so only the loss limit applies.
+
+    A player with a limit has their row locked (FOR NO KEY UPDATE, after the round's and the
+    seat's locks, before the accounts': rounds.locks' order) before the day is read, so two
+    wagers of one player at once (a live seat and their own game) queue and the second reads
+    the first."""
     if player.user_id is None:
         # Only the player's own login sets limits (player_limits_set), and a login once
         # given is never taken away (casino.player_logins): a player without one has none,
         # and a wager at a live table reads nothing more for it.
         return
     limits = player_limits(player_id=player.pk)
-    wager_limit = limits[PlayerLimit.Kind.WAGER_PER_DAY].amount
+    wager_limit = None if banking else limits[PlayerLimit.Kind.WAGER_PER_DAY].amount
     loss_limit = limits[PlayerLimit.Kind.LOSS_PER_DAY].amount
     if wager_limit is None and loss_limit is None:
         return
+    list(Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
+         .values_list("pk", flat=True))
     played = player_played_day(player=player, gaming_day=gaming_day)
     for kind, limit, used in ((PlayerLimit.Kind.WAGER_PER_DAY, wager_limit, played.wagered),
                               (PlayerLimit.Kind.LOSS_PER_DAY, loss_limit,
@@ -144,14 +152,15 @@ def player_limits_check(*, player: Player, amount: int, gaming_day: date) -> Non
         if limit is not None and used + amount > limit:
             cur = player.currency
             left = max(limit - used, 0)
+            what = (f"banking this round puts {money_text(amount, cur)} at stake, past it"
+                    if banking else f"a wager of {money_text(amount, cur)} is past it")
             raise LimitReached(
                 f"Your {WORDS[kind]} of {money_text(limit, cur)} leaves "
-                f"{money_text(left, cur)} today: a wager of {money_text(amount, cur)} is "
-                "past it.",
+                f"{money_text(left, cur)} today: {what}.",
                 detail={"player": player.pk, "limit": kind,
                         "amount": format_minor(limit, cur), "left": format_minor(left, cur),
                         "wager": format_minor(amount, cur), "currency": cur,
-                        "gaming_day": gaming_day.isoformat()})
+                        "banking": banking, "gaming_day": gaming_day.isoformat()})
 
 
 # --- setting them ---------------------------------------------------------------------------

@@ -11,7 +11,10 @@ can never wait on each other in a cycle.
   3. seats: taking and leaving one; a wager or the bank locks its player's seat
      (``seat_lock``, ``seats_lock``); then, seating a player, the player's row
      (``player_seating_lock``), which two tables seating one player both take, as does a
-     player opening their own game (after the table's lock: one game in play per player);
+     player opening their own game (after the table's lock, and after the round of their
+     game it voids: one game in play per player), and a wager or a bank of a player with
+     daily limits of their own (``casino.player_limits.player_limits_check``, after the
+     round's and the seat's locks);
   4. a drop count being confirmed or refused by its witness, explained or corrected
      (``drop_count_lock``);
   5. ledger accounts, in primary-key order, every account a step touches at once

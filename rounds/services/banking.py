@@ -10,6 +10,7 @@ from typing import Protocol
 
 from django.contrib.auth.models import User
 
+from casino.player_limits import player_limits_check
 from casino.shared.errors import Conflict
 from casino.shared.money import format_minor
 from ledger import services as ledger
@@ -50,6 +51,10 @@ def banker_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> None:
     required = banker_cover_required(wagers=[w.amount for w in wagers],
                                      house_stake=round_.house_stake,
                                      co_banking=round_.table_rules.co_banking)
+    # A player's own daily loss limit holds when they bank too: the cover is what the bank
+    # may lose (casino.player_limits).
+    player_limits_check(player=round_.banker_player, amount=required,
+                        gaming_day=round_.gaming_day, banking=True)
     account = accounts.player_account(round_.banker_player)
     available = account_balance(account_id=account.pk).available
 
@@ -163,6 +168,9 @@ def card_room_cover_hold(round_: Round, wagers: Sequence[Wager], by: User) -> No
     # (account, amount, memo, who in words, what the hold is for)
     wanted: list[tuple[int, int, str, str, str]] = []
     if round_.banker_player is not None:
+        # The player-dealer's own daily loss limit holds on what their bank may lose.
+        player_limits_check(player=round_.banker_player, amount=bank.player_dealer_required,
+                            gaming_day=round_.gaming_day, banking=True)
         account = accounts.player_account(round_.banker_player)
         wanted.append((account.pk, bank.player_dealer_required,
                        "player-dealer's cover and fee", "the player-dealer", "bank"))

@@ -15,7 +15,7 @@ never says that a game of someone else exists.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -27,7 +27,13 @@ from casino.exclusions import player_exclusion_check
 from casino.shared.errors import Conflict, NotFound, ValidationFailed
 from casino.shared.gaming_day import gaming_day_of
 from rounds.errors import FoulRefused
-from rounds.locks import game_any_lock, game_lock, player_seating_lock, table_lock
+from rounds.locks import (
+    game_any_lock,
+    game_lock,
+    player_seating_lock,
+    round_lock,
+    table_lock,
+)
 from rounds.models import GAME_SEAT, GameSeed, Round
 from rounds.paigow import fairness
 from rounds.services.play import banker_set, hand_set, round_deal, wager_post
@@ -65,6 +71,14 @@ def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
                        detail={"table": table.pk})
     if not table.is_open:
         raise Conflict(f"{table.name} is closed", code="table_closed", detail={"table": table.pk})
+    # A game of theirs left before the bet at another table gives way (voided: nothing was
+    # bet). Its round is locked before the player's row, in rounds.locks' order: a deal of
+    # that game, which locks the player's row after its round (their limits), cannot wait on
+    # us while we wait on it.
+    left = (Round.objects.filter(player_id=player_id, state=Round.State.BETTING)
+            .exclude(table=table).values_list("pk", flat=True).first())
+    if left is not None and round_lock(left).state == Round.State.BETTING:
+        round_void(round_id=left, by=by, reason=f"left before the bet for a game at {table.name}")
     player = player_seating_lock(player_id)
     if player is None:
         raise NotFound(f"no player #{player_id}")
@@ -74,14 +88,9 @@ def game_open(*, table_id: int, player_id: int, by: User) -> GameOpened:
                        f"{player.currency}", code="wrong_currency",
                        detail={"table": table.pk, "currency": table.currency})
     in_play = Round.objects.filter(player=player, state__in=Round.State.OPEN).first()
-    if in_play is not None and in_play.state == Round.State.BETTING:
-        if in_play.table_id == table.pk:
-            return GameOpened(in_play, created=False)
-        # Nothing is bet or held before the deal: a game left for another table is voided
-        # (its seed then shows, as any game's that is over), not kept in the way.
-        round_void(round_id=in_play.pk, by=by,
-                   reason=f"left before the bet for a game at {table.name}")
-        in_play = None
+    if in_play is not None and in_play.state == Round.State.BETTING \
+            and in_play.table_id == table.pk:
+        return GameOpened(in_play, created=False)
     if in_play is not None:
         raise Conflict(f"Your game #{in_play.pk} is still in play: finish it first.",
                        code="game_unfinished", detail={"game": in_play.pk})
@@ -111,7 +120,8 @@ def game_deal(*, game_id: int, player_id: int, amount: int, by: User,
     if not isinstance(client_seed, str) or len(client_seed) > CLIENT_SEED_MAX:
         raise ValidationFailed(f"A client seed is up to {CLIENT_SEED_MAX} characters.",
                                detail={"fields": {"client_seed": [f"at most {CLIENT_SEED_MAX}"]}})
-    assert game.player is not None  # game_lock found it by its player
+    if game.player is None:  # game_lock finds a game by its player: never so
+        raise NotFound(f"You have no game #{game_id}.", detail={"game": game_id})
     # Written while the game takes the bet: the database refuses it once dealt (0026).
     seed = GameSeed.objects.get(round=game)
     if seed.client_seed != client_seed:
@@ -147,14 +157,15 @@ def game_done(*, game_id: int, player_id: int, by: User,
     return round_settle(round_id=game.pk, by=by)
 
 
-def games_abandoned(*, now: object = None) -> list[int]:
-    """The games dealt and left unfinished longer than ``SELF_SERVICE_FINISH_AFTER_MINUTES``:
-    their wagers stay held until someone finishes them."""
-    cutoff = (now or timezone.now()) - timedelta(  # type: ignore[operator]
+def games_abandoned(*, now: datetime | None = None) -> list[int]:
+    """The games dealt more than ``SELF_SERVICE_FINISH_AFTER_MINUTES`` ago (timed from the
+    deal, not the opening: a game may wait for its bet as long as the player likes) and not
+    finished: their wagers stay held until someone finishes them."""
+    cutoff = (now or timezone.now()) - timedelta(
         minutes=settings.SELF_SERVICE_FINISH_AFTER_MINUTES)
     return list(Round.objects.filter(player__isnull=False, state=Round.State.DEALT,
-                                     opened_at__lt=cutoff).order_by("pk")
-                .values_list("pk", flat=True))
+                                     events__kind="dealt", events__at__lt=cutoff)
+                .order_by("pk").values_list("pk", flat=True).distinct())
 
 
 @transaction.atomic
@@ -168,7 +179,8 @@ def game_finish_abandoned(*, game_id: int) -> Round:
         raise NotFound(f"no self-service game #{game_id}")
     if game.state != Round.State.DEALT:
         return game  # finished meanwhile by its player
-    assert game.player is not None and game.player.user is not None
+    if game.player is None or game.player.user is None:
+        raise NotFound(f"game #{game_id} has no player with a login to finish it for")
     by = game.player.user
     round_event_add(game, "finished_for_player", by,
                     after_minutes=settings.SELF_SERVICE_FINISH_AFTER_MINUTES)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from casino import roles
 from casino.exclusions import player_exclusion_on
+from casino.models import PlayerLimit
 from casino.player_limits import player_limits
 from casino.player_logins import SESSION_STARTED, player_login_give
 from casino.services import player_deposit, staff_create
@@ -141,3 +142,17 @@ def test_wrong_passwords_at_the_players_sign_in_lock_it_out_like_staffs(anna):
     assert statuses == [200] * 4 + [429]
     assert browser.post("/play/login/", {"username": "anna", "password": PASSWORD}
                         ).status_code == 429
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "-1.00", "1.001", "NaN", "1e400", "a\x00"])
+def test_a_malformed_limit_on_the_account_page_is_shown_in_words(browser, value):
+    answer = browser.post("/play/account/limits/", {"limits-wager_per_day": value,
+                                                    "limits-loss_per_day": ""})
+    assert answer.status_code in (200, 400), answer.status_code
+    assert not PlayerLimit.objects.exists()
+
+
+@pytest.mark.parametrize("value", ["forever", "x" * 10_000, "a\x00", ""])
+def test_a_malformed_exclusion_on_the_account_page_is_shown_in_words(browser, value):
+    answer = browser.post("/play/account/exclude/", {"exclude-period": value})
+    assert answer.status_code in (200, 400), answer.status_code

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from casino import roles
 from casino.models import Player
+from casino.player_logins import player_login_give
 from casino.selectors import player_balance
-from casino.services import player_deposit, staff_create
+from casino.services import player_deposit, staff_create, token_create
 from rounds import services
 from rounds.models import Table
 from tests.players import make_player
@@ -145,3 +147,33 @@ def dutch_seed(dealer, table, seat_player) -> DutchSeed:
                                                  "3": "win", "4": "win"}})
     return DutchSeed(table=table, banker=banker, players=players, warm_up=warm_up,
                      round_id=round_id, gaming_day=body["gaming_day"])
+
+
+# --- a player's own games (tests/rounds/test_games*.py) -------------------------------------
+
+def player_client(player: Player) -> APIClient:
+    """A login for the player, as the cage gives one, and a client holding its token."""
+    cage = User.objects.filter(groups__name=roles.CAGE).first() or \
+        staff_create(username="cage-clerk", role=roles.CAGE)[0]
+    given = player_login_give(player_id=player.pk, username=f"p{player.pk}",
+                              password="A long passphrase 7", by=cage)
+    _, token = token_create(user=given.user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    client.user = given.user  # type: ignore[attr-defined]
+    return client
+
+
+@pytest.fixture
+def online(make_table) -> Table:
+    return make_table(name="Online 1", self_service=True, deal_modes=["electronic"])
+
+
+@pytest.fixture
+def make_gamer(pit_boss) -> Callable[..., tuple[Player, APIClient]]:
+    def make(name: str = "Lena", funds: int = 50_000) -> tuple[Player, APIClient]:
+        player = make_player(name=name, by=pit_boss)
+        player_deposit(player_id=player.pk, amount=funds, by=pit_boss)
+        return player, player_client(player)
+
+    return make

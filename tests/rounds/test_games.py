@@ -7,22 +7,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
 from datetime import timedelta
 from itertools import combinations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino import roles
-from casino.models import Player
-from casino.player_logins import player_login_give
 from casino.selectors import player_balance
-from casino.services import player_deposit, staff_create, token_create
 from casino.shared.errors import ValidationFailed
 from ledger.models import Entry, Line
 from rounds import paigow, services
@@ -30,7 +25,6 @@ from rounds.errors import SeatProblem
 from rounds.models import GameSeed, Round, RoundEvent, RoundParty, Table
 from rounds.services import games
 from rounds.tasks import games_finish_abandoned_task
-from tests.players import make_player
 
 SEED = bytes(range(32))  # docs/fairness.md's worked example
 
@@ -74,34 +68,6 @@ def doc_player_cards(deck: list[str], dice: list[int], *, first_stack: str) -> l
 
 
 # --- the floor -------------------------------------------------------------------------------
-
-def player_client(player: Player) -> APIClient:
-    """A login for the player, as the cage gives one, and a client holding its token."""
-    cage = User.objects.filter(groups__name=roles.CAGE).first() or \
-        staff_create(username="cage-clerk", role=roles.CAGE)[0]
-    given = player_login_give(player_id=player.pk, username=f"p{player.pk}",
-                              password="A long passphrase 7", by=cage)
-    _, token = token_create(user=given.user)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    client.user = given.user  # type: ignore[attr-defined]
-    return client
-
-
-@pytest.fixture
-def online(make_table) -> Table:
-    return make_table(name="Online 1", self_service=True, deal_modes=["electronic"])
-
-
-@pytest.fixture
-def make_gamer(pit_boss) -> Callable[..., tuple[Player, APIClient]]:
-    def make(name: str = "Lena", funds: int = 50_000) -> tuple[Player, APIClient]:
-        player = make_player(name=name, by=pit_boss)
-        player_deposit(player_id=player.pk, amount=funds, by=pit_boss)
-        return player, player_client(player)
-
-    return make
-
 
 def _ok(response: Any, status: int = 200) -> Any:
     assert response.status_code == status, response.content
@@ -319,9 +285,14 @@ def test_a_game_left_after_the_deal_is_finished_by_the_house_way(online, make_ga
     game = _ok(client.post("/api/v1/me/games", {"table": online.pk}, format="json"), 201)
     _ok(client.post(f"/api/v1/me/games/{game['id']}/deal", {"amount": "5.00"}, format="json"))
     assert games.games_abandoned() == []
-    Round.objects.filter(pk=game["id"]).update(opened_at=timezone.now() - timedelta(hours=1))
-    assert games.games_abandoned() == [game["id"]]
-    assert games_finish_abandoned_task() == 1
+    # Timed from the deal, not the opening: a game may wait for its bet.
+    Round.objects.filter(pk=game["id"]).update(opened_at=timezone.now() - timedelta(hours=2))
+    assert games.games_abandoned() == []
+    later = timezone.now() + timedelta(minutes=31)
+    assert games.games_abandoned(now=later) == [game["id"]]
+    assert games.games_abandoned(now=timezone.now() + timedelta(minutes=29)) == []
+    assert games_finish_abandoned_task() == 0  # dealt just now: still the player's to set
+    games.game_finish_abandoned(game_id=game["id"])
     finished = _ok(client.get(f"/api/v1/me/games/{game['id']}"))
     assert finished["state"] == "settled" and finished["hand"]["set_by"] == "house_way"
     assert player_balance(player).held == 0
@@ -409,7 +380,6 @@ def test_staff_see_a_game_with_its_seeds_as_the_player_does(online, make_gamer,
 
 
 def test_no_one_but_its_player_plays_a_game(online, make_gamer, staff_client):
-    from casino import roles
 
     dealer, boss = staff_client(roles.DEALER), staff_client(roles.PIT_BOSS)
     _, client = make_gamer()
