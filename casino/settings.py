@@ -447,7 +447,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 # The previous gaming day is closed at this local hour (rounds.gaming_day_close): after
 # the day's start hour, so the night's last rounds are settled by then.
-# A self-service game dealt and left unfinished this long is finished by the house way
+# A self-service game left unfinished this long after its deal is finished by the house way
 # (rounds.services.games), so its wager is not held for ever.
 SELF_SERVICE_FINISH_AFTER_MINUTES = env.int("SELF_SERVICE_FINISH_AFTER_MINUTES", default=30)
 GAMING_DAY_CLOSE_HOUR = env.int("GAMING_DAY_CLOSE_HOUR", default=(GAMING_DAY_START_HOUR + 1) % 24)
