@@ -87,6 +87,7 @@ def floor(db):
 @pytest.mark.parametrize(("method", "url"), ENDPOINTS)
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 @given(body=bodies)
 def test_no_body_makes_a_write_endpoint_fail_with_a_server_error(api_client, floor, method,
                                                                  url, body):

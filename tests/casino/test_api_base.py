@@ -56,6 +56,7 @@ def test_an_amount_leaves_as_a_decimal_string_in_the_currency():
     assert out == {"amount": "160.50"}
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 @pytest.mark.django_db
 def test_a_malformed_wager_and_a_malformed_deposit_get_the_same_answer(dealer_client,
                                                                        cage_client):
@@ -79,6 +80,7 @@ def test_a_malformed_wager_and_a_malformed_deposit_get_the_same_answer(dealer_cl
         assert "at most 2 decimals" in error["message"]
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 @pytest.mark.django_db
 def test_one_view_needs_a_permission_per_method(dealer_client, pit_boss_client):
     # requires("rounds.view_table", POST="rounds.add_table"): the dealer reads tables...

@@ -19,6 +19,7 @@ def test_health_answers_ok_without_authentication(api_client):
     assert response.json() == {"status": "ok", "database": "ok", "version": VERSION}
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 def test_health_answers_503_naming_the_database_when_it_is_down():
     # given the service configured for a PostgreSQL port where nothing listens
     env = dict(

@@ -97,6 +97,7 @@ def test_the_lock_expires_after_the_cool_off(api_client, boss):
     assert token_login(api_client, PASSWORD).status_code == 200
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 def test_the_token_endpoint_is_throttled_per_address(api_client, boss, caplog):
     caplog.set_level(logging.WARNING, logger="casino.shared.auth")
     # 20 a minute by default; right passwords count too (spraying uses many usernames)
@@ -117,6 +118,7 @@ def test_the_token_endpoint_is_throttled_per_address(api_client, boss, caplog):
     assert any(r.getMessage().startswith("login throttled") for r in caplog.records)
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 def test_a_forwarded_for_header_does_not_move_the_throttles_address(api_client, boss):
     # given a client that names a new address in X-Forwarded-For at each attempt, from one
     # connection (REMOTE_ADDR), with no trusted proxy configured (the default)

@@ -35,6 +35,7 @@ def _document(kind: str, seed: DutchSeed) -> Document:
                            made_by="audrey (auditor)", made_at=timezone.now())
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_kind_renders_the_columns_of_its_one_spec_in_every_format(dutch_seed, kind):
     document = _document(kind, dutch_seed)

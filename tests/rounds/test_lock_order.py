@@ -303,6 +303,7 @@ def test_a_player_cannot_leave_while_their_wager_or_bank_is_being_placed(
     no_hold_for_a_player_who_left(table, player, round_)
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 @pytest.mark.parametrize("step", ["wager", "bank"])
 def test_leaving_and_placing_at_once_never_leave_a_hold_for_a_player_who_left(
     betting, pit_boss, step

@@ -39,6 +39,7 @@ def _urls(table_id: int, round_id: int) -> list[str]:
             f"/tables/{table_id}/settings/"]
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 def test_garbage_posted_to_every_step_is_never_a_server_error(pit_boss, table, seat_player):
     seat_player(table, 1)
     round_ = services.round_open(table_id=table.pk, by=pit_boss)

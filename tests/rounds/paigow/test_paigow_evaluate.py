@@ -226,6 +226,7 @@ def _assert_same_order(pairs: list[tuple[tuple, int]]) -> None:
     assert values == sorted(values)
 
 
+@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 @pytest.mark.parametrize("wheel", WHEELS)
 def test_a_large_random_sample_ranks_exactly_as_the_reference(wheel: str) -> None:
     rng = random.Random(20240601)
