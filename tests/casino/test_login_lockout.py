@@ -10,7 +10,9 @@ from knox.models import AuthToken
 
 from casino.services import staff_create
 
-pytestmark = pytest.mark.django_db
+# Dozens of logins each, against the lockout and the throttles: `make test` (and CI) runs
+# them, `make test-fast` leaves them out.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 PASSWORD = "a-long-boss-pass-42"
 
@@ -97,7 +99,6 @@ def test_the_lock_expires_after_the_cool_off(api_client, boss):
     assert token_login(api_client, PASSWORD).status_code == 200
 
 
-@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 def test_the_token_endpoint_is_throttled_per_address(api_client, boss, caplog):
     caplog.set_level(logging.WARNING, logger="casino.shared.auth")
     # 20 a minute by default; right passwords count too (spraying uses many usernames)
@@ -118,7 +119,6 @@ def test_the_token_endpoint_is_throttled_per_address(api_client, boss, caplog):
     assert any(r.getMessage().startswith("login throttled") for r in caplog.records)
 
 
-@pytest.mark.slow  # seconds of fuzzing, sampling or waiting: make test runs it
 def test_a_forwarded_for_header_does_not_move_the_throttles_address(api_client, boss):
     # given a client that names a new address in X-Forwarded-For at each attempt, from one
     # connection (REMOTE_ADDR), with no trusted proxy configured (the default)
