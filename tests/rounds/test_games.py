@@ -440,3 +440,29 @@ def test_a_table_s_day_report_counts_its_games_from_their_settlements(online, ma
     # The house won what the player lost (commission included), as the ledger moved it.
     assert day.house_win_house_banked + day.commission_players == \
         -sum(p.result for p in parties)
+
+
+# Statements per step of a game through the player's API (token auth, the player's
+# permission, the step, the game read back). Measured 21, 42 and 32 (a push posts no entry
+# and takes fewer), 10 for a read; a step that grows past these is a regression to look at.
+GAME_STEP_STATEMENTS = {"open": 21, "deal": 42, "done": 32, "get": 10}
+
+
+def test_a_games_steps_keep_to_their_statements(online, make_gamer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, client = make_gamer()
+    counted = {}
+    steps = [("open", "post", "/api/v1/me/games", {"table": online.pk}),
+             ("deal", "post", "/api/v1/me/games/{id}/deal", {"amount": "5.00"}),
+             ("done", "post", "/api/v1/me/games/{id}/done", {"house_way": True}),
+             ("get", "get", "/api/v1/me/games/{id}", None)]
+    game_id = None
+    for name, method, path, body in steps:
+        with CaptureQueriesContext(connection) as queries:
+            answer = getattr(client, method)(path.format(id=game_id), body, format="json")
+        assert answer.status_code in (200, 201), answer.content
+        game_id = answer.json()["id"]
+        counted[name] = len(queries)
+    assert all(counted[n] <= GAME_STEP_STATEMENTS[n] for n in counted), counted
