@@ -18,6 +18,15 @@ the gap to the service's rate is the service's own part of an entry (Python, Dja
 driver). Before each measurement both
 sides start from vacuumed tables: pgbench vacuums its own, this script the ledger's.
 
+Then the lock waits (issue 37), 8 clients again, each run sampled by a process of its own that
+reads pg_stat_activity every 10 ms for the posting backends (found by the application_name
+each client sets): the share of samples in which a posting backend waits on a heavyweight
+lock (wait_event_type 'Lock'), and for each wait, from pg_locks, what it waits on (the chain
+head, an account row, a relation's extension). The disjoint run gives each client accounts of
+its own, one table's bankroll and its players, as eight tables would: any wait left there is
+on a row every table shares. The mixed run (any player at any table, as above) beside it, for
+information. The share is reported, not asserted.
+
 The server is the one the project uses (DATABASE_URL, or the embedded server under .data/pg).
 Target (the project's): at least half of pgbench's rate at each client count.
 """
@@ -33,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -43,6 +53,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 os.environ["DATABASE_POOL"] = "false"
 
 import django  # noqa: E402
+import psycopg  # noqa: E402
 
 django.setup()
 
@@ -51,10 +62,12 @@ from django.conf import settings  # noqa: E402
 settings.DEBUG = False  # no query log: measure the service, not Django's debugging aids
 from django.db import connection, connections  # noqa: E402
 
-from bench._scratch import scratch_database  # noqa: E402
+from bench._scratch import database_url, scratch_database  # noqa: E402
 
 PLAYERS = 1_000
 TABLES = 10
+CLIENT = "ledger_bench client "  # application_name of a posting connection, then its number
+SAMPLE_EVERY = 0.010  # seconds between two reads of pg_stat_activity
 
 
 def _setup_ledger() -> tuple[list[int], list[int]]:
@@ -76,8 +89,12 @@ def _client(seconds: float, players: list[int], tables: list[int], seed: int,
     from ledger.services import entry_post
 
     connections.close_all()  # never share the parent's socket
+    # Named, so that the sampler tells the posting backends from every other one.
+    connection.settings_dict["OPTIONS"] = {**connection.settings_dict["OPTIONS"],
+                                           "application_name": f"{CLIENT}{seed}"}
     rng = random.Random(seed)
-    entry_post(kind="warmup", memo="", by=None, lines=[(tables[0], -1), (tables[1], 1)])
+    # On the client's own accounts, as its entries: a disjoint run's clients share none.
+    entry_post(kind="warmup", memo="", by=None, lines=[(players[0], -1), (tables[0], 1)])
     while time.time() < start:
         time.sleep(0.001)
     posted, deadline = 0, start + seconds
@@ -105,19 +122,147 @@ def _vacuumed() -> None:
     connections.close_all()
 
 
-def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[int]) -> float:
+def _posted(accounts: Sequence[tuple[list[int], list[int]]], seconds: float,
+            sample: bool = False) -> tuple[float, dict]:
+    """Entries/s of one client process per (players, tables) pair, each posting between its
+    own; with ``sample``, what the sampler saw meanwhile (_sampler), else {}."""
     _vacuumed()
+    clients = len(accounts)
     results: multiprocessing.Queue = multiprocessing.Queue()
     start = time.time() + 1.0 + 0.1 * clients  # every client connected before the clock
     workers = [multiprocessing.Process(target=_client,
                                        args=(seconds, players, tables, seed, start, results))
-               for seed in range(clients)]
+               for seed, (players, tables) in enumerate(accounts)]
+    seen: multiprocessing.Queue = multiprocessing.Queue()
+    if sample:
+        workers.append(multiprocessing.Process(
+            target=_sampler, args=(database_url(), start, start + seconds, seen)))
     for worker in workers:
         worker.start()
-    total = sum(results.get() for _ in workers)
+    total = sum(results.get() for _ in range(clients))
+    waits = seen.get() if sample else {}
     for worker in workers:
         worker.join()
-    return total / seconds
+    return total / seconds, waits
+
+
+def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[int]) -> float:
+    return _posted([(players, tables)] * clients, seconds)[0]
+
+
+# --- lock waits -------------------------------------------------------------------------------
+# A backend waiting for a row another transaction locked first waits on that transaction's id
+# (wait_event 'transactionid') while holding the row's tuple lock; the next ones wait on the
+# tuple lock itself ('tuple'). Either way the pid's tuple lock in pg_locks names the row.
+# A wait without a tuple lock (PostgreSQL waits so when it follows a row to its newer version,
+# or in an index's unique check) names no row; what the awaited transaction holds is named
+# instead: with accounts disjoint, the chain head is the only row two postings both want.
+# One statement reads it all, the rows too, as the holder may commit a moment later: an
+# account by its version's place (visible until its locker commits a newer one), the chain
+# head by its locker (xmax). pg_locks is read only for a backend that waits (a one-time
+# filter), as reading it holds every lock partition for a moment.
+_SAMPLE = """
+SELECT a.pid, a.wait_event_type, a.wait_event,
+       (SELECT json_agg(json_build_object(
+                   'type', l.locktype, 'granted', l.granted,
+                   'relation', l.relation::regclass::text,
+                   'account', CASE WHEN l.locktype = 'tuple'
+                                    AND l.relation = 'ledger_account'::regclass
+                              THEN (SELECT c.kind FROM ledger_account c
+                                     WHERE c.ctid = ('(' || l.page || ',' || l.tuple || ')')::tid)
+                              END,
+                   'holds_head', l.locktype = 'transactionid'
+                                 AND EXISTS (SELECT 1 FROM ledger_chainhead h
+                                              WHERE h.xmax = l.transactionid)))
+          FROM pg_locks l
+         WHERE a.wait_event_type = 'Lock' AND l.pid = a.pid
+           AND (NOT l.granted OR l.locktype = 'tuple'))
+  FROM pg_stat_activity a
+ WHERE a.datname = current_database() AND a.application_name LIKE %s"""
+_ACCOUNT_KINDS = {"player": "a player's account", "table_bankroll": "a table's bankroll"}
+
+
+def _waited_on(locks: list[dict]) -> str:
+    """The row (or other object) one waiting backend waits for, from its pg_locks rows."""
+    row = next((lock for lock in locks if lock["type"] == "tuple"), None)
+    if row is not None:
+        relation, kind = row["relation"], row["account"]
+        if relation == "ledger_chainhead":
+            return "the chain head (ledger_chainhead's one row)"
+        if relation == "ledger_account":
+            return "an account row" if kind is None else \
+                _ACCOUNT_KINDS.get(kind, f"a {kind} account")
+        return f"a row of {relation}"
+    waited = next((lock for lock in locks if not lock["granted"]), None)
+    if waited is None:
+        return "(over before pg_locks was read)"
+    locktype, relation = waited["type"], waited["relation"]
+    if locktype == "extend":
+        return f"extending {relation}"
+    if locktype == "relation":
+        return f"the table {relation}"
+    if locktype == "transactionid":
+        if waited["holds_head"]:
+            return "the end of a posting that holds the chain head (no row named)"
+        return "the end of another transaction (no row named)"
+    return locktype
+
+
+def _sampler(url: str, start: float, deadline: float, results: multiprocessing.Queue) -> None:
+    """Every SAMPLE_EVERY from ``start`` to ``deadline``: which posting backends wait on a
+    heavyweight lock, and on what. Puts the counts on ``results``."""
+    samples = waiting_samples = backends = waits = 0
+    on: Counter[str] = Counter()
+    first = last = 0.0
+    with psycopg.connect(url, autocommit=True, application_name="ledger_bench sampler") as db, \
+            db.cursor() as cursor:
+        while time.time() < start:
+            time.sleep(0.001)
+        tick = first = time.time()
+        while tick < deadline:
+            last = time.time()
+            cursor.execute(_SAMPLE, [f"{CLIENT}%"])
+            posting = cursor.fetchall()
+            waiting = [(event, locks or []) for _, kind, event, locks in posting
+                       if kind == "Lock"]
+            samples += 1
+            backends += len(posting)
+            if waiting:
+                waiting_samples += 1
+                waits += len(waiting)
+                for event, locks in waiting:
+                    on[f"{_waited_on(locks)}, {event}"] += 1
+            tick += SAMPLE_EVERY
+            # Late (a busy machine), the next sample is taken now, never a burst to catch up.
+            tick = max(tick, time.time())
+            time.sleep(max(0.0, tick - time.time()))
+    results.put({"samples": samples, "waiting_samples": waiting_samples, "backends": backends,
+                 "waits": waits, "on": on,
+                 "every_ms": 1000 * (last - first) / max(1, samples - 1)})
+
+
+def lock_waits(clients: int, seconds: float, players: list[int],
+               tables: list[int]) -> tuple[tuple[float, dict], tuple[float, dict]]:
+    """(entries/s, what the sampler saw) of the disjoint run, then of the mixed run."""
+    per = len(players) // len(tables)
+    own = [(players[k * per:(k + 1) * per], [tables[k]]) for k in range(clients)]
+    return (_posted(own, seconds, sample=True),
+            _posted([(players, tables)] * clients, seconds, sample=True))
+
+
+def _waits_lines(rate: float, seen: dict) -> list[str]:
+    lines = [f"{rate:.0f} entries/s; {seen['samples']} samples, {seen['every_ms']:.1f} ms "
+             f"apart; {seen['waits'] / max(1, seen['samples']):.2f} of "
+             f"{seen['backends'] / max(1, seen['samples']):.0f} posting backends waiting "
+             "in an average sample"]
+    total = sum(seen["on"].values())
+    lines += [f"    on {what}: {100 * n / total:.0f} % of the waits"
+              for what, n in seen["on"].most_common()]
+    return lines
+
+
+def _share(seen: dict) -> float:
+    return 100 * seen["waiting_samples"] / max(1, seen["samples"])
 
 
 def _pgbench_args(database: str) -> list[str]:
@@ -179,6 +324,8 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--repeat", type=int, default=2,
                         help="alternate ledger and pgbench this many times; best of each")
+    parser.add_argument("--wait-clients", type=int, default=8, choices=range(1, TABLES + 1),
+                        metavar=f"1..{TABLES}", help="clients of the lock-wait runs")
     options = parser.parse_args()
 
     scratch = f"ledger_bench_{os.getpid()}"
@@ -219,6 +366,15 @@ def main() -> int:
                              f"{1000 / ledger - 1000 / alone:.3f} ms the service's own "
                              "(Python, Django, the driver)")
         print("\n".join(split))
+        n = options.wait_clients
+        (rate, seen), (mixed_rate, mixed) = lock_waits(n, options.seconds, players, tables)
+        print(f"lock waits, {n} clients: {_share(seen):.1f} % of samples")
+        print(f"  each client on one table's bankroll and its {PLAYERS // TABLES} players: "
+              + "\n".join(_waits_lines(rate, seen)))
+        print(f"  mixed, for information (any of {PLAYERS} players at any of {TABLES} "
+              f"tables): {_share(mixed):.1f} % of samples; "
+              + "\n".join(_waits_lines(mixed_rate, mixed)))
+        print("  the line (issue 37): at most 2 % in the disjoint run; reported, not asserted")
         from ledger.verify import ledger_verify
 
         report = ledger_verify()
