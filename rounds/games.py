@@ -139,6 +139,16 @@ def game_for(*, player_id: int, game_id: int) -> GameView:
     return _view(game, player_balance(player_get(player_id=player_id)))
 
 
+def game_currency(*, player_id: int, game_id: int) -> str:
+    """The currency the player's game reads an amount in (one statement); another
+    player's game is not found, as everywhere."""
+    currency = (Round.objects.filter(pk=game_id, player_id=player_id)
+                .values_list("currency", flat=True).first())
+    if currency is None:
+        raise NotFound(f"You have no game #{game_id}.", detail={"game": game_id})
+    return currency
+
+
 def games_of(*, player_id: int, limit: int = GAMES_LISTED) -> list[GameView]:
     """The player's latest games, the newest first."""
     balance = player_balance(player_get(player_id=player_id))

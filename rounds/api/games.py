@@ -223,8 +223,8 @@ class MyGameDealView(PlayerApiView):
                                  "(`limit_reached`), excluded (`player_excluded`), or the game "
                                  "is dealt already (`wrong_state`)."})})
     def post(self, request: Request, game_id: int) -> Response:
-        shown = reader.game_for(player_id=self.player_id(request), game_id=game_id)
-        data = parse(GameDealIn, request.data, currency=shown.currency)
+        currency = reader.game_currency(player_id=self.player_id(request), game_id=game_id)
+        data = parse(GameDealIn, request.data, currency=currency)
         games.game_deal(game_id=game_id, player_id=self.player_id(request),
                         amount=data["amount"], client_seed=data["client_seed"],
                         by=acting_user(request))
