@@ -143,6 +143,9 @@ def game_done(*, game_id: int, player_id: int, by: User,
     (hand_set and round_settle take the same lock again in this transaction)."""
     game = game_lock(game_id=game_id, player_id=player_id)
     round_require_state(game, Round.State.DEALT, doing="set your hand")
+    if house_way and (high is not None or low is not None):
+        raise ValidationFailed("Either your own setting or the house way, not both.",
+                               detail={"fields": {"house_way": ["not with high or low"]}})
     try:
         hand_set(round_id=game.pk, position=GAME_POSITION, by=by, high=high, low=low,
                  house_way=house_way)

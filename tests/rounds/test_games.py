@@ -466,3 +466,15 @@ def test_a_games_steps_keep_to_their_statements(online, make_gamer):
         game_id = answer.json()["id"]
         counted[name] = len(queries)
     assert all(counted[n] <= GAME_STEP_STATEMENTS[n] for n in counted), counted
+
+
+def test_a_setting_and_the_house_way_at_once_are_refused_at_every_door(online, make_gamer):
+    player, client = make_gamer()
+    game_id = _settled_game(client, online)
+    with pytest.raises(ValidationFailed, match="not both"):
+        games.game_done(game_id=game_id, player_id=player.pk, by=client.user,
+                        low=["AS", "KS"], house_way=True)
+    refused = client.post(f"/api/v1/me/games/{game_id}/done",
+                          {"low": ["AS", "KS"], "house_way": True}, format="json")
+    assert refused.status_code == 400
+    assert Round.objects.get(pk=game_id).state == Round.State.DEALT
