@@ -21,6 +21,9 @@ RUNTIME_ARGS = $(RUNTIME_ROLE) $(if $(RUNTIME_PASSWORD),--password '$(RUNTIME_PA
 AS_RUNTIME = url="$$($(BIN)/python manage.py runtime_role_url $(RUNTIME_ARGS))" && \
 	echo "==> connecting to the database as the role $(RUNTIME_ROLE) (made by make runtime-role)" && \
 	DATABASE_OWNER_URL="$${DATABASE_OWNER_URL:-$${DATABASE_URL:-}}" DATABASE_URL="$$url"
+# run and serve start the ledger's sealer beside the server (without Celery beat nothing else
+# seals; with it, two sealers take turns) and stop it when the server stops.
+SEALING = sh docker/with-sealer.sh $(BIN)/python
 # make serve: gunicorn with DEBUG off. Plain HTTP on HOST:PORT unless SERVE_TLS=true (behind a
 # proxy that terminates TLS: then HTTPS redirects, secure cookies and HSTS, as in production).
 SERVE_WORKERS ?= 2
@@ -101,14 +104,14 @@ run: demo runtime-role
 	@echo "  Log in with a demo user above; get a token with"
 	@echo "    curl -s -X POST http://$(HOST):$(PORT)/api/v1/auth/token -H 'Content-Type: application/json' -d '{\"username\": \"dealer\", \"password\": \"dealer-demo-2026\"}'"
 	@echo ""
-	@$(AS_RUNTIME) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@$(AS_RUNTIME) $(SEALING) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # A production-like start without Docker (docker/ has the same with containers).
 serve: runtime-role static
 	@echo ""
 	@echo "  Console:   http://$(HOST):$(PORT)/   (DEBUG off, gunicorn, $(SERVE_WORKERS) workers)"
 	@echo ""
-	@$(AS_RUNTIME) $(SERVE_ENV) $(BIN)/gunicorn casino.wsgi:application \
+	@$(AS_RUNTIME) $(SERVE_ENV) $(SEALING) $(BIN)/gunicorn casino.wsgi:application \
 		--bind $(HOST):$(PORT) --workers $(SERVE_WORKERS) --access-logfile -
 
 worker: migrate
@@ -128,6 +131,7 @@ test-slow: db
 
 # The service's role can log in and read the whole ledger, and owns nothing (CI runs it).
 roles-check: runtime-role
+	@$(AS_RUNTIME) $(BIN)/python manage.py ledger_seal
 	@$(AS_RUNTIME) $(BIN)/python manage.py ledger_verify
 	@$(AS_RUNTIME) $(BIN)/python manage.py check --deploy --tag database_role --fail-level WARNING
 

@@ -7,6 +7,7 @@ README's configuration table. Nothing secret has a default unless ``DJANGO_DEBUG
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 from datetime import timedelta
@@ -157,6 +158,15 @@ if env.bool("DATABASE_POOL", default=True):
     _db["ENGINE"] = "casino.shared.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
+# The ledger's sealer (ledger.services.ledger_seal) runs every LEDGER_SEAL_EVERY_SECONDS;
+# ledger_verify calls an entry left unsealed longer than LEDGER_SEAL_WITHIN_SECONDS a
+# failure. Its checkpoints are signed with LEDGER_CHECKPOINT_KEY (derived from the secret
+# key when unset): whoever holds the database but not the key cannot write one.
+LEDGER_SEAL_EVERY_SECONDS = env.float("LEDGER_SEAL_EVERY_SECONDS", default=10.0)
+LEDGER_SEAL_WITHIN_SECONDS = env.int("LEDGER_SEAL_WITHIN_SECONDS", default=60)
+LEDGER_CHECKPOINT_KEY = env.str("LEDGER_CHECKPOINT_KEY", default="") or hashlib.sha256(
+    f"ledger-checkpoint:{SECRET_KEY}".encode()).hexdigest()
+
 # A replica the reports read from (casino/shared/db_router.py); unset, they read the default
 # database like everything else. Tests use the default database.
 DATABASE_REPORTS_URL = env.str("DATABASE_REPORTS_URL", default="")
@@ -460,6 +470,8 @@ CELERY_BEAT_SCHEDULE = {
                          "schedule": crontab(hour=GAMING_DAY_CLOSE_HOUR, minute=0)},
     # A self-service game left unfinished after its deal is finished by the house way.
     "finish-abandoned-games": {"task": "rounds.games_finish_abandoned", "schedule": 300.0},
+    # Entries are hashed into blocks after commit (ledger.services.ledger_seal).
+    "seal-ledger": {"task": "ledger.seal", "schedule": LEDGER_SEAL_EVERY_SECONDS},
 }
 if CELERY_TASK_ALWAYS_EAGER and "celery" not in Path(sys.argv[0]).name:
     print(

@@ -21,10 +21,11 @@ class LedgerConfig(AppConfig):
         # A hold only ever gets its resolution (ledger.services); the trigger says which.
         "ledger_hold": Privileges(update=("status", "captured_amount", "entry_id",
                                           "resolved_at", "resolved_by_id")),
-        # The append statement moves the head; its trigger says how.
-        "ledger_chainhead": Privileges(update=("seq", "last_entry_id", "last_hash",
-                                               "prev_hash")),
+        # Blocks are appended by the sealer (its trigger computes them), checkpoints by
+        # ledger_verify; neither ever changes.
+        "ledger_block": APPEND_ONLY,
+        "ledger_checkpoint": APPEND_ONLY,
     }
     # The functions the service calls (ledger/migrations/0009), its only EXECUTE grants.
     runtime_functions: ClassVar[tuple[str, ...]] = (
-        "ledger_entry_post", "ledger_hold_place", "ledger_holds_release")
+        "ledger_entry_post", "ledger_hold_place", "ledger_holds_release", "ledger_seal")

@@ -1,5 +1,20 @@
-"""The entries' hash chain: what is hashed, and how.
+"""The ledger's hash chain: what is hashed, and how.
 
+Entries are sealed after commit into numbered blocks (ledger_seal; docs/ledger.md). A block
+hashes, in order, the previous block's hash, its number, how many entries it holds and one
+digest per entry, the entries taken in ``(txid, id)`` order::
+
+    block_hash = sha256(prev_hash "\nblock=" n "\nentries=" k "\n" digest_1 "\n" ... digest_k)
+    digest     = sha256(entry_content)
+
+where an entry's content is its header ``id``, ``txid`` and ``at`` then its body (below).
+PostgreSQL computes both when a block is sealed (ledger_guard_block); ``ledger_verify``
+recomputes them here from the stored rows. Changing any field of a sealed entry, removing
+or inserting one, or changing, removing or reordering a block breaks the chain from that
+block on.
+
+Before blocks, each entry was chained as it was posted, and those entries are blocks of one
+entry each, numbered by their ``seq``, whose hash is the entry's own, computed as follows.
 Each entry's ``hash`` is SHA-256 over the previous entry's hash, a newline, and the entry's
 canonical content: one ``name=value`` line per field that means something, text fields
 length-prefixed so no value can imitate the next field, lines sorted::
@@ -15,10 +30,7 @@ length-prefixed so no value can imitate the next field, lines sorted::
     reason=0:
     lines=1:-16000,7:16000
 
-``seq`` is the entry's place in the chain. PostgreSQL computes the header (id, seq, time)
-and the hash while it holds the chain head, from the body the service built here
-(ledger.services); ``ledger_verify`` recomputes everything from the stored rows. Changing any
-field, or removing, inserting or reordering entries, breaks the chain from that entry on.
+``seq`` is the entry's place in that chain (and its block's number now).
 """
 
 from __future__ import annotations
@@ -65,3 +77,23 @@ def canonical(*, entry_id: int, seq: int, created_at: datetime, kind: str, memo:
 
 def entry_hash(prev_hash: str, content: bytes) -> str:
     return hashlib.sha256(prev_hash.encode() + b"\n" + content).hexdigest()
+
+
+def stamp(*, entry_id: int, txid: int, created_at: datetime) -> str:
+    """A sealed entry's header: its transaction takes the place of the chain position."""
+    at = created_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return f"id={entry_id}\ntxid={txid}\nat={at}\n"
+
+
+def entry_digest(*, entry_id: int, txid: int, created_at: datetime, kind: str, memo: str,
+                 ref: str, created_by_id: int | None, reverses_id: int | None, reason: str,
+                 lines: Iterable[tuple[int, int]]) -> str:
+    content = (stamp(entry_id=entry_id, txid=txid, created_at=created_at)
+               + body(kind=kind, memo=memo, ref=ref, created_by_id=created_by_id,
+                      reverses_id=reverses_id, reason=reason, lines=lines))
+    return hashlib.sha256(content.encode()).hexdigest()
+
+
+def block_hash(prev_hash: str, n: int, digests: list[str]) -> str:
+    text = f"{prev_hash}\nblock={n}\nentries={len(digests)}\n" + "\n".join(digests)
+    return hashlib.sha256(text.encode()).hexdigest()

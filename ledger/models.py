@@ -22,10 +22,15 @@ Design overview
   per entry, and once more for a line added to an entry that already existed); triggers
   refuse UPDATE and DELETE of entries and lines, any change to a resolved hold, and any
   change to an account's identity (kind, currency, ref, allow_negative).
-- Tamper evidence: each entry stores the SHA-256 of its canonical content (ledger.chain) and
-  of the previous entry's hash; ``manage.py ledger_verify`` recomputes the chain and every
-  cached balance. ``ChainHead``, a single row, remembers the last entry's hash: posting locks
-  it to append, so entries are chained one at a time, each with its ``seq``.
+- Tamper evidence: entries are sealed after commit, in numbered ``Block`` rows, by the
+  sealer (``ledger_seal``): each block hashes its entries' canonical content (ledger.chain)
+  in a gap-free order, ``(txid, id)``, with the previous block's hash. Posting takes no lock
+  shared by unrelated accounts: an entry records only the transaction that posted it
+  (``txid``), and the sealer seals only entries whose transactions can no longer be
+  overtaken by an earlier one (PostgreSQL's snapshot ``xmin`` says which). The entries
+  chained one at a time before blocks (each with its ``seq`` and ``hash``) are blocks of one
+  entry each, numbered by their ``seq``. ``manage.py ledger_verify`` recomputes the blocks
+  and every cached balance, from its last signed ``Checkpoint`` unless asked for all.
 """
 
 from __future__ import annotations
@@ -104,20 +109,25 @@ class Entry(models.Model):
     reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="reversed_by")
     reason = models.TextField(blank=True, default="")
-    # Place in the hash chain, given while the chain head is locked (ids are drawn earlier).
-    seq = models.BigIntegerField(unique=True)
-    prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64)
+    # The transaction that posted it (pg_current_xact_id(), set by ledger_entry_post and
+    # checked by a trigger): with the id, its place in the sealed blocks. Null only for the
+    # entries chained one at a time before blocks, which keep their place (seq) and hashes.
+    txid = models.BigIntegerField(null=True, editable=False)
+    seq = models.BigIntegerField(unique=True, null=True, editable=False)
+    prev_hash = models.CharField(max_length=64, null=True, editable=False)  # noqa: DJ001
+    hash = models.CharField(max_length=64, null=True, editable=False)  # noqa: DJ001
 
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "entries"
-        # Few indexes: each is written by every posting, under the chain head's lock.
-        # created_at: a period's entries (statements, the trial balance as of a moment,
-        # a day's reversals in the day's report) without reading the whole ledger. ref: a
+        # Few indexes: each is written by every posting. (txid, id): the sealer's and
+        # ledger_verify's order, and what is left to seal. created_at: a period's entries
+        # (statements, the trial balance as of a moment, a day's reversals in the day's
+        # report) without reading the whole ledger. ref: a
         # round's or a player's entries, always by equality, so a plain index (db_index on a
         # CharField would add a second, LIKE-prefix one, which nothing uses).
-        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["ref"])]
+        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["ref"]),
+                   models.Index(fields=["txid", "id"], name="ledger_entry_sealing_order")]
         permissions = [("reverse_entry", "Can reverse a ledger entry")]
         constraints = [
             models.CheckConstraint(condition=Q(reverses__isnull=True) | ~Q(reason=""),
@@ -194,25 +204,53 @@ class Hold(models.Model):
                 f"{self.account.currency} on account #{self.account_id} ({self.status})")
 
 
-class ChainHead(models.Model):
-    """The single row naming the newest entry of the hash chain.
+class Block(models.Model):
+    """A sealed block: the entries after the previous block's last one, up to and including
+    ``(last_txid, last_entry_id)`` in ``(txid, id)`` order, hashed with the previous block's
+    hash (ledger.chain.block_hash). Made only by ``ledger_seal``; its trigger
+    (``ledger_guard_block``) computes ``entries``, ``prev_hash`` and ``hash`` itself, refuses
+    a block that does not follow its predecessor or that reaches an entry whose transaction
+    could still be overtaken, and refuses any change or deletion.
 
-    Posting an entry appends it in one statement that locks this row, gives the entry the
-    next ``seq``, computes its hash from ``last_hash`` and moves the head to it; the lock is
-    held to commit, so two entries never claim the same predecessor.
+    A block with no ``last_txid`` is an entry of the chain kept before blocks: block ``n``
+    is the entry whose ``seq`` was ``n``, with that entry's hash, so anchors written down
+    then (``SEQ:HASH``) name the same point now.
     """
 
-    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
-    seq = models.BigIntegerField(default=0)
-    last_entry_id = models.BigIntegerField(null=True)
-    last_hash = models.CharField(max_length=64)
-    # The hash before last_hash: what the appending statement returns as the entry's prev_hash.
-    prev_hash = models.CharField(max_length=64, default="")
+    n = models.BigIntegerField(primary_key=True)
+    last_txid = models.BigIntegerField(null=True)
+    last_entry_id = models.BigIntegerField()
+    entries = models.IntegerField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+    sealed_at = models.DateTimeField()
 
     class Meta:
+        ordering = ["n"]
         constraints = [
-            models.CheckConstraint(condition=Q(id=1), name="ledger_chainhead_single_row"),
+            models.CheckConstraint(condition=Q(entries__gte=1), name="ledger_block_not_empty"),
+            models.CheckConstraint(condition=Q(last_txid__isnull=False) | Q(entries=1),
+                                   name="ledger_block_chained_entry_alone"),
         ]
 
     def __str__(self) -> str:
-        return f"chain head at entry #{self.last_entry_id} (seq {self.seq})"
+        return f"block {self.n} ({self.entries} entries)"
+
+
+class Checkpoint(models.Model):
+    """A block ``ledger_verify`` checked, with every account's line total through it, signed
+    with ``LEDGER_CHECKPOINT_KEY``: the next verify starts after it (ledger.verify). The
+    signature is what makes it a starting point: a row written without the key is ignored."""
+
+    block_n = models.BigIntegerField()
+    hash = models.CharField(max_length=64)
+    # {account id: the sum of its lines through the block}, as text keys (JSON).
+    balances = models.JSONField()
+    verified_at = models.DateTimeField()
+    signature = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"checkpoint at block {self.block_n}"

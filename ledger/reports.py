@@ -18,15 +18,16 @@ from django.utils import timezone
 from casino.shared.db import read_snapshot
 from casino.shared.errors import NotFound
 from ledger import chain
-from ledger.models import Account, ChainHead, Entry, Hold, Line
+from ledger.models import Account, Block, Hold, Line
 from ledger.selectors import Statement, account_statement
 from ledger.verify import ledger_verify
 
 
 @dataclass(frozen=True)
 class ChainPoint:
-    """Where the hash chain stood: the entry at ``seq`` had ``hash`` (0 and the genesis
-    hash before the first entry). What ``ledger_verify --expect SEQ:HASH`` checks."""
+    """Where the sealed chain stood: block ``seq`` had ``hash`` (0 and the genesis hash
+    before the first block). What ``ledger_verify --expect N:HASH`` checks. Before blocks,
+    entry ``seq`` n was chained alone; it is block n now, so the number means the same."""
 
     seq: int
     hash: str
@@ -37,14 +38,13 @@ class ChainPoint:
 
 
 def chain_point(*, as_of: datetime | None = None) -> ChainPoint:
-    """The chain's head now (or at a moment not yet past), or its last entry posted at or
-    before ``as_of``."""
-    if as_of is None or as_of >= timezone.now():
-        # The head row names the newest entry: one row, whatever the ledger's length.
-        head = ChainHead.objects.values_list("seq", "last_hash").first()
-        return ChainPoint(seq=head[0], hash=head[1]) if head else ChainPoint(0, chain.GENESIS)
-    last = (Entry.objects.filter(created_at__lte=as_of).order_by("-seq")
-            .values_list("seq", "hash").first())
+    """The newest sealed block now, or the newest sealed at or before ``as_of``. Entries
+    are sealed within a minute or so of their commit (ledger_seal): a point taken for a
+    moment just past may not cover that moment's last entries yet."""
+    blocks = Block.objects.order_by("-n")
+    if as_of is not None and as_of < timezone.now():
+        blocks = blocks.filter(sealed_at__lte=as_of)
+    last = blocks.values_list("n", "hash").first()
     return ChainPoint(seq=last[0], hash=last[1]) if last else ChainPoint(0, chain.GENESIS)
 
 

@@ -204,8 +204,9 @@ def account_statement(*, account_id: int, since: datetime | None = None,
     """The account's statement for a period, in three queries whatever its length.
 
     A period is cut by the entries' time (the database clock at posting); inside it the
-    movements run in the hash chain's order (``seq``), which is the order they were committed
-    in, so the running balance is the one each movement actually left behind.
+    movements run in entry id order, which on one account is the order they were committed
+    in (ledger_entry_post draws the id once it holds the account's lock, and keeps the lock
+    to commit), so the running balance is the one each movement actually left behind.
     """
     account = account_get(account_id=account_id)
     before = Line.objects.filter(account_id=account_id)
@@ -219,7 +220,7 @@ def account_statement(*, account_id: int, since: datetime | None = None,
         period = period.filter(entry__created_at__gte=since)
     if until is not None:
         period = period.filter(entry__created_at__lt=until)
-    rows = period.order_by("entry__seq", "id").values_list(
+    rows = period.order_by("entry_id", "id").values_list(
         "entry_id", "entry__created_at", "entry__kind", "entry__memo", "entry__ref", "amount")
     balance = opening
     lines = []
@@ -235,8 +236,8 @@ def account_statement(*, account_id: int, since: datetime | None = None,
 
 def account_balance_after(*, account_id: int, entry_id: int) -> int:
     """The account's posted balance just after the entry (its lines and every earlier
-    one's, in the chain's order): the "balance after" a receipt prints."""
+    one's on this account, which come before it in id order, as in account_statement):
+    the "balance after" a receipt prints."""
     return Line.objects.filter(
-        account_id=account_id,
-        entry__seq__lte=Entry.objects.filter(pk=entry_id).values("seq")[:1],
+        account_id=account_id, entry_id__lte=entry_id,
     ).aggregate(total=Coalesce(Sum("amount"), 0))["total"]

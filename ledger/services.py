@@ -9,23 +9,20 @@ under its locks, and every trigger of the ledger still judges what it writes.
 Locking, always in this order, so two movements can never wait on each other in a cycle:
   1. the entry being reversed (reversals only; a transaction-level advisory lock);
   2. every account the movement touches, in primary-key order (``account_lock``);
-  3. the holds it settles, in primary-key order;
-  4. the chain head (ledger_chainhead's single row), taken by the function's last statement,
-     which appends the entry, and held to commit, because each entry's hash includes the
-     previous entry's.
-A caller that posts several entries in one transaction, or places a hold and then posts an
-entry, should first lock the union of their accounts with ``account_lock``; otherwise its
-second movement would take account locks while already holding the chain lock or another
-account's, out of the order above.
-
-The ledger needs READ COMMITTED (Django's default): the UPDATE that locks the chain head must
-read the head as committed by the lock's previous holder, not as of an older snapshot.
+  3. the holds it settles, in primary-key order.
+Nothing else: no row shared by unrelated accounts is locked, so two movements on disjoint
+accounts never wait for each other. The entry is hashed after commit, into a block, by the
+sealer (``ledger_seal`` below). A caller that posts several entries in one transaction, or
+places a hold and then posts an entry, should first lock the union of their accounts with
+``account_lock``; otherwise its second movement would take account locks while already
+holding another account's, out of the order above.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -211,8 +208,7 @@ def _call(statement: str, params: list[int | str | None], *,
     """Run one of the ledger's functions; its refusals become the domain's errors.
 
     Alone (autocommit), the statement is its own transaction: locks, checks, writes, the
-    deferred guards and the commit happen in one round trip, and the chain head is held only
-    from the function's last statement to that commit. Inside a caller's transaction it runs
+    deferred guards and the commit happen in one round trip. Inside a caller's transaction it runs
     in a savepoint, so a refusal leaves the caller's transaction usable; without one
     (``savepoint=False``) a refusal marks the caller's transaction for rollback, as any
     failed statement inside ``atomic`` does. ``account``: as for _refusal.
@@ -256,7 +252,7 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
     funds held for a wager can pay that wager.
 
     One call of ledger_entry_post (ledger/migrations/0009, 0013), which takes the locks in
-    the order of this module's docstring, checks, settles, and appends to the chain last.
+    the order of this module's docstring, checks, settles, and writes the entry last.
 
     Inside a caller's transaction the call runs in a savepoint, so the caller may catch a
     refusal and go on. ``savepoint=False`` is for a caller whose transaction ends with any
@@ -271,7 +267,7 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
     by_id = by.pk if by is not None else None
     reverses_id = reverses.pk if reverses is not None else None
     try:
-        ((entry_id, created_at, seq, prev_hash, entry_hash),) = _call(_ENTRY_POST, [
+        ((entry_id, created_at),) = _call(_ENTRY_POST, [
             kind, memo, ref, by_id, reverses_id, reason, _array(a for a, _ in checked),
             _array(m for _, m in checked), _array(sorted(set(settle_holds)))],
             savepoint=savepoint)
@@ -284,9 +280,9 @@ def entry_post(*, kind: str, memo: str, lines: Sequence[tuple[int, int]], by: Us
                            code="already_reversed",
                            detail={"entry_id": reverses_id}) from None
         raise
-    entry = Entry(pk=entry_id, seq=seq, kind=kind, memo=memo, ref=ref, created_at=created_at,
-                  created_by_id=by_id, reverses=reverses, reason=reason, prev_hash=prev_hash,
-                  hash=entry_hash)
+    # txid is left unread: the entry's place among the blocks, which no caller shows.
+    entry = Entry(pk=entry_id, kind=kind, memo=memo, ref=ref, created_at=created_at,
+                  created_by_id=by_id, reverses=reverses, reason=reason)
     entry._state.adding = False
     entry._state.db = connection.alias
     return entry
@@ -456,3 +452,33 @@ def hold_capture(*, hold_id: int, amount: int, to_account_id: int, by: User | No
     return entry_post(kind=kind, memo=memo, lines=[(hold.account_id, -amount),
                                                    (to_account_id, amount)],
                       by=by, ref=hold.ref, settle_holds=[hold_id])
+
+
+# --- sealing --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sealed:
+    """What one run of the sealer did: the blocks it made, the entries they hold, and the
+    newest block's number afterwards (0 before the first)."""
+
+    blocks: int
+    entries: int
+    last_block: int
+
+
+def ledger_seal(*, max_entries: int = 5000, max_blocks: int = 20) -> Sealed:
+    """Seal the entries that can be sealed into blocks of up to ``max_entries``, at most
+    ``max_blocks`` of them, in one transaction (ledger_seal, ledger/migrations/0018).
+
+    An entry can be sealed once no transaction that began before its own is still running
+    (its txid is below the snapshot's xmin): then no earlier entry can commit after it and
+    the order ``(txid, id)`` of what is sealed is final. A long transaction therefore holds
+    sealing back, never the posting; ``ledger_verify`` names an entry left unsealed longer
+    than ``LEDGER_SEAL_WITHIN_SECONDS``. Runs as the service's role: the block trigger
+    computes each block from the stored entries, so the caller decides only where it ends.
+    """
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM ledger_seal(%s::integer, %s::integer)",
+                       [int(max_entries), int(max_blocks)])
+        blocks, entries, last_block = cursor.fetchone()
+    return Sealed(blocks=blocks, entries=entries, last_block=last_block)

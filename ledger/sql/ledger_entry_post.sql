@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.ledger_entry_post(p_kind text, p_memo text, p_ref text, p_by integer, p_reverses bigint, p_reason text, p_accounts bigint[], p_amounts bigint[], p_holds bigint[], OUT o_id bigint, OUT o_created_at timestamp with time zone, OUT o_seq bigint, OUT o_prev_hash text, OUT o_hash text)
+CREATE OR REPLACE FUNCTION public.ledger_entry_post(p_kind text, p_memo text, p_ref text, p_by integer, p_reverses bigint, p_reason text, p_accounts bigint[], p_amounts bigint[], p_holds bigint[], OUT o_id bigint, OUT o_created_at timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
@@ -17,7 +17,6 @@ DECLARE
     total numeric;
     sums jsonb;
     short jsonb;
-    body text;
     original_reverses bigint;
 BEGIN
     IF n_lines < 2 OR cardinality(p_amounts) IS DISTINCT FROM n_lines THEN
@@ -89,7 +88,7 @@ BEGIN
     -- Then one pass over the lines per account judges the entry from the rows now locked
     -- (this statement's snapshot sees their newest versions): the accounts missing, the
     -- currencies and the sum of the lines on accounts that exist, the first account (in the
-    -- lines' order) that may not go negative and would, and the chained content.
+    -- lines' order) that may not go negative and would.
     SELECT array_agg(n.account_id ORDER BY n.account_id) FILTER (WHERE a.id IS NULL),
            min(a.currency), max(a.currency), sum(n.net) FILTER (WHERE a.id IS NOT NULL),
            (array_agg(jsonb_build_object(
@@ -97,19 +96,9 @@ BEGIN
                           'available', a.posted - a.held + coalesce(f.freed, 0))
                       ORDER BY n.first)
                 FILTER (WHERE n.net < 0 AND NOT a.allow_negative
-                          AND a.posted - a.held + coalesce(f.freed, 0) + n.net < 0))[1],
-           -- ledger.chain's body, written here from the arguments, so it is what is stored:
-           -- the lines by account, then amount.
-           'kind=' || length(p_kind) || ':' || p_kind
-           || E'\nmemo=' || length(p_memo) || ':' || p_memo
-           || E'\nref=' || length(p_ref) || ':' || p_ref
-           || E'\nby=' || coalesce(p_by::text, '')
-           || E'\nreverses=' || coalesce(p_reverses::text, '')
-           || E'\nreason=' || length(p_reason) || ':' || p_reason
-           || E'\nlines=' || string_agg(n.part, ',' ORDER BY n.account_id)
-      INTO missing, first_currency, last_currency, total, short, body
-      FROM (SELECT l.account_id, sum(l.amount) AS net, min(l.n) AS first,
-                   string_agg(l.account_id || ':' || l.amount, ',' ORDER BY l.amount) AS part
+                          AND a.posted - a.held + coalesce(f.freed, 0) + n.net < 0))[1]
+      INTO missing, first_currency, last_currency, total, short
+      FROM (SELECT l.account_id, sum(l.amount) AS net, min(l.n) AS first
               FROM unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
              GROUP BY l.account_id) n
       LEFT JOIN ledger_account a ON a.id = n.account_id AND a.id = ANY (p_accounts)
@@ -177,46 +166,18 @@ BEGIN
                          ON d.account_id = o.account_id) s
          WHERE h.id = s.id AND h.id = ANY (holds);
     END IF;
-    FOR attempt IN 1..2 LOOP
-        PERFORM 1 FROM ledger_chainhead h WHERE h.id = 1 FOR UPDATE;
-        -- Last, in one statement: lock the head, give the entry the next seq and its hash,
-        -- insert it and its lines (their trigger moves the accounts' posted), move the head.
-        -- The head stays locked to commit, and nothing else happens before it.
-        WITH head AS (
-            UPDATE ledger_chainhead h
-               SET seq = h.seq + 1, prev_hash = h.last_hash, last_entry_id = o_id,
-                   last_hash = encode(sha256(convert_to(
-                       h.last_hash || E'\n' || 'id=' || o_id || E'\nseq=' || (h.seq + 1)
-                       || E'\nat=' || to_char(o_created_at AT TIME ZONE 'UTC',
-                                              'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-                       || E'\n' || body, 'UTF8')), 'hex')
-             WHERE h.id = 1
-            RETURNING h.seq, h.prev_hash, h.last_hash
-        ),
-        entry AS (
-            INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, created_by_id,
-                                      reverses_id, reason, prev_hash, hash)
-            SELECT o_id, head.seq, p_kind, p_memo, p_ref, o_created_at, p_by, p_reverses,
-                   p_reason, head.prev_hash, head.last_hash
-              FROM head
-        ),
-        line AS (
-            INSERT INTO ledger_line (entry_id, account_id, amount)
-            SELECT o_id, l.account_id, l.amount
-              FROM head, unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
-             ORDER BY l.n
-        )
-        SELECT head.seq, head.prev_hash, head.last_hash INTO o_seq, o_prev_hash, o_hash
-          FROM head;
-        EXIT WHEN FOUND;
-        -- The chain head is made on first use (and again after a TRUNCATE), from the newest
-        -- entry; its guard checks that it starts there.
-        INSERT INTO ledger_chainhead (id, seq, last_entry_id, last_hash, prev_hash)
-        SELECT 1, coalesce(e.seq, 0), e.id, coalesce(e.hash, repeat('0', 64)),
-               coalesce(e.prev_hash, '')
-          FROM (SELECT 1) one LEFT JOIN LATERAL
-               (SELECT id, seq, hash, prev_hash FROM ledger_entry ORDER BY seq DESC LIMIT 1) e
-               ON true
-        ON CONFLICT (id) DO NOTHING;
-    END LOOP;
+    -- Last, in one statement: the entry, stamped with the transaction that posts it (its
+    -- place among the sealed blocks, ledger_seal), and its lines (their trigger moves the
+    -- accounts' posted). No row shared by unrelated accounts is locked: the entry is hashed
+    -- into a block after commit, by the sealer.
+    WITH entry AS (
+        INSERT INTO ledger_entry (id, kind, memo, ref, created_at, created_by_id, reverses_id,
+                                  reason, txid)
+        VALUES (o_id, p_kind, p_memo, p_ref, o_created_at, p_by, p_reverses, p_reason,
+                pg_current_xact_id()::text::bigint)
+    )
+    INSERT INTO ledger_line (entry_id, account_id, amount)
+    SELECT o_id, l.account_id, l.amount
+      FROM unnest(p_accounts, p_amounts) WITH ORDINALITY l(account_id, amount, n)
+     ORDER BY l.n;
 END $function$;

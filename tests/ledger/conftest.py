@@ -60,3 +60,31 @@ def dealer(db: None):
 def fresh(account: Account) -> Account:
     account.refresh_from_db()
     return account
+
+
+def seal_everything(*, within: float = 60.0) -> int:
+    """Run the sealer until every committed entry is sealed; returns the newest block.
+
+    An entry is sealed only once every transaction begun before its own has ended, on the
+    whole server: another test process's open transaction holds it back for a moment, so
+    this tries again until ``within`` seconds have passed."""
+    import time
+
+    from django.db import connection
+
+    from ledger.services import ledger_seal
+
+    deadline = time.monotonic() + within
+    while True:
+        last = ledger_seal().last_block
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM ledger_entry e WHERE e.txid IS NOT NULL AND"
+                           " (e.txid, e.id) > coalesce((SELECT (last_txid, last_entry_id)"
+                           " FROM ledger_block WHERE last_txid IS NOT NULL ORDER BY n DESC"
+                           " LIMIT 1), (0::bigint, 0::bigint))")
+            (left,) = cursor.fetchone()
+        if not left:
+            return last
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{left} entries still unsealed after {within} s")
+        time.sleep(0.2)

@@ -17,9 +17,8 @@ def sql(statement: str, params: list | None = None) -> list[tuple]:
 def raw_entry(*lines: tuple[int, int]) -> int:
     """An entry and its lines inserted straight into the tables, as a careless script would."""
     (entry_id,) = sql(
-        "INSERT INTO ledger_entry (seq, kind, memo, ref, created_at, reason, prev_hash, hash)"
-        " SELECT coalesce(max(seq), 0) + 1000, 'raw', '', '', now(), '', '', md5(random()::text)"
-        " FROM ledger_entry RETURNING id")[0]
+        "INSERT INTO ledger_entry (kind, memo, ref, created_at, reason, txid)"
+        " VALUES ('raw', '', '', now(), '', pg_current_xact_id()::text::bigint) RETURNING id")[0]
     for account_id, amount in lines:
         sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, %s)",
             [entry_id, account_id, amount])
@@ -232,8 +231,8 @@ def _lines_then_entry(lines: list[tuple[int, int]]) -> None:
     values = ", ".join(["(%s::bigint, %s::bigint, %s::bigint)"] * len(lines))
     sql("WITH l AS (INSERT INTO ledger_line (entry_id, account_id, amount)"
         f" VALUES {values} RETURNING entry_id)"
-        " INSERT INTO ledger_entry (id, seq, kind, memo, ref, created_at, reason, prev_hash,"
-        " hash) SELECT e.id, e.id + 10000000, 'raw', '', '', now(), '', '', md5(random()::text)"
+        " INSERT INTO ledger_entry (id, kind, memo, ref, created_at, reason, txid)"
+        " SELECT e.id, 'raw', '', '', now(), '', pg_current_xact_id()::text::bigint"
         " FROM (SELECT DISTINCT entry_id AS id FROM l) e",
         [value for account, amount in lines for value in (entry_id, account, amount)])
 

@@ -12,10 +12,10 @@ from django.db.models.functions import Now
 
 from casino.shared.db_roles import runtime_functions
 from casino.shared.errors import ValidationFailed
-from ledger.models import Account, ChainHead, Entry, Hold, Line
+from ledger.models import Account, Block, Entry, Hold, Line
 from ledger.services import entry_post, entry_reverse, hold_place
 from ledger.verify import ledger_verify
-from tests.ledger.conftest import fresh, make_book
+from tests.ledger.conftest import fresh, make_book, seal_everything
 
 
 def sql(statement: str, params: list | None = None) -> list[tuple]:
@@ -47,7 +47,7 @@ def committed_as(role: str) -> Iterator[None]:
     "ALTER TABLE ledger_line DISABLE TRIGGER USER",
     "TRUNCATE ledger_line",
     "TRUNCATE ledger_entry CASCADE",
-    "TRUNCATE ledger_chainhead",
+    "TRUNCATE ledger_block",
     "UPDATE ledger_entry SET memo = 'edited'",
     "DELETE FROM ledger_entry",
     "UPDATE ledger_line SET amount = amount * 2",
@@ -56,8 +56,10 @@ def committed_as(role: str) -> Iterator[None]:
     "DELETE FROM ledger_account",
     "DELETE FROM ledger_hold",
     "UPDATE ledger_hold SET amount = 1",
-    "UPDATE ledger_chainhead SET id = 2",
-    "DELETE FROM ledger_chainhead",
+    "UPDATE ledger_block SET hash = md5('forged') || md5('x')",
+    "DELETE FROM ledger_block",
+    "UPDATE ledger_checkpoint SET hash = md5('forged') || md5('x')",
+    "DELETE FROM ledger_checkpoint",
     "UPDATE rounds_roundevent SET kind = 'edited'",
     "DELETE FROM rounds_roundevent",
     "DROP TRIGGER ledger_line_immutable ON ledger_line",
@@ -72,19 +74,28 @@ def test_the_runtime_role_is_refused_what_only_the_owner_may_do(as_runtime_role,
         sql(statement)
 
 
-def test_the_chain_head_and_entries_cannot_be_rewritten_together_by_the_runtime_role(
-        as_runtime_role):
+def test_the_runtime_role_cannot_forge_a_block_nor_date_an_entry_back(as_runtime_role):
     book = make_book()
     book.fund(book.anna, 1_000)
 
     with refused(ProgrammingError, "permission denied"):
         sql("UPDATE ledger_entry SET hash = md5('forged') || md5('x')")
-    # Its column privileges let it advance the head, but only as the append does.
-    with refused(IntegrityError, "advances by one entry"):
-        sql("UPDATE ledger_chainhead SET last_hash = md5('forged') || md5('x')")
-    with refused(IntegrityError, "did not post with that hash"):
-        sql("UPDATE ledger_chainhead SET seq = seq + 1, prev_hash = last_hash,"
-            " last_hash = md5('forged') || md5('x')")
+    # It may append blocks (the sealer runs as it), but the block's trigger computes them:
+    # a block that does not follow the newest, or reaches an entry whose transaction (this
+    # one) is still running, is refused; so is a hash of its own choosing.
+    with refused(IntegrityError, "does not follow"):
+        sql("INSERT INTO ledger_block (n, last_txid, last_entry_id) VALUES (5, 1, 1)")
+    entry = book.anna.lines.get().entry
+    with refused(IntegrityError, "must end at an entry"):
+        sql("INSERT INTO ledger_block (n, last_txid, last_entry_id)"
+            " SELECT 1, txid, id FROM ledger_entry WHERE id = %s", [entry.pk])
+    # An entry is stamped with the transaction that posts it: none dated into a block
+    # already sealed, none with a chain position or hash of its own.
+    for columns, values in (("txid", "1"), ("txid, seq", "pg_current_xact_id()::text::bigint, 7"),
+                            ("txid, hash", "pg_current_xact_id()::text::bigint, md5('x')")):
+        with refused(IntegrityError, "stamped with the transaction"):
+            sql(f"INSERT INTO ledger_entry (kind, memo, ref, created_at, reason, {columns})"
+                f" VALUES ('raw', '', '', now(), '', {values})")
 
 
 def test_the_runtime_role_owns_nothing_and_is_no_superuser(as_runtime_role):
@@ -200,25 +211,26 @@ def test_a_hold_is_placed_open_and_unresolved(as_runtime_role):
             " entry_id) VALUES (%s, 5, 'open', '', '', now(), %s)", [book.anna.pk, entry.pk])
 
 
-def test_the_chain_head_starts_only_at_the_newest_entry(as_runtime_role):
+@pytest.mark.django_db(transaction=True)
+def test_the_runtime_role_seals_and_cannot_change_a_sealed_block(runtime_role):
     book = make_book()
-    book.fund(book.anna, 1_000)
-    with refused(ProgrammingError, "permission denied"):
-        ChainHead.objects.all().delete()
-    # Gone (only the owner can TRUNCATE it), it may only be made again at the newest entry.
-    sql("RESET ROLE")
-    sql("SET CONSTRAINTS ALL IMMEDIATE")  # no ALTER TABLE with trigger events pending
-    sql("ALTER TABLE ledger_chainhead DISABLE TRIGGER USER")
-    sql("DELETE FROM ledger_chainhead")
-    sql("ALTER TABLE ledger_chainhead ENABLE TRIGGER USER")
-    sql("SET CONSTRAINTS ALL DEFERRED")
-    sql(f"SET LOCAL ROLE {as_runtime_role}")
-    with refused(IntegrityError, "starts at the newest entry"):
-        sql("INSERT INTO ledger_chainhead (id, seq, last_entry_id, last_hash, prev_hash)"
-            " VALUES (1, 0, NULL, repeat('0', 64), '')")
+    with committed_as(runtime_role):
+        book.fund(book.anna, 1_000)
+    with committed_as(runtime_role):
+        seal_everything()
+    assert list(Block.objects.values_list("n", "entries")) == [(1, 1)]
 
-    book.fund(book.bram, 500)  # the append makes it again, at the newest entry
-
+    for statement in ("UPDATE ledger_block SET entries = 2", "DELETE FROM ledger_block",
+                      "TRUNCATE ledger_block"):  # only the owner may; verify finds it
+        with pytest.raises(ProgrammingError, match="permission denied"), \
+                committed_as(runtime_role):
+            sql(statement)
+    # As the owner, the block's trigger refuses it too.
+    for statement in ("UPDATE ledger_block SET entries = 2", "DELETE FROM ledger_block"):
+        with pytest.raises(IntegrityError, match="a sealed block never changes"), \
+                transaction.atomic():
+            sql(statement)
+    assert Block.objects.get().entries == 1
     assert ledger_verify().ok
 
 
@@ -229,8 +241,8 @@ def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_a_guard(as_runtime
         # given an unbalanced entry in the real tables, and a session's temporary
         # ledger_line (any role may create one) showing the guard a balanced pair instead
         (entry_id,) = sql(
-            "INSERT INTO public.ledger_entry (seq, kind, memo, ref, created_at, reason,"
-            " prev_hash, hash) VALUES (10000, 'raw', '', '', now(), '', '', '')"
+            "INSERT INTO public.ledger_entry (kind, memo, ref, created_at, reason, txid)"
+            " VALUES ('raw', '', '', now(), '', pg_current_xact_id()::text::bigint)"
             " RETURNING id")[0]
         sql("INSERT INTO public.ledger_line (entry_id, account_id, amount)"
             " VALUES (%s, %s, 100)", [entry_id, book.anna.pk])
@@ -340,14 +352,15 @@ def test_a_temporary_table_cannot_stand_in_for_the_ledgers_in_the_posting_functi
         sql(POST, [[book.anna.pk, book.table.pk], [-5_000, 5_000], []])
 
 
-def test_a_direct_call_is_chained_and_checked_like_a_posting(as_runtime_role):
+def test_a_direct_call_is_stamped_and_checked_like_a_posting(as_runtime_role):
     book = make_book()
     book.fund(book.anna, 1_000)
 
     ((entry_id,),) = sql(POST, [[book.anna.pk, book.table.pk], [-250, 250], []])
 
     assert sql("SELECT posted FROM ledger_account WHERE id = %s", [book.anna.pk]) == [(750,)]
-    assert sql("SELECT last_entry_id FROM ledger_chainhead") == [(entry_id,)]
+    assert sql("SELECT txid = pg_current_xact_id()::text::bigint FROM ledger_entry"
+               " WHERE id = %s", [entry_id]) == [(True,)]
     assert ledger_verify().ok
 
 

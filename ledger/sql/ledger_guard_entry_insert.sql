@@ -1,0 +1,15 @@
+CREATE OR REPLACE FUNCTION public.ledger_guard_entry_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    -- An entry carries the transaction that posts it, nothing else: its place among the
+    -- blocks. One dated earlier could slip into a block already sealed; the hashes of the
+    -- chain before blocks are never written again.
+    RAISE EXCEPTION 'an entry is stamped with the transaction that posts it (txid %), and '
+        'has no chain position or hash of its own', pg_current_xact_id()
+        USING ERRCODE = 'restrict_violation';
+END $function$;
+
+CREATE TRIGGER ledger_entry_stamped BEFORE INSERT ON public.ledger_entry FOR EACH ROW WHEN (((new.txid IS DISTINCT FROM ((pg_current_xact_id())::text)::bigint) OR (new.seq IS NOT NULL) OR (new.prev_hash IS NOT NULL) OR (new.hash IS NOT NULL))) EXECUTE FUNCTION ledger_guard_entry_insert();
