@@ -206,7 +206,7 @@ def test_every_declared_table_and_function_exists_in_the_database():
     assert set(runtime_privileges()) <= tables
     assert set(runtime_functions()) <= functions
     assert runtime_functions() == ("ledger_entry_post", "ledger_hold_place",
-                                   "ledger_holds_release")
+                                   "ledger_holds_release", "ledger_seal")
 
 
 def test_a_table_declared_by_two_apps_is_refused(monkeypatch):
