@@ -201,3 +201,14 @@ def collected_static(tmp_path_factory: pytest.TempPathFactory) -> str:
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return str(root)
+
+
+def newest_block():
+    """The ledger's newest sealed block as a chain point (the genesis before any), read
+    straight from the table: what a report or a closed day must carry."""
+    from ledger import chain
+    from ledger.models import Block
+    from ledger.reports import ChainPoint
+
+    last = Block.objects.order_by("-n").values_list("n", "hash").first()
+    return ChainPoint(seq=last[0], hash=last[1]) if last else ChainPoint(0, chain.GENESIS)

@@ -148,7 +148,7 @@ def render_pdf(document: Document) -> bytes:
                   f"{escape(document.made_by)}", styles["Normal"]),
         Paragraph(f"<b>Times</b> are the casino's ({escape(zone)}).",
                   styles["Normal"]),
-        Paragraph(f"<b>Ledger chain head:</b> seq {document.chain_seq}, hash "
+        Paragraph(f"<b>Ledger sealed through:</b> block {document.chain_seq}, hash "
                   f"<font face='Courier' size='7'>{document.chain_hash}</font>",
                   styles["Normal"]),
     ]

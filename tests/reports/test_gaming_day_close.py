@@ -12,7 +12,7 @@ from django.db.models import Sum
 
 from casino.models import Refusal
 from casino.shared.gaming_day import gaming_day_of
-from ledger.models import ChainHead, Entry, Line
+from ledger.models import Entry, Line
 from ledger.verify import Anchor, ledger_verify
 from reports.closing import gaming_day_close
 from reports.files.kinds import report_document
@@ -20,7 +20,7 @@ from reports.models import ClosedDay, ClosedTableDay
 from reports.play import floor_day_report, table_day_report
 from reports.tasks import gaming_day_close_task
 from rounds.models import Round
-from tests.conftest import played_rounds_rewritten
+from tests.conftest import newest_block, played_rounds_rewritten
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -48,8 +48,8 @@ def test_closing_stores_each_tables_figures_and_the_floors_with_the_chain_head(
 
     assert response.status_code == 201, response.json()
     body = response.json()
-    head = ChainHead.objects.get()
-    assert body["chain_head"] == {"seq": head.seq, "hash": head.last_hash}
+    head = newest_block()
+    assert body["chain_head"] == {"seq": head.seq, "hash": head.hash}
     table_row, total = body["tables"]
     assert table_row["table"] == yesterday_seed.table.pk and total["table"] is None
     assert (table_row["commission_bankers"], table_row["commission_players"],

@@ -21,7 +21,7 @@ from reports.files.document import Document, Section
 from reports.files.formats import FORMATS
 from reports.files.kinds import report_document
 from reports.files.readable import grid
-from tests.conftest import played_rounds_rewritten
+from tests.conftest import newest_block, played_rounds_rewritten
 from tests.rounds.conftest import DutchSeed
 
 pytestmark = pytest.mark.django_db
@@ -105,12 +105,11 @@ def test_the_statement_csv_runs_from_opening_to_closing_with_the_round(dutch_see
 
 
 def test_the_trial_balance_json_sums_to_zero_and_names_the_chain_head(dutch_seed):
-    from ledger.models import ChainHead
 
     body = json.loads(FORMATS["json"].render(_document("trial_balance", dutch_seed)))
 
-    head = ChainHead.objects.get()
-    assert body["chain_head"] == {"seq": head.seq, "hash": head.last_hash}
+    head = newest_block()
+    assert body["chain_head"] == {"seq": head.seq, "hash": head.hash}
     rows = body["sections"][0]["rows"]
     (grand,) = [r for r in rows if r["account"] == "total" and r["kind"] == "all"]
     assert grand["posted"] == "0.00"
@@ -156,7 +155,7 @@ def test_each_pdf_kind_has_its_title_block_and_figures(dutch_seed, tmp_path, kin
     assert pdf.startswith(b"%PDF")
     text = _pdf_text(pdf, tmp_path)
     assert settings.CASINO_NAME in text and "audrey (auditor)" in text
-    assert f"seq {document.chain_seq}" in text and document.chain_hash[:16] in text
+    assert f"block {document.chain_seq}" in text and document.chain_hash[:16] in text
     for figure in figures:
         assert figure in text, figure
     png = _first_page_png(pdf, f"report-{kind}", tmp_path)

@@ -251,7 +251,7 @@ def test_a_report_reads_as_a_page_with_its_figures_in_words_and_its_chart(
     assert "rounds_co_banked" not in text and "rounds co banked" not in text
     assert text.count('src="data:image/png;base64,') == 1
     assert "House result by hour settled" in text
-    assert f"read at seq {report.chain_seq}" in text
+    assert f"read with the ledger sealed through block {report.chain_seq}" in text
 
 
 def test_a_report_of_a_kind_the_role_may_not_read_has_no_page(client, auditor, db):
