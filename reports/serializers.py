@@ -122,6 +122,9 @@ class ReportOut(serializers.Serializer):
     file_name = serializers.CharField()
     content_type = serializers.CharField()
     chain_head = serializers.SerializerMethodField()
+    read_from = serializers.CharField(help_text=(
+        "Where the figures were read, once done: the primary database, or the replica and "
+        "how far behind it was (docs/operations.md, \"Reports on a replica\")."))
 
     # null until the report is done
     @extend_schema_field(serializers.URLField(allow_null=True))
