@@ -24,6 +24,22 @@ class ReportQueryIn(serializers.Serializer):
     gaming_day = GamingDayField()
 
 
+class ReadFromOut(serializers.Serializer):
+    """Where a report's figures were read (casino.shared.db.ReadFrom; docs/operations.md,
+    "Reports on a replica")."""
+
+    replica = serializers.BooleanField(help_text="Read from DATABASE_REPORTS_URL's server.")
+    standby = serializers.BooleanField(help_text="That server was replaying a primary.")
+    streaming = serializers.BooleanField(help_text="... connected to the primary.")
+    read_at = serializers.DateTimeField(allow_null=True)
+    replayed_to = serializers.DateTimeField(
+        allow_null=True, help_text="Commit time of the last transaction the standby replayed.")
+    behind_seconds = serializers.IntegerField(
+        source="behind_s", allow_null=True,
+        help_text="0: it had replayed all it had received; empty: unknown.")
+    said = serializers.CharField(source="sentence", help_text="The same, in words.")
+
+
 @extend_schema_field({"type": "string", "format": "decimal", "nullable": True})
 class RatioOut(serializers.Field):
     """A ratio as the report computed it (``"7.00"``, ``"0.1094"``), a decimal string."""
@@ -76,6 +92,12 @@ TableDayReportOut = spec_serializer(
     reversed_after_close=serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Numbers of the day's rounds reversed after its close."))
+
+
+class TableDayReadOut(TableDayReportOut):  # type: ignore[valid-type,misc]
+    """A table's day as the API answers it: its figures and where they were read."""
+
+    read_from = ReadFromOut()
 
 
 # --- report files and closed gaming days ------------------------------------------------------

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
+
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -123,6 +126,13 @@ def read_from() -> ReadFrom:
     of that figure, for every report that shows it. Call it inside read_snapshot."""
     assert REPORT_READS.get() is not None, "read_from() is asked inside read_snapshot()"
     return READ_FROM.get() or PRIMARY
+
+
+def read_in_snapshot(read: Callable[[], T]) -> tuple[T, ReadFrom]:
+    """What ``read`` returns, read in one snapshot, with where that snapshot came from: for
+    a door that shows a selector's answer and how far behind it was."""
+    with read_snapshot():
+        return read(), read_from()
 
 
 def _measure(alias: str) -> ReadFrom:

@@ -151,7 +151,7 @@ def render_pdf(document: Document) -> bytes:
         Paragraph(f"<b>Ledger chain head:</b> seq {document.chain_seq}, hash "
                   f"<font face='Courier' size='7'>{document.chain_hash}</font>",
                   styles["Normal"]),
-        Paragraph(f"<b>Read from:</b> {escape(document.read_from.sentence)}",
+        Paragraph(f"<b>Database:</b> {escape(document.read_from.sentence)}",
                   styles["Normal"]),
     ]
     for note in document.notes:
