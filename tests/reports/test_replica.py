@@ -29,7 +29,9 @@ from typing import Any
 import psycopg
 import pytest
 
-pytestmark = pytest.mark.slow
+# One worker runs them all (make test's --dist loadgroup): the servers and the migrated
+# floor are the module's, made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("replica")]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SYSTEM_USER = "pgserver"  # the embedded server's, when running as root
