@@ -28,6 +28,7 @@ from casino.shared.api.parse import parse
 from casino.shared.api.permissions import acting_user, requires
 from casino.shared.api.serializers import ErrorOutput
 from casino.shared.api.views import ApiView
+from casino.shared.db import read_in_snapshot
 from casino.shared.errors import Conflict, NotFound
 from reports import examples as ex
 from reports import services as reporting
@@ -40,9 +41,11 @@ from reports.serializers import (
     GamingDayCloseIn,
     RatingOut,
     RatingsIn,
+    ReadFromOut,
     ReportIn,
     ReportOut,
     ReportQueryIn,
+    TableDayReadOut,
     TableDayReportOut,
 )
 from rounds.ratings import player_ratings
@@ -166,12 +169,14 @@ class TableReportView(ApiView):
         summary="A table's figures for one gaming day (rules §10)",
         parameters=[OpenApiParameter("gaming_day", OpenApiTypes.DATE, required=True,
                                      description="YYYY-MM-DD")],
-        responses={200: TableDayReportOut},
+        responses={200: TableDayReadOut},
     )
     def get(self, request: Request, table_id: int) -> Response:
         query = self.query_values(request)
-        report = table_day_report(table_id=table_id, gaming_day=query["gaming_day"])
-        return Response(TableDayReportOut(report, context={"currency": report.currency}).data)
+        report, source = read_in_snapshot(
+            lambda: table_day_report(table_id=table_id, gaming_day=query["gaming_day"]))
+        return Response({**TableDayReportOut(report, context={"currency": report.currency}).data,
+                         "read_from": ReadFromOut(source).data})
 
 
 class FloorReportView(ApiView):
@@ -186,17 +191,20 @@ class FloorReportView(ApiView):
         responses={200: inline_serializer("FloorDayReportOut", {
             "gaming_day": serializers.DateField(),
             "tables": TableDayReportOut(many=True),
-            "totals": TableDayReportOut(many=True)})},
+            "totals": TableDayReportOut(many=True),
+            "read_from": ReadFromOut()})},
     )
     def get(self, request: Request) -> Response:
         query = self.query_values(request)
-        floor = floor_day_report(gaming_day=query["gaming_day"])
+        floor, source = read_in_snapshot(
+            lambda: floor_day_report(gaming_day=query["gaming_day"]))
 
         def rows(found: list[DayFigures]) -> list[dict]:
             return [TableDayReportOut(r, context={"currency": r.currency}).data for r in found]
 
         return Response({"gaming_day": floor.gaming_day.isoformat(),
-                         "tables": rows(floor.tables), "totals": rows(floor.totals)})
+                         "tables": rows(floor.tables), "totals": rows(floor.totals),
+                         "read_from": ReadFromOut(source).data})
 
 
 # --- players' ratings (docs/rules.md, "Player rating") ------------------------------------

@@ -32,8 +32,9 @@ class Report(models.Model):
 
     Nothing about a report moves money: the worker reads one snapshot and writes a file.
     The row records what was asked (kind, format, parameters), by whom and when, how far
-    the worker got, and either the stored file with the chain head it was read at or why
-    it failed (a failed report can be asked again: ``attempts`` counts the tries).
+    the worker got, and either the stored file with the chain head it was read at (and the
+    database it was read from) or why it failed (a failed report can be asked again:
+    ``attempts`` counts the tries).
     """
 
     class Status(models.TextChoices):
@@ -59,6 +60,9 @@ class Report(models.Model):
     content_type = models.CharField(max_length=60, blank=True)
     chain_seq = models.BigIntegerField(null=True, blank=True)
     chain_hash = models.CharField(max_length=64, blank=True)
+    # Where the figures were read, in words: the primary, or a replica and how far behind
+    # it was (casino.shared.db.ReadFrom). Said here for every format: the CSV has no room.
+    read_from = models.CharField(max_length=300, blank=True)
 
     class Meta:
         db_table = "rounds_report"  # created by rounds/migrations/0006 (module docstring)

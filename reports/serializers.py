@@ -24,6 +24,22 @@ class ReportQueryIn(serializers.Serializer):
     gaming_day = GamingDayField()
 
 
+class ReadFromOut(serializers.Serializer):
+    """Where a report's figures were read (casino.shared.db.ReadFrom; docs/operations.md,
+    "Reports on a replica")."""
+
+    replica = serializers.BooleanField(help_text="Read from DATABASE_REPORTS_URL's server.")
+    standby = serializers.BooleanField(help_text="That server was replaying a primary.")
+    streaming = serializers.BooleanField(help_text="... connected to the primary.")
+    read_at = serializers.DateTimeField(allow_null=True)
+    replayed_to = serializers.DateTimeField(
+        allow_null=True, help_text="Commit time of the last transaction the standby replayed.")
+    behind_seconds = serializers.IntegerField(
+        source="behind_s", allow_null=True,
+        help_text="0: it had replayed all it had received; empty: unknown.")
+    said = serializers.CharField(source="sentence", help_text="The same, in words.")
+
+
 @extend_schema_field({"type": "string", "format": "decimal", "nullable": True})
 class RatioOut(serializers.Field):
     """A ratio as the report computed it (``"7.00"``, ``"0.1094"``), a decimal string."""
@@ -78,6 +94,12 @@ TableDayReportOut = spec_serializer(
         help_text="Numbers of the day's rounds reversed after its close."))
 
 
+class TableDayReadOut(TableDayReportOut):  # type: ignore[valid-type,misc]
+    """A table's day as the API answers it: its figures and where they were read."""
+
+    read_from = ReadFromOut()
+
+
 # --- report files and closed gaming days ------------------------------------------------------
 
 class ReportIn(serializers.Serializer):
@@ -122,6 +144,9 @@ class ReportOut(serializers.Serializer):
     file_name = serializers.CharField()
     content_type = serializers.CharField()
     chain_head = serializers.SerializerMethodField()
+    read_from = serializers.CharField(help_text=(
+        "Where the figures were read, once done: the primary database, or the replica and "
+        "how far behind it was (docs/operations.md, \"Reports on a replica\")."))
 
     # null until the report is done
     @extend_schema_field(serializers.URLField(allow_null=True))

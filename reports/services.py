@@ -163,7 +163,8 @@ def report_make(*, report_id: int) -> str:
         Report.objects.filter(pk=report_id).update(
             status=Report.Status.DONE, progress=100, finished_at=timezone.now(),
             file=report.file.name, file_name=name, content_type=fmt.content_type,
-            chain_seq=document.chain_seq, chain_hash=document.chain_hash)
+            chain_seq=document.chain_seq, chain_hash=document.chain_hash,
+            read_from=document.read_from.sentence)
         return Report.Status.DONE
     except Exception as error:  # recorded on the report, which can then be retried
         why = error.message if isinstance(error, DomainError) else (

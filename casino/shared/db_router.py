@@ -2,7 +2,8 @@
 
 Only reads made inside ``casino.shared.db.read_snapshot`` go there: a report's every query runs
 in that one snapshot, on one connection. Everything else, and every write, stays on the
-default database; with no replica configured the router says nothing and Django uses the
+default database, as does a report read inside a transaction there (a service storing
+what it reads); with no replica configured the router says nothing and Django uses the
 default database as always.
 """
 

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from casino.shared.db import PRIMARY, ReadFrom
 from casino.shared.money import format_minor
 
 Cell = str | int | Decimal | date | datetime | bool | None
@@ -129,6 +130,9 @@ class Document:
     parameters: dict[str, str] = field(default_factory=dict)
     # The casino's zone, in which every time of the PDF and the page is shown.
     time_zone: str = ""
+    # Where the figures were read: the primary, or a replica and how far behind it was
+    # (casino.shared.db.read_from, measured in the figures' own snapshot).
+    read_from: ReadFrom = PRIMARY
 
     @property
     def file_stem(self) -> str:

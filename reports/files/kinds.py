@@ -20,7 +20,7 @@ from casino.cash import cash_reports
 from casino.models import Player
 from casino.selectors import player_statement
 from casino.shared.api.fields import GamingDayField
-from casino.shared.db import read_snapshot
+from casino.shared.db import read_from, read_snapshot
 from casino.shared.errors import ValidationFailed
 from casino.shared.gaming_day import FIRST_DAY, LAST_DAY, moment_in_range
 from casino.shared.money import format_minor
@@ -675,6 +675,7 @@ def report_document(*, kind: str, parameters: dict[str, Any], made_by: str,
     """The Document of one report, read from one snapshot."""
     spec = KINDS[kind]
     with read_snapshot():
+        source = read_from()
         laid = spec.lay_out(parameters)
         head = chain_point(as_of=parameters.get("as_of"))
     return Document(
@@ -682,7 +683,7 @@ def report_document(*, kind: str, parameters: dict[str, Any], made_by: str,
         made_at=made_at, made_by=made_by, chain_seq=head.seq, chain_hash=head.hash,
         sections=laid.sections, charts=laid.charts, notes=laid.notes,
         parameters={k: _param_text(v) for k, v in parameters.items() if v is not None},
-        time_zone=settings.TIME_ZONE)
+        time_zone=settings.TIME_ZONE, read_from=source)
 
 
 def parameters_in_words(kind: str, parameters: dict[str, Any], *,

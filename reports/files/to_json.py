@@ -19,6 +19,7 @@ def render_json(document: Document) -> bytes:
         "made_at": cell_text(document.made_at),
         "made_by": document.made_by,
         "chain_head": {"seq": document.chain_seq, "hash": document.chain_hash},
+        "read_from": document.read_from.as_dict(),
         "notes": document.notes,
         "sections": [
             {"title": s.title, "columns": s.columns,

@@ -1,8 +1,8 @@
 """PDF with reportlab's platypus: a title block (the casino, the report, its period, when
-and by whom it was made, the zone its times are in, the chain head it was read at), then
-each section as a sheet of labelled figures (a table's day, a single row) or a table that
-breaks across pages repeating its header row, headers in words (readable.py), then the
-charts."""
+and by whom it was made, the zone its times are in, the chain head it was read at, the
+database it was read from), then each section as a sheet of labelled figures (a table's
+day, a single row) or a table that breaks across pages repeating its header row, headers
+in words (readable.py), then the charts."""
 
 from __future__ import annotations
 
@@ -150,6 +150,8 @@ def render_pdf(document: Document) -> bytes:
                   styles["Normal"]),
         Paragraph(f"<b>Ledger sealed through:</b> block {document.chain_seq}, hash "
                   f"<font face='Courier' size='7'>{document.chain_hash}</font>",
+                  styles["Normal"]),
+        Paragraph(f"<b>Database:</b> {escape(document.read_from.sentence)}",
                   styles["Normal"]),
     ]
     for note in document.notes:

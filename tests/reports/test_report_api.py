@@ -45,6 +45,7 @@ def test_an_auditor_asks_for_the_banker_csv_and_downloads_it(
     head = newest_block()
     assert body["chain_head"] == {"seq": head.seq, "hash": head.hash}
     assert ledger_verify(anchor=Anchor(**body["chain_head"])).ok
+    assert body["read_from"] == "Read from the primary database (no replica configured)."
     download = auditor_client.get(body["file"])
     assert download.status_code == 200
     assert download["Content-Type"].startswith("text/csv")

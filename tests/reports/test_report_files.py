@@ -115,6 +115,8 @@ def test_the_trial_balance_json_sums_to_zero_and_names_the_chain_head(dutch_seed
     assert grand["posted"] == "0.00"
     assert sum(Decimal(r["posted"]) for r in rows if r["account"] != "total") == 0
     assert "check out" in body["notes"][0]
+    assert body["read_from"]["replica"] is False
+    assert body["read_from"]["said"] == "Read from the primary database (no replica configured)."
 
 
 def _tool(name: str) -> str:
@@ -156,6 +158,8 @@ def test_each_pdf_kind_has_its_title_block_and_figures(dutch_seed, tmp_path, kin
     text = _pdf_text(pdf, tmp_path)
     assert settings.CASINO_NAME in text and "audrey (auditor)" in text
     assert f"block {document.chain_seq}" in text and document.chain_hash[:16] in text
+    assert ("Database: Read from the primary database (no replica configured)."
+            in " ".join(text.split()))
     for figure in figures:
         assert figure in text, figure
     png = _first_page_png(pdf, f"report-{kind}", tmp_path)

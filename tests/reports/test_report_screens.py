@@ -252,6 +252,9 @@ def test_a_report_reads_as_a_page_with_its_figures_in_words_and_its_chart(
     assert text.count('src="data:image/png;base64,') == 1
     assert "House result by hour settled" in text
     assert f"read with the ledger sealed through block {report.chain_seq}" in text
+    # where the page and the file were read, said twice: both read the primary here
+    assert text.count("Read from the primary database (no replica configured).") == 2
+    assert report.read_from == "Read from the primary database (no replica configured)."
 
 
 def test_a_report_of_a_kind_the_role_may_not_read_has_no_page(client, auditor, db):

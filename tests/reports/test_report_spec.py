@@ -90,6 +90,7 @@ def test_the_apis_table_day_has_every_column_of_the_files_with_the_same_values(
     else:
         floor = auditor_client.get(f"/api/v1/floor/report?gaming_day={day}").json()
         rows = [*floor["tables"], *floor["totals"]]
+        assert floor["read_from"]["said"] == document.read_from.sentence
 
     files = document.sections[0].records()
     assert len(rows) == len(files)

@@ -59,6 +59,11 @@ def test_the_days_figures_add_up_figure_by_figure(auditor_client, table, played_
     assert body["commission_bankers"] == "0.00"
     assert body["house_result"] == "33.00"
     assert body["hold_percent"] == "22.00"             # 33 / 150
+    # and where it was read (no replica here: tests/reports/test_replica.py has one)
+    assert body["read_from"] == {
+        "replica": False, "standby": False, "streaming": False, "read_at": None,
+        "replayed_to": None, "behind_seconds": None,
+        "said": "Read from the primary database (no replica configured)."}
 
 
 def test_the_house_result_is_what_the_ledger_moved_into_the_tables_accounts(table, played_day):
@@ -98,6 +103,7 @@ def test_the_report_command_prints_the_figures(table, played_day, capsys):
     assert "House result (the six above) 33.00 EUR" in lines
     assert "Hold % (house result / handle) 22.00" in lines
     assert "Rounds voided 1" in lines
+    assert "Database Read from the primary database (no replica configured)." in lines
 
 
 def test_each_money_figure_of_the_day_is_what_the_ledger_moved(table, played_day):

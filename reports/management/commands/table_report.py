@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from casino.shared.db import read_in_snapshot
 from casino.shared.errors import DomainError
 from casino.shared.gaming_day import gaming_day_of
 from reports.files.document import spec_row
@@ -25,7 +26,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, table: int, day: date | None, **options: Any) -> None:
         try:
-            report = table_day_report(table_id=table, gaming_day=day or gaming_day_of())
+            report, source = read_in_snapshot(
+                lambda: table_day_report(table_id=table, gaming_day=day or gaming_day_of()))
         except DomainError as exc:
             raise CommandError(exc.message) from exc
         # The table-day file's columns, in its words (reports.files.kinds.TABLE_DAY).
@@ -36,3 +38,4 @@ class Command(BaseCommand):
             if column.type == "money" and cell is not None:
                 text = f"{text:>14} {report.currency}"
             self.stdout.write(f"{column.label:<{width}}{text}")
+        self.stdout.write(f"{'Database':<{width}}{source.sentence}")
