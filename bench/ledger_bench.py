@@ -8,8 +8,9 @@ creates and drops, so the development database is never touched.
 
 The workload mirrors TPC-B's shape at pgbench's default scale 1: each entry moves a random
 amount between one of 1,000 player accounts and one of 10 table bankrolls (pgbench: one of
-100,000 accounts, one of 10 tellers, the single branch). Both have one hot spot that
-serialises commits: pgbench's branch row, and the ledger's hash-chain head.
+100,000 accounts, one of 10 tellers, the single branch). pgbench has one hot spot that
+serialises commits, its branch row; the ledger has none (entries are hashed into blocks
+after commit, by the sealer), only a table's bankroll shared by that table's players.
 
 Entries are posted by ledger_entry_post (ledger/sql/), one call per entry in autocommit, as
 entry_post does outside a caller's transaction. A third measurement posts the same entries
@@ -21,8 +22,8 @@ sides start from vacuumed tables: pgbench vacuums its own, this script the ledge
 Then the lock waits (issue 37), 8 clients again, each run sampled by a process of its own that
 reads pg_stat_activity every 10 ms for the posting backends (found by the application_name
 each client sets): the share of samples in which a posting backend waits on a heavyweight
-lock (wait_event_type 'Lock'), and for each wait, from pg_locks, what it waits on (the chain
-head, an account row, a relation's extension). The disjoint run gives each client accounts of
+lock (wait_event_type 'Lock'), and for each wait, from pg_locks, what it waits on (an
+account row, a relation's extension). The disjoint run gives each client accounts of
 its own, one table's bankroll and its players, as eight tables would: any wait left there is
 on a row every table shares. The mixed run (any player at any table, as above) beside it, for
 information. The share is reported, not asserted.
@@ -111,9 +112,9 @@ def _client(seconds: float, players: list[int], tables: list[int], seed: int,
 
 
 # What pgbench does to its own tables before each run (its default, without -n): the hot
-# rows (its branch, the ledger's chain head and accounts) start without the dead versions the
+# rows (its branch, the ledger's accounts) start without the dead versions the
 # previous run left, and the planner knows the tables' sizes.
-_VACUUM = "VACUUM ANALYZE ledger_chainhead, ledger_account, ledger_entry, ledger_line, ledger_hold"
+_VACUUM = "VACUUM ANALYZE ledger_account, ledger_entry, ledger_line, ledger_hold"
 
 
 def _vacuumed() -> None:
@@ -156,10 +157,9 @@ def ledger_rate(clients: int, seconds: float, players: list[int], tables: list[i
 # tuple lock itself ('tuple'). Either way the pid's tuple lock in pg_locks names the row.
 # A wait without a tuple lock (PostgreSQL waits so when it follows a row to its newer version,
 # or in an index's unique check) names no row; what the awaited transaction holds is named
-# instead: with accounts disjoint, the chain head is the only row two postings both want.
-# One statement reads it all, the rows too, as the holder may commit a moment later: an
-# account by its version's place (visible until its locker commits a newer one), the chain
-# head by its locker (xmax). pg_locks is read only for a backend that waits (a one-time
+# instead. One statement reads it all, the rows too, as the holder may commit a moment
+# later: an account by its version's place (visible until its locker commits a newer one).
+# pg_locks is read only for a backend that waits (a one-time
 # filter), as reading it holds every lock partition for a moment.
 _SAMPLE = """
 SELECT a.pid, a.wait_event_type, a.wait_event,
@@ -170,10 +170,7 @@ SELECT a.pid, a.wait_event_type, a.wait_event,
                                     AND l.relation = 'ledger_account'::regclass
                               THEN (SELECT c.kind FROM ledger_account c
                                      WHERE c.ctid = ('(' || l.page || ',' || l.tuple || ')')::tid)
-                              END,
-                   'holds_head', l.locktype = 'transactionid'
-                                 AND EXISTS (SELECT 1 FROM ledger_chainhead h
-                                              WHERE h.xmax = l.transactionid)))
+                              END))
           FROM pg_locks l
          WHERE a.wait_event_type = 'Lock' AND l.pid = a.pid
            AND (NOT l.granted OR l.locktype = 'tuple'))
@@ -187,8 +184,6 @@ def _waited_on(locks: list[dict]) -> str:
     row = next((lock for lock in locks if lock["type"] == "tuple"), None)
     if row is not None:
         relation, kind = row["relation"], row["account"]
-        if relation == "ledger_chainhead":
-            return "the chain head (ledger_chainhead's one row)"
         if relation == "ledger_account":
             return "an account row" if kind is None else \
                 _ACCOUNT_KINDS.get(kind, f"a {kind} account")
@@ -202,8 +197,6 @@ def _waited_on(locks: list[dict]) -> str:
     if locktype == "relation":
         return f"the table {relation}"
     if locktype == "transactionid":
-        if waited["holds_head"]:
-            return "the end of a posting that holds the chain head (no row named)"
         return "the end of another transaction (no row named)"
     return locktype
 

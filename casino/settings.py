@@ -158,7 +158,7 @@ if env.bool("DATABASE_POOL", default=True):
     _db["ENGINE"] = "casino.shared.db_backend"
 _db["CONN_MAX_AGE"] = 0  # the pool, not Django, keeps connections open
 DATABASES = {"default": _db}
-# The ledger's sealer (ledger.services.ledger_seal) runs every LEDGER_SEAL_EVERY_SECONDS;
+# The ledger's sealer (ledger.services.entries_seal) runs every LEDGER_SEAL_EVERY_SECONDS;
 # ledger_verify calls an entry left unsealed longer than LEDGER_SEAL_WITHIN_SECONDS a
 # failure. Its checkpoints are signed with LEDGER_CHECKPOINT_KEY (derived from the secret
 # key when unset): whoever holds the database but not the key cannot write one.
@@ -470,7 +470,7 @@ CELERY_BEAT_SCHEDULE = {
                          "schedule": crontab(hour=GAMING_DAY_CLOSE_HOUR, minute=0)},
     # A self-service game left unfinished after its deal is finished by the house way.
     "finish-abandoned-games": {"task": "rounds.games_finish_abandoned", "schedule": 300.0},
-    # Entries are hashed into blocks after commit (ledger.services.ledger_seal).
+    # Entries are hashed into blocks after commit (ledger.services.entries_seal).
     "seal-ledger": {"task": "ledger.seal", "schedule": LEDGER_SEAL_EVERY_SECONDS},
 }
 if CELERY_TASK_ALWAYS_EAGER and "celery" not in Path(sys.argv[0]).name:

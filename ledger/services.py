@@ -12,7 +12,7 @@ Locking, always in this order, so two movements can never wait on each other in 
   3. the holds it settles, in primary-key order.
 Nothing else: no row shared by unrelated accounts is locked, so two movements on disjoint
 accounts never wait for each other. The entry is hashed after commit, into a block, by the
-sealer (``ledger_seal`` below). A caller that posts several entries in one transaction, or
+sealer (``entries_seal`` below). A caller that posts several entries in one transaction, or
 places a hold and then posts an entry, should first lock the union of their accounts with
 ``account_lock``; otherwise its second movement would take account locks while already
 holding another account's, out of the order above.
@@ -466,7 +466,7 @@ class Sealed:
     last_block: int
 
 
-def ledger_seal(*, max_entries: int = 5000, max_blocks: int = 20) -> Sealed:
+def entries_seal(*, max_entries: int = 5000, max_blocks: int = 20) -> Sealed:
     """Seal the entries that can be sealed into blocks of up to ``max_entries``, at most
     ``max_blocks`` of them, in one transaction (ledger_seal, ledger/migrations/0018).
 

@@ -72,11 +72,11 @@ def seal_everything(*, within: float = 60.0) -> int:
 
     from django.db import connection
 
-    from ledger.services import ledger_seal
+    from ledger.services import entries_seal
 
     deadline = time.monotonic() + within
     while True:
-        last = ledger_seal().last_block
+        last = entries_seal().last_block
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM ledger_entry e WHERE e.txid IS NOT NULL AND"
                            " (e.txid, e.id) > coalesce((SELECT (last_txid, last_entry_id)"

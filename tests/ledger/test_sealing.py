@@ -20,7 +20,7 @@ from django.test import override_settings
 
 from ledger import chain
 from ledger.models import Block, Checkpoint, Entry
-from ledger.services import entry_post, ledger_seal
+from ledger.services import entries_seal, entry_post
 from ledger.verify import ledger_verify
 from tests.ledger.conftest import make_book, seal_everything
 
@@ -146,7 +146,7 @@ def test_an_entry_is_sealed_only_once_no_earlier_transaction_can_overtake_it():
                            lines=[(book.bram.pk, 1), (book.cage.pk, -1)])
         # then the later entry waits: sealing it now could let the earlier one commit
         # behind a block already sealed
-        assert ledger_seal().entries == 0
+        assert entries_seal().entries == 0
         assert not Block.objects.filter(last_entry_id=later.pk).exists()
         early.commit()
     finally:
@@ -274,7 +274,7 @@ def test_the_sealer_runs_beside_postings_without_losing_an_entry():
     def seal() -> None:
         try:
             while not stop.is_set():
-                ledger_seal(max_entries=7)
+                entries_seal(max_entries=7)
         finally:
             connection.close()
 

@@ -5,7 +5,7 @@ a primary and DATABASE_REPORTS_URL its streaming standby, as the service runs wi
 - ``report``: an auditor asks for the trial balance as a JSON file over the API (the task
   runs eagerly, after the request commits, as without a broker); prints the report's
   record, the file, and the same report read from the primary at the same moment.
-- ``deposit``: a deposit at the cage, on the primary.
+- ``deposit``: a deposit at the cage, on the primary, then sealed.
 - ``write-standby``: a write sent over the reports' connection; prints the refusal.
 """
 
@@ -56,6 +56,11 @@ def _deposit() -> dict[str, Any]:
     assert player is not None
     entry = player_deposit(player_id=player.pk, amount=12_345,
                            by=User.objects.get(username="cage"))
+    # sealed at once, as the sealer would within seconds: the chain head moves with it
+    from ledger.services import entries_seal
+
+    while entries_seal().blocks:
+        pass
     return {"entry": entry.pk}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
-from ledger.services import ledger_seal
+from ledger.services import entries_seal
 
 
 class Command(BaseCommand):
@@ -29,7 +29,7 @@ class Command(BaseCommand):
         every = options["every"]
         while True:
             blocks = entries = 0
-            while (done := ledger_seal()).blocks:
+            while (done := entries_seal()).blocks:
                 blocks += done.blocks
                 entries += done.entries
             if every is None or entries:
