@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from casino.shared.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.shared.templatetags.money import money_text
 from ledger import selectors
-from ledger.models import Account, Entry, Hold, Line
+from ledger.models import Account, Block, Checkpoint, Entry, Hold, Line
 
 # Least privilege, as in the API: without this permission (the cage) only players' accounts,
 # the entries that move them and their holds are shown, never the house's.
@@ -74,7 +74,7 @@ class EntryAdmin(ReadOnlyAdmin):
     inlines = [LineInline]
     list_select_related = ["created_by"]
     fields = readonly_fields = ("kind", "memo", "ref", "created_at", "created_by", "reverses",
-                                "reason", "seq", "prev_hash", "hash")
+                                "reason", "txid", "seq", "prev_hash", "hash")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         entries = super().get_queryset(request)
@@ -99,3 +99,19 @@ class HoldAdmin(ReadOnlyAdmin):
     @admin.display(description="captured")
     def captured_(self, hold: Hold) -> str:
         return money_text(hold.captured_amount, hold.account.currency)
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    """The sealed chain, for auditors: what ledger_verify rechecks, never changed here."""
+
+    list_display = ["n", "entries", "last_entry_id", "sealed_at", "hash"]
+    date_hierarchy = "sealed_at"
+    fields = readonly_fields = ("n", "entries", "last_txid", "last_entry_id", "prev_hash",
+                                "hash", "sealed_at")
+
+
+@admin.register(Checkpoint)
+class CheckpointAdmin(ReadOnlyAdmin):
+    list_display = ["id", "block_n", "verified_at", "hash"]
+    fields = readonly_fields = ("block_n", "hash", "verified_at", "signature")

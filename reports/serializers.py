@@ -123,8 +123,9 @@ class ReportIn(serializers.Serializer):
 
 
 class ChainHeadOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    hash = serializers.CharField()
+    # The newest sealed block of the ledger's chain (before blocks, entry seq n is block n).
+    seq = serializers.IntegerField(help_text="the number of the newest sealed block")
+    hash = serializers.CharField(help_text="its hash: ledger_verify --expect SEQ:HASH")
 
 
 class ReportOut(serializers.Serializer):
