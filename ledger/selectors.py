@@ -7,11 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from casino.shared.errors import NotFound
-from ledger.models import Account, Entry, Hold, Line
+from ledger.models import Account, Block, Entry, Hold, Line
 
 
 @dataclass(frozen=True)
@@ -112,8 +112,19 @@ def entry_list(*, account_id: int | None = None, ref: str | None = None,
         entries = entries.filter(created_at__gte=created_after)
     if created_before is not None:
         entries = entries.filter(created_at__lt=created_before)
-    return (entries.select_related("created_by", "reversed_by")
+    return (_with_block(entries).select_related("created_by", "reversed_by")
             .prefetch_related("lines__account").order_by("-id"))
+
+
+def _with_block(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """Each entry with ``block``: the number of the sealed block that holds it, None while it
+    waits for the sealer. A block holds the entries after its predecessor's last one up to
+    its own last, in (txid, id) order; an entry chained before blocks is block ``seq``."""
+    sealing = Block.objects.filter(last_txid__isnull=False).filter(
+        Q(last_txid__gt=OuterRef("txid"))
+        | Q(last_txid=OuterRef("txid"), last_entry_id__gte=OuterRef("pk")))
+    return entries.annotate(block=Coalesce(
+        "seq", Subquery(sealing.order_by("last_txid", "last_entry_id").values("n")[:1])))
 
 
 def entries_moving_players(entries: QuerySet[Entry]) -> QuerySet[Entry]:
@@ -131,7 +142,7 @@ def entry_get(*, entry_id: int, players_only: bool = False) -> Entry:
     found (a reader without the house's accounts does not learn it exists)."""
     entries = _players_only(Entry.objects.all()) if players_only else Entry.objects.all()
     try:
-        return (entries.select_related("created_by", "reversed_by")
+        return (_with_block(entries).select_related("created_by", "reversed_by")
                 .prefetch_related("lines__account").get(pk=entry_id))
     except Entry.DoesNotExist:
         raise NotFound(f"There is no ledger entry #{entry_id}.",

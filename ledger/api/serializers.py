@@ -64,8 +64,13 @@ class EntryOutput(serializers.Serializer):
     reversed_by = serializers.SerializerMethodField()
     reason = serializers.CharField()
     lines = LineOutput(many=True)
-    prev_hash = serializers.CharField()
-    hash = serializers.CharField()
+    block = serializers.IntegerField(
+        allow_null=True, help_text="the sealed block of the ledger's chain that holds it; null "
+                                   "for a moment after posting, until the sealer has run")
+    # Entries chained one at a time before blocks carry their own hashes; later ones are
+    # hashed in their block (docs/ledger.md).
+    prev_hash = serializers.CharField(allow_null=True)
+    hash = serializers.CharField(allow_null=True)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_created_by(self, entry: Entry) -> str | None:

@@ -291,3 +291,21 @@ def test_the_sealer_runs_beside_postings_without_losing_an_entry():
     seal_everything()
     assert sum(Block.objects.values_list("entries", flat=True)) == Entry.objects.count() == 60
     assert ledger_verify(full=True).ok
+
+
+def test_an_entry_says_which_block_holds_it_once_sealed(runtime_role):
+    from ledger.api.serializers import EntryOutput
+    from ledger.selectors import entry_get, entry_list
+
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    first = Entry.objects.get()
+    assert EntryOutput(entry_get(entry_id=first.pk)).data["block"] is None  # not sealed yet
+    one = seal_everything()
+    book.fund(book.bram, 500)
+    two = seal_everything()
+
+    second = Entry.objects.exclude(pk=first.pk).get()
+    assert EntryOutput(entry_get(entry_id=first.pk)).data["block"] == one
+    assert [(e.pk, e.block) for e in entry_list()] == [(second.pk, two), (first.pk, one)]
+    assert EntryOutput(entry_get(entry_id=second.pk)).data["hash"] is None  # the block's
