@@ -117,7 +117,7 @@ def trial_balance(*, as_of: datetime) -> TrialBalance:
     """Posted balances from the lines of entries made at or before ``as_of``, held from
     the holds open at that moment (as account_balance reads one account), for every
     account in two grouped queries."""
-    with read_snapshot():
+    with read_snapshot() as alias:
         posted = dict(Line.objects.filter(entry__created_at__lte=as_of)
                       .values("account_id").order_by("account_id")
                       .annotate(total=Sum("amount")).values_list("account_id", "total"))
@@ -130,7 +130,7 @@ def trial_balance(*, as_of: datetime) -> TrialBalance:
         accounts = list(Account.objects.filter(Q(created_at__lte=as_of)
                                                | Q(pk__in=[*posted, *held]))
                         .order_by("currency", "kind", "ref", "id"))
-        verdict = ledger_verify()
+        verdict = ledger_verify(using=alias)
         head = chain_point(as_of=as_of)
     lines = [TrialBalanceLine(account_id=a.pk, kind=a.kind, ref=a.ref, name=a.name,
                               currency=a.currency, posted=posted.get(a.pk, 0),

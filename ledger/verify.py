@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from casino.shared.money import format_minor
@@ -512,16 +512,18 @@ def _balances_through_head(cursor, start: Start, report: Report) -> dict[int, in
 
 def ledger_verify(*, progress: Callable[[str], None] | None = None,
                   anchor: Anchor | None = None, full: bool = False,
-                  record: bool = False) -> Report:
+                  record: bool = False, using: str = DEFAULT_DB_ALIAS) -> Report:
     """Recheck the blocks, every entry's balance, every account's caches and the holds,
     after the newest checkpoint (from the genesis with ``full``); with an ``anchor``, also
     that the chain still passes through that earlier block. ``record``: when nothing is
-    wrong, store a signed checkpoint at the newest block."""
+    wrong, store a signed checkpoint at the newest block (on the default database).
+    ``using``: the database to read, a report's replica inside its snapshot."""
     report = Report()
     # On its own it reads one REPEATABLE READ snapshot; inside a caller's transaction (a
-    # test's) it reads what that transaction sees.
-    own_snapshot = not connection.in_atomic_block
-    with transaction.atomic(), connection.cursor() as cursor:
+    # test's, a report's snapshot) it reads what that transaction sees.
+    conn = connections[using]
+    own_snapshot = not conn.in_atomic_block
+    with transaction.atomic(using=using), conn.cursor() as cursor:
         if own_snapshot:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         start = Start() if full else _start(cursor, report)
