@@ -309,3 +309,24 @@ def test_an_entry_says_which_block_holds_it_once_sealed(runtime_role):
     assert EntryOutput(entry_get(entry_id=first.pk)).data["block"] == one
     assert [(e.pk, e.block) for e in entry_list()] == [(second.pk, two), (first.pk, one)]
     assert EntryOutput(entry_get(entry_id=second.pk)).data["hash"] is None  # the block's
+
+
+def test_the_beat_task_and_the_command_seal_what_they_can():
+    from ledger.tasks import ledger_seal_task
+
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    deadline = time.monotonic() + 60
+    sealed = 0
+    while not sealed and time.monotonic() < deadline:  # another process's open transaction
+        sealed = ledger_seal_task()
+        time.sleep(0.1)
+    assert sealed == 1
+    book.fund(book.bram, 1_000)
+    out = StringIO()
+    while time.monotonic() < deadline:
+        call_command("ledger_seal", stdout=out)
+        if Block.objects.count() == 2:
+            break
+        time.sleep(0.1)
+    assert "sealed 1 entries in 1 blocks; the newest is block 2" in out.getvalue()
