@@ -62,7 +62,7 @@ def fresh(account: Account) -> Account:
     return account
 
 
-def seal_everything(*, within: float = 60.0) -> int:
+def seal_everything(*, within: float = 120.0) -> int:
     """Run the sealer until every committed entry is sealed; returns the newest block.
 
     An entry is sealed only once every transaction begun before its own has ended, on the
