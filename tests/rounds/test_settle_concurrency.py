@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from casino import roles
@@ -185,3 +185,49 @@ def test_a_refusal_by_the_ledger_rolls_the_settlement_back_and_the_callers_work_
     assert not Entry.objects.filter(ref=f"round:{round_.pk}").exists()
     assert Hold.objects.get(pk=wagers[1].hold_id).status == "open"
     assert not settled.events.filter(kind="settled").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_settle_without_waiting_for_each_other(make_table, seat_player):
+    # given a dealt round at each of two tables, six seats each
+    rounds = []
+    for t in range(2):
+        table = make_table()
+        dealer, _ = staff_create(username=f"dealer{t}", role=roles.DEALER)
+        for n in range(1, 7):
+            seat_player(table, n, name=f"T{t} P{n}")
+        round_ = services.round_open(table_id=table.pk, by=dealer)
+        for n in range(1, 7):
+            services.wager_place(round_id=round_.pk, seat=n, amount=1_000 * n, by=dealer)
+        services.banker_set(round_id=round_.pk, house=True, by=dealer)
+        rounds.append((round_, dealer))
+    outcomes = {str(n): ("win", "loss", "push")[n % 3] for n in range(1, 7)}
+    settled: list[str] = []
+    errors: list[BaseException] = []
+
+    def settle_second() -> None:
+        (round_, dealer) = rounds[1]
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '1s'")
+                services.round_settle(round_id=round_.pk, by=dealer, outcomes=outcomes)
+            settled.append("second")
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    # when the first table's settlement holds every row it locks, uncommitted, and the
+    # second table settles meanwhile, allowed to wait one second for a lock
+    with transaction.atomic():
+        services.round_settle(round_id=rounds[0][0].pk, by=rounds[0][1], outcomes=outcomes)
+        second = threading.Thread(target=settle_second)
+        second.start()
+        second.join(timeout=30)
+        settled.append("first")
+
+    # then the second settled without waiting: no row of the first's is one it needs
+    assert errors == []
+    assert settled == ["second", "first"]
+    assert Round.objects.filter(state="settled").count() == 2
