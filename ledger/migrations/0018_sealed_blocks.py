@@ -49,6 +49,11 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name="entry",
             index=models.Index(fields=["txid", "id"], name="ledger_entry_sealing_order")),
+        # ledger_verify from a checkpoint sums the open holds: what is open, not history.
+        migrations.AddIndex(
+            model_name="hold",
+            index=models.Index(condition=models.Q(status="open"), fields=["account"],
+                               include=["amount"], name="ledger_hold_open")),
         migrations.CreateModel(
             name="Block",
             fields=[
