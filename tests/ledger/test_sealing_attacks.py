@@ -1,0 +1,52 @@
+"""Attacks on the sealed blocks and the checkpoints that start a verify: what the service's
+role can write beside the posting function, and what the readers of blocks must survive."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from tests.ledger.conftest import make_book
+
+
+def sql(statement: str, params: list | None = None) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params or [])
+        return cursor.fetchall() if cursor.description else []
+
+
+@contextmanager
+def refused(match: str) -> Iterator[None]:
+    # A savepoint, so the test's transaction survives the refusal.
+    with pytest.raises(DatabaseError, match=match), transaction.atomic():
+        yield
+        sql("SET CONSTRAINTS ALL IMMEDIATE")  # deferred guards speak now, as at COMMIT
+
+
+# --- an entry is dated when it is posted ----------------------------------------------------
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("created_at", [
+    # into a day already closed and reported: the trial balance as of then changes
+    "now() - interval '2 days'",
+    # never "unsealed for too long" in ledger_verify's eyes
+    "now() + interval '1 hour'",
+    # hashed by the block's trigger as year 0999, by ledger.chain as 999: an honest block
+    # that ledger_verify would call tampered, for ever
+    "'0999-06-01 12:00:00+00'",
+    # no Python datetime: ledger_verify and the entry list would fail to read it
+    "'infinity'",
+])
+def test_an_entry_written_beside_the_function_is_dated_when_it_is_posted(
+        as_runtime_role, created_at):
+    book = make_book()
+    with refused("dated when it is posted"):
+        (entry_id,) = sql(
+            "INSERT INTO ledger_entry (kind, memo, ref, created_at, reason, txid)"
+            f" VALUES ('raw', '', '', {created_at}, '', pg_current_xact_id()::text::bigint)"
+            " RETURNING id")[0]
+        sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, -5),"
+            " (%s, %s, 5)", [entry_id, book.cage.pk, entry_id, book.anna.pk])
