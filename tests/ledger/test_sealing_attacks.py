@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import pytest
 from django.db import DatabaseError, connection, transaction
 
+from ledger.selectors import entry_list
 from tests.ledger.conftest import make_book
 
 
@@ -50,3 +51,18 @@ def test_an_entry_written_beside_the_function_is_dated_when_it_is_posted(
             " RETURNING id")[0]
         sql("INSERT INTO ledger_line (entry_id, account_id, amount) VALUES (%s, %s, -5),"
             " (%s, %s, 5)", [entry_id, book.cage.pk, entry_id, book.anna.pk])
+
+
+# --- which block holds an entry -------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_the_block_of_a_listed_entry_is_found_through_an_index_not_a_scan_of_every_block():
+    # The sealer makes a block every few seconds, and every entry chained before blocks is
+    # one: a scan of them all for each entry of a page would take seconds once years old.
+    book = make_book()
+    book.fund(book.anna, 100)
+    with transaction.atomic():
+        sql("SET LOCAL enable_seqscan = off")
+        plan = entry_list().explain()
+    assert "Seq Scan on ledger_block" not in plan
+    assert "Index Cond: (last_txid >= " in plan, plan
