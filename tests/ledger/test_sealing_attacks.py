@@ -10,6 +10,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from ledger.selectors import entry_list
+from ledger.verify import ledger_verify
 from tests.ledger.conftest import make_book
 
 
@@ -66,3 +67,29 @@ def test_the_block_of_a_listed_entry_is_found_through_an_index_not_a_scan_of_eve
         plan = entry_list().explain()
     assert "Seq Scan on ledger_block" not in plan
     assert "Index Cond: (last_txid >= " in plan, plan
+
+
+# --- a checkpoint written beside ledger_verify ----------------------------------------------
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("balances", "signature"), [
+    ('{"cage": 1}', "0" * 64),  # not an account id
+    ('{"1": "lots"}', "0" * 64),  # not an amount
+    ("[1, 2]", "0" * 64),  # not a mapping
+    ('"{"', "0" * 64),  # a JSON string, and no JSON inside
+    ("{}", "é" * 64),  # hmac.compare_digest refuses non-ASCII text
+])
+def test_a_checkpoint_the_service_role_wrote_is_named_not_a_crash(as_runtime_role, balances,
+                                                                    signature):
+    book = make_book()
+    book.fund(book.anna, 100)
+    # given a row the runtime role may append, shaped as no verify ever writes one
+    sql("INSERT INTO ledger_checkpoint (block_n, hash, balances, verified_at, signature)"
+        " VALUES (1, repeat('0', 64), %s::jsonb, now(), %s)", [balances, signature])
+
+    report = ledger_verify()
+
+    assert not report.ok
+    assert any("is not signed with the ledger's checkpoint key" in problem
+               for problem in report.problems), report.problems
+    assert report.started_after is None  # from the genesis
