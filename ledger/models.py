@@ -236,6 +236,9 @@ class Block(models.Model):
             models.CheckConstraint(condition=Q(last_txid__isnull=False) | Q(entries=1),
                                    name="ledger_block_chained_entry_alone"),
         ]
+        # The block that holds an entry: the first ending at or after it (ledger.selectors).
+        indexes = [models.Index(fields=["last_txid", "last_entry_id"],
+                                name="ledger_block_sealing_order")]
 
     def __str__(self) -> str:
         return f"block {self.n} ({self.entries} entries)"

@@ -120,7 +120,8 @@ def _with_block(entries: QuerySet[Entry]) -> QuerySet[Entry]:
     """Each entry with ``block``: the number of the sealed block that holds it, None while it
     waits for the sealer. A block holds the entries after its predecessor's last one up to
     its own last, in (txid, id) order; an entry chained before blocks is block ``seq``."""
-    sealing = Block.objects.filter(last_txid__isnull=False).filter(
+    # last_txid >= the entry's, redundant with what follows, is what the index can seek.
+    sealing = Block.objects.filter(last_txid__gte=OuterRef("txid")).filter(
         Q(last_txid__gt=OuterRef("txid"))
         | Q(last_txid=OuterRef("txid"), last_entry_id__gte=OuterRef("pk")))
     return entries.annotate(block=Coalesce(

@@ -4,6 +4,14 @@ CREATE OR REPLACE FUNCTION public.ledger_guard_entry_insert()
  SET search_path TO 'public', 'pg_temp'
 AS $function$
 BEGIN
+    -- An entry is dated when it is posted, as ledger_entry_post dates it: one dated earlier
+    -- would move a day already closed or a trial balance already read; one dated later
+    -- would never look overdue for the sealer; one outside the years 1000 to 9999 is not
+    -- read or hashed alike by Python (ledger.chain) and by the block's trigger.
+    IF NEW.created_at < transaction_timestamp() OR NEW.created_at > clock_timestamp() THEN
+        RAISE EXCEPTION 'an entry is dated when it is posted (from % to now), not %',
+            transaction_timestamp(), NEW.created_at USING ERRCODE = 'restrict_violation';
+    END IF;
     -- An entry carries the transaction that posts it, nothing else: its place among the
     -- blocks. One dated earlier could slip into a block already sealed; the hashes of the
     -- chain before blocks are never written again.
@@ -12,4 +20,4 @@ BEGIN
         USING ERRCODE = 'restrict_violation';
 END $function$;
 
-CREATE TRIGGER ledger_entry_stamped BEFORE INSERT ON public.ledger_entry FOR EACH ROW WHEN (((new.txid IS DISTINCT FROM ((pg_current_xact_id())::text)::bigint) OR (new.seq IS NOT NULL) OR (new.prev_hash IS NOT NULL) OR (new.hash IS NOT NULL))) EXECUTE FUNCTION ledger_guard_entry_insert();
+CREATE TRIGGER ledger_entry_stamped BEFORE INSERT ON public.ledger_entry FOR EACH ROW WHEN (((new.txid IS DISTINCT FROM ((pg_current_xact_id())::text)::bigint) OR (new.seq IS NOT NULL) OR (new.prev_hash IS NOT NULL) OR (new.hash IS NOT NULL) OR (new.created_at < transaction_timestamp()) OR (new.created_at > clock_timestamp()))) EXECUTE FUNCTION ledger_guard_entry_insert();
