@@ -194,9 +194,17 @@ def table_client(floor_: Floor, index: int, table_id: int, token: str) -> None:
     last: float | None = None
     try:
         while True:
-            start = floor_.schedule.next_start(index, last)
-            if floor_.stop.wait(max(0.0, start - time.monotonic())):
+            schedule = floor_.schedule
+            start = schedule.next_start(index, last)
+            # A new level re-spreads the starts: a table waiting on its old slot takes its
+            # new one at once, so the level is at its pace by the end of its ramp.
+            while (wait := start - time.monotonic()) > 0 and floor_.schedule is schedule:
+                if floor_.stop.wait(min(wait, 0.25)):
+                    return
+            if floor_.stop.is_set():
                 return
+            if floor_.schedule is not schedule:
+                continue
             last = start
             client.round_id = None
             try:
@@ -407,6 +415,7 @@ def play(options: argparse.Namespace, url: str, workers: str) -> int:
           f"every {options.health_every:g} s; the line: every step's p99 < "
           f"{options.limit_ms:g} ms, no error")
     entries_before = Entry.objects.count()
+    holds_before = Hold.objects.filter(status=Hold.Status.OPEN).count()
     threads: list[threading.Thread] = [threading.Thread(
         target=health_client, args=(floor_, options.health_every), daemon=True)]
     threads[0].start()
@@ -470,7 +479,8 @@ def play(options: argparse.Namespace, url: str, workers: str) -> int:
     print(f"ledger: {entries} entries posted in the run ({len(tables) * 6} the players' "
           f"deposits at set-up), {rate}; ledger_verify {verified} in {verify_seconds:.1f} s "
           f"over the whole ledger ({total} entries); the run's rounds: {bench_rounds.count()}, "
-          f"{unsettled} neither settled nor voided; open holds {open_holds}")
+          f"{unsettled} neither settled nor voided; open holds {open_holds} "
+          f"({holds_before} before the run)")
     failed = any(level.errors for level in levels) or verified != "OK"
     return 1 if failed else 0
 
