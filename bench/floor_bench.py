@@ -51,6 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 STEPS = ("open", "wager", "banker", "deal", "hand", "settle")
 HEALTH = "health"
+CODE = ("casino", "rounds", "ledger", "reports", "bench", "manage.py", "pyproject.toml",
+        "uv.lock")  # what the figures depend on, for the commit line
 RUNTIME_ROLE = os.environ.get("RUNTIME_ROLE", "casino_app")  # the Makefile's default
 RUNTIME_PASSWORD = os.environ.get("RUNTIME_PASSWORD") or None
 
@@ -386,8 +388,9 @@ def commit() -> str:
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True,
                               text=True).stdout.strip()
-    return git("rev-parse", "--short", "HEAD") + (" (with changes)" if git("status",
-                                                  "--porcelain", "--untracked-files=no") else "")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", *CODE)
+    return git("rev-parse", "--short", "HEAD") + (" (with changes to the code)" if changed
+                                                  else "")
 
 
 def play(options: argparse.Namespace, url: str, workers: str) -> int:
@@ -447,7 +450,8 @@ def play(options: argparse.Namespace, url: str, workers: str) -> int:
                 level.measuring, level.held_to = False, time.monotonic()
             level.entries = Entry.objects.count() - entries_held
             levels.append(level)
-            print(level_line(level, options.period) + f"   (set-up {setup:.0f} s)", flush=True)
+            print(level_line(level, options.period)
+                  + f"   (set-up {setup:.0f} s, load {os.getloadavg()[0]:.1f})", flush=True)
             if not level.held(options.limit_ms / 1000):
                 break
             served_tables = count
