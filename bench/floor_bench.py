@@ -302,7 +302,8 @@ def free_port() -> int:
 @contextmanager
 def served(workers: int, runtime_url: str) -> Iterator[tuple[str, Path]]:
     """gunicorn as `make serve` starts it (SERVE_ENV without TLS, AS_RUNTIME), on a free
-    port; yields its URL and log, and stops it on the way out."""
+    port, with the ledger's sealer beside it as `make serve` has it; yields its URL and log,
+    and stops both on the way out."""
     port = free_port()
     static = collected_static()
     env = {
@@ -327,17 +328,21 @@ def served(workers: int, runtime_url: str) -> Iterator[tuple[str, Path]]:
         log = Path(log_file.name)
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_file,
                                   stderr=subprocess.STDOUT)
+    sealer = subprocess.Popen([sys.executable, "manage.py", "ledger_seal", "--every", "10"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(server, url, log)
         yield url, log
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        for process in (server, sealer):
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         shutil.rmtree(static, ignore_errors=True)
 
 
