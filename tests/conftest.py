@@ -24,6 +24,18 @@ from casino.shared.db_roles import runtime_grant
 RUNTIME_ROLE = "casino_test_runtime"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Iterator[None]:
+    """A fast password hasher for the whole run, as Django's testing docs advise: the
+    production hasher (PBKDF2, a million iterations) spends a third of a second on each
+    password made or checked, and the tests check what a password lets one do, not how
+    slowly it is hashed. Every user a test signs in is made in the test's own process."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """The cache holds the login throttle's counts, and unlike the database it is not
