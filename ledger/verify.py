@@ -136,6 +136,13 @@ def checkpoint_signature(*, n: int, hash: str, balances: dict[int, int]) -> str:
     return hmac.new(_key(), f"{n}:{hash}:{digest}".encode(), hashlib.sha256).hexdigest()
 
 
+def anchor_signature(*, n: int, hash: str) -> str:
+    """HMAC-SHA256 of a head ``N:HASH`` with the checkpoint key: printed beside the head for
+    the auditor to keep outside the database, so that an anchor handed back to
+    ``--expect`` is known to be one ledger_verify printed, not one written to fit."""
+    return hmac.new(_key(), f"anchor:{n}:{hash}".encode(), hashlib.sha256).hexdigest()
+
+
 def _start(cursor, report: Report) -> Start:
     """After the newest checkpoint that is signed and whose block still has its hash."""
     cursor.execute("SELECT c.id, c.block_n, c.hash, c.balances, c.signature, b.hash,"

@@ -340,3 +340,21 @@ def test_the_beat_task_and_the_command_seal_what_they_can():
             break
         time.sleep(0.1)
     assert "sealed 1 entries in 1 blocks; the newest is block 2" in out.getvalue()
+
+
+def test_the_signed_anchor_printed_is_accepted_and_a_forged_one_refused():
+    book = make_book()
+    book.fund(book.anna, 1_000)
+    newest = seal_everything()
+    ok, out = verify_out()
+    assert ok
+    (signed,) = [line.split(": ", 1)[1] for line in out if line.startswith("signed anchor")]
+    n, block_hash, signature = signed.split(":")
+    assert (int(n), block_hash) == (newest, Block.objects.get(n=newest).hash)
+
+    # kept outside the database and handed back, it verifies
+    assert verify_out("--expect", signed)[0]
+    # one written to fit (another hash, the same signature; or a signature of its own) is refused
+    for forged in (f"{n}:{'0' * 64}:{signature}", f"{n}:{block_hash}:{'f' * 64}"):
+        with pytest.raises(CommandError, match="not signed with this ledger's checkpoint key"):
+            call_command("ledger_verify", "--expect", forged, stdout=StringIO())

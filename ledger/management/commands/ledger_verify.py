@@ -12,36 +12,47 @@ Prints OK, or each discrepancy naming the block, entry, account or hold. When ev
 checks out it then prints the newest as ``head: N:HASH``; otherwise no head (a block
 written beside the chain would pose as one) but the last good block and the first bad one.
 Keep the head line somewhere the database's owner cannot reach (the gaming day's close
-prints it too): ``ledger_verify --expect N:HASH`` later proves the chain still runs through
-that block, so blocks rewritten together, triggers off, are caught. A ``SEQ:HASH`` written
+prints it too), best as the signed anchor printed beside it, ``N:HASH:SIGNATURE`` (an HMAC
+with LEDGER_CHECKPOINT_KEY): ``ledger_verify --expect`` later proves the chain still runs
+through that block, so blocks rewritten together, triggers off, are caught, and refuses a
+signed anchor the key did not sign. A ``SEQ:HASH`` written
 down before blocks names the same point (entry seq n is block n).
 """
 
 from __future__ import annotations
 
+import hmac
 import re
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.verify import Anchor, ledger_verify
+from ledger.verify import Anchor, anchor_signature, ledger_verify
 
-_ANCHOR = re.compile(r"(\d{1,18}):([0-9a-f]{64})")
+_ANCHOR = re.compile(r"(\d{1,18}):([0-9a-f]{64})(?::([0-9a-f]{64}))?")
 
 
 def parse_anchor(text: str) -> Anchor:
+    """``N:HASH``, or the signed ``N:HASH:SIGNATURE`` ledger_verify prints: a signature that
+    is not the checkpoint key's is refused, so a forged anchor cannot pass for a kept one."""
     match = _ANCHOR.fullmatch(text.strip().lower())
     if match is None:
-        raise CommandError(f"--expect takes N:HASH as ledger_verify prints it "
-                           f"(a number, a colon, 64 hex digits), not {text!r}.")
-    return Anchor(seq=int(match[1]), hash=match[2])
+        raise CommandError(f"--expect takes N:HASH or N:HASH:SIGNATURE as ledger_verify prints "
+                           f"it (a number, a colon, 64 hex digits, and perhaps a colon and 64 "
+                           f"more), not {text!r}.")
+    n, block_hash, signature = int(match[1]), match[2], match[3]
+    if signature is not None and not hmac.compare_digest(
+            signature, anchor_signature(n=n, hash=block_hash)):
+        raise CommandError(f"The anchor {n}:{block_hash[:12]}... is not signed with this "
+                           "ledger's checkpoint key: it is not one ledger_verify printed.")
+    return Anchor(seq=n, hash=block_hash)
 
 
 class Command(BaseCommand):
     help = "Recheck the ledger's hash chain, balances and holds; non-zero exit on discrepancy."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--expect", metavar="N:HASH", default=None,
+        parser.add_argument("--expect", metavar="N:HASH[:SIGNATURE]", default=None,
                             help="a head printed earlier that the chain must still pass through")
         parser.add_argument("--all", action="store_true", dest="full",
                             help="recheck everything from the genesis, not only what came "
@@ -61,7 +72,10 @@ class Command(BaseCommand):
         if anchor is not None and report.ok:
             summary += f"; the chain passes through the anchored block {anchor.seq}"
         if report.chain_ok:
-            chain_lines = [f"head: {report.head_seq}:{report.head_hash}"]
+            chain_lines = [f"head: {report.head_seq}:{report.head_hash}",
+                           "signed anchor (keep it outside the database): "
+                           f"{report.head_seq}:{report.head_hash}:"
+                           f"{anchor_signature(n=report.head_seq, hash=report.head_hash)}"]
             if report.checkpoint is not None:
                 chain_lines.append(f"checkpoint recorded at block {report.checkpoint}")
         else:
