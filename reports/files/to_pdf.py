@@ -25,6 +25,7 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import Flowable
 
 from casino.shared.templatetags.casino_time import casino_time_text
+from casino.shared.templatetags.words import sealed_through_text
 from reports.files.charts import chart_png
 from reports.files.document import Document, Section
 from reports.files.readable import Grid, grid
@@ -148,8 +149,9 @@ def render_pdf(document: Document) -> bytes:
                   f"{escape(document.made_by)}", styles["Normal"]),
         Paragraph(f"<b>Times</b> are the casino's ({escape(zone)}).",
                   styles["Normal"]),
-        Paragraph(f"<b>Ledger sealed through:</b> block {document.chain_seq}, hash "
-                  f"<font face='Courier' size='7'>{document.chain_hash}</font>",
+        Paragraph(f"<b>Ledger sealed through:</b> {sealed_through_text(document.chain_seq)}"
+                  + (f", hash <font face='Courier' size='7'>{document.chain_hash}</font>"
+                     if document.chain_seq else ""),
                   styles["Normal"]),
         Paragraph(f"<b>Database:</b> {escape(document.read_from.sentence)}",
                   styles["Normal"]),

@@ -157,13 +157,28 @@ def test_each_pdf_kind_has_its_title_block_and_figures(dutch_seed, tmp_path, kin
     assert pdf.startswith(b"%PDF")
     text = _pdf_text(pdf, tmp_path)
     assert settings.CASINO_NAME in text and "audrey (auditor)" in text
-    assert f"block {document.chain_seq}" in text and document.chain_hash[:16] in text
+    # nothing of the test's own transaction is sealed: the title block says so in words
+    assert document.chain_seq == 0
+    assert "Ledger sealed through: no block yet (entries are sealed into blocks within" \
+        in " ".join(text.split())
     assert ("Database: Read from the primary database (no replica configured)."
             in " ".join(text.split()))
     for figure in figures:
         assert figure in text, figure
     png = _first_page_png(pdf, f"report-{kind}", tmp_path)
     assert png.stat().st_size > 10_000
+
+
+@needs_poppler
+def test_a_sealed_block_is_named_on_the_title_block_with_its_hash(tmp_path):
+    document = Document(
+        kind="test", title="Sealed", casino="C", period="p", made_at=timezone.now(),
+        made_by="x", chain_seq=7, chain_hash="ab" * 32, sections=[])
+
+    text = " ".join(_pdf_text(FORMATS["pdf"].render(document), tmp_path).split())
+
+    assert f"Ledger sealed through: block 7, hash {'ab' * 32}"[:60] in text
+    assert "no block yet" not in text
 
 
 @needs_poppler

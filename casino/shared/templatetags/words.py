@@ -1,5 +1,6 @@
 """``{{ entry.kind|entry_kind }}``: a ledger entry's kind as people say it ("Round
-settlement", not ``round_settlement``)."""
+settlement", not ``round_settlement``); ``{{ n|sealed_through }}``: how far the ledger's
+chain was sealed, in words."""
 
 from __future__ import annotations
 
@@ -36,3 +37,17 @@ def sentence_text(text: str) -> str:
 @register.filter
 def sentence(text: str) -> str:
     return sentence_text(text)
+
+
+def sealed_through_text(block: int | None) -> str:
+    """The newest sealed block a figure was read with, as a reader understands it: before
+    the first block, "block 0" and a hash of zeros would look like an empty ledger."""
+    if not block:
+        return ("no block yet (entries are sealed into blocks within a minute or so of being "
+                "posted)")
+    return f"block {block}"
+
+
+@register.filter
+def sealed_through(block: int | None) -> str:
+    return sealed_through_text(block)
