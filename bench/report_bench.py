@@ -44,7 +44,7 @@ from casino.selectors import player_account_ref, player_statement  # noqa: E402
 from casino.services import player_create, player_deposit, staff_create  # noqa: E402
 from casino.shared.gaming_day import gaming_day_of  # noqa: E402
 from ledger.models import Account  # noqa: E402
-from ledger.services import entries_seal  # noqa: E402
+from ledger.services import entries_seal_all  # noqa: E402
 from ledger.verify import ledger_verify  # noqa: E402
 from reports.play import table_day_report  # noqa: E402
 from rounds import services as round_services  # noqa: E402
@@ -124,8 +124,7 @@ def grow(entries: int, players: list[int], cage: int, start: datetime) -> None:
             cursor.execute("ALTER TABLE ledger_entry ENABLE TRIGGER ledger_entry_stamped")
         done += n
         print(f"  +{done:,} entries", file=sys.stderr, flush=True)
-    while entries_seal().blocks:
-        pass
+    entries_seal_all()
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE ledger_entry; ANALYZE ledger_line; ANALYZE ledger_account")
 

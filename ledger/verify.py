@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from casino.shared.money import format_minor
 from ledger import chain
+from ledger.models import Checkpoint
 
 BATCH = 1000  # blocks read at once (a block holds up to ledger_seal's max_entries)
 
@@ -551,8 +552,6 @@ def ledger_verify(*, progress: Callable[[str], None] | None = None,
         _locate_first_bad(cursor, report)
         balances = (_balances_through_head(cursor, start, report)
                     if record and report.ok and report.head_seq > start.n else None)
-    from ledger.models import Checkpoint
-
     if balances is not None and not Checkpoint.objects.filter(
             block_n__gte=report.head_seq).exists():
         Checkpoint.objects.create(

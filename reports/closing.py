@@ -18,7 +18,7 @@ from django.utils import timezone
 from casino.shared.errors import Conflict
 from casino.shared.gaming_day import gaming_day_of
 from ledger.reports import chain_point
-from ledger.services import entries_seal
+from ledger.services import entries_seal_all
 from reports.models import ClosedDay, ClosedTableDay
 from reports.play import STORED, floor_day_report
 from rounds.models import Round
@@ -71,8 +71,7 @@ def gaming_day_close(*, gaming_day: date, by: User | None) -> ClosedDay:
     if own_snapshot:
         # The day's entries sealed first, as far as they can be, so the head stored with
         # the day covers them (the sealer would within seconds anyway).
-        while entries_seal().blocks:
-            pass
+        entries_seal_all()
     try:
         with transaction.atomic():
             if own_snapshot:

@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
-from ledger.services import entries_seal
+from ledger.services import entries_seal_all
 
 
 class Command(BaseCommand):
@@ -28,13 +28,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         every = options["every"]
         while True:
-            blocks = entries = 0
-            while (done := entries_seal()).blocks:
-                blocks += done.blocks
-                entries += done.entries
-            if every is None or entries:
-                self.stdout.write(f"sealed {entries} entries in {blocks} blocks; the newest is "
-                                  f"block {done.last_block}")
+            done = entries_seal_all()
+            if every is None or done.entries:
+                self.stdout.write(f"sealed {done.entries} entries in {done.blocks} blocks; the "
+                                  f"newest is block {done.last_block}")
             if every is None:
                 return
             time.sleep(every)
